@@ -1,0 +1,292 @@
+'use strict';
+
+/** Shared benchmark plumbing: child processes, HTTP probes, autocannon, RESULTS.md. */
+
+const { spawn } = require('node:child_process');
+const fs = require('node:fs');
+const http = require('node:http');
+const net = require('node:net');
+const os = require('node:os');
+const path = require('node:path');
+const { Buffer } = require('node:buffer');
+const timers = require('node:timers');
+const { setTimeout: sleep } = require('node:timers/promises');
+const autocannon = require('autocannon');
+
+const ROOT = path.join(__dirname, '..');
+const RESULTS_FILE = path.join(__dirname, 'RESULTS.md');
+
+const DEFAULTS = {
+  connections: 50,
+  durationSeconds: positiveNumber(process.env.BENCH_DURATION, 10),
+  warmupSeconds: 3,
+};
+
+function positiveNumber(value, fallback) {
+  const number = Number(value);
+  return value !== undefined && value !== '' && number > 0 ? number : fallback;
+}
+
+/** A TCP port that was free a moment ago on 127.0.0.1. */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** One HTTP request; resolves { status, headers, body (Buffer) }. */
+function httpRequest(url, { method = 'GET', headers = {}, timeoutMs = 5_000 } = {}) {
+  return new Promise((resolve, reject) => {
+    const request = http.request(url, { method, headers, timeout: timeoutMs }, (response) => {
+      const chunks = [];
+      response.on('data', (chunk) => chunks.push(chunk));
+      response.on('end', () =>
+        resolve({
+          status: response.statusCode,
+          headers: response.headers,
+          body: Buffer.concat(chunks),
+        }),
+      );
+      response.on('error', reject);
+    });
+    request.on('timeout', () => request.destroy(new Error(`timed out after ${timeoutMs} ms`)));
+    request.on('error', reject);
+    request.end();
+  });
+}
+
+/** Children still running, so an error or Ctrl-C never leaves a server behind. */
+const children = new Set();
+
+/**
+ * Starts `command args` and resolves once `readyUrl` answers with a status below 500. Rejects,
+ * with the child's last output, when it exits first or does not answer within `timeoutMs`.
+ * The returned handle keeps the child's output lines (`handle.output()`).
+ */
+async function startProcess({ name, command, args = [], env, cwd = ROOT, readyUrl, timeoutMs }) {
+  const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const lines = [];
+  let lineCount = 0;
+  const collect = (chunk) => {
+    for (const line of chunk.toString('utf8').split('\n')) {
+      if (line === '') continue;
+      lineCount += 1;
+      lines.push(line);
+      if (lines.length > 200) lines.shift();
+    }
+  };
+  child.stdout.on('data', collect);
+  child.stderr.on('data', collect);
+  const exited = new Promise((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+  let exitInfo = null;
+  exited.then((info) => {
+    exitInfo = info;
+    children.delete(handle);
+  });
+
+  const handle = {
+    name,
+    child,
+    exited,
+    output: () => lines.slice(),
+    lineCount: () => lineCount,
+    resetLineCount: () => {
+      lineCount = 0;
+    },
+  };
+  children.add(handle);
+
+  const describe = () => {
+    const tail = lines.slice(-20).join('\n  ');
+    return tail ? `\n  ${tail}` : ' (no output)';
+  };
+  const deadline = Date.now() + (timeoutMs ?? 60_000);
+  for (;;) {
+    if (exitInfo) {
+      const how = exitInfo.signal ? `signal ${exitInfo.signal}` : `code ${exitInfo.code}`;
+      throw new Error(`${name} exited during start-up (${how}):${describe()}`);
+    }
+    try {
+      const response = await httpRequest(readyUrl, { timeoutMs: 1_000 });
+      if (response.status < 500) return handle;
+    } catch {
+      // Not listening yet.
+    }
+    if (Date.now() > deadline) {
+      await stopProcess(handle);
+      throw new Error(
+        `${name} did not answer ${readyUrl} within ${timeoutMs ?? 60_000} ms:${describe()}`,
+      );
+    }
+    await sleep(200);
+  }
+}
+
+/** SIGTERM, then SIGKILL after `graceMs`; resolves once the child has exited. */
+async function stopProcess(handle, graceMs = 5_000) {
+  if (!handle) return;
+  const { child } = handle;
+  if (child.exitCode === null && child.signalCode === null) {
+    child.kill('SIGTERM');
+    const timer = timers.setTimeout(() => child.kill('SIGKILL'), graceMs);
+    timer.unref();
+    await handle.exited;
+    timers.clearTimeout(timer);
+  }
+  children.delete(handle);
+}
+
+async function stopAll() {
+  await Promise.all([...children].map((handle) => stopProcess(handle)));
+}
+
+function runAutocannonOnce(options) {
+  return new Promise((resolve, reject) => {
+    autocannon(options, (error, result) => (error ? reject(error) : resolve(result)));
+  });
+}
+
+/**
+ * Loads `url` with autocannon: a `warmupSeconds` run that is thrown away, then the measured run.
+ * Fails when any request errored, timed out or answered non-2xx (a fast 401 is no result).
+ */
+async function measure(url, { headers = {}, connections, durationSeconds, warmupSeconds } = {}) {
+  const base = {
+    url,
+    headers,
+    connections: connections ?? DEFAULTS.connections,
+    pipelining: 1,
+  };
+  const warmup = warmupSeconds ?? DEFAULTS.warmupSeconds;
+  if (warmup > 0) await runAutocannonOnce({ ...base, duration: warmup });
+  const result = await runAutocannonOnce({
+    ...base,
+    duration: durationSeconds ?? DEFAULTS.durationSeconds,
+  });
+  const failures = result.errors + result.timeouts + result.non2xx;
+  if (failures > 0) {
+    throw new Error(
+      `${url}: ${result.errors} errors, ${result.timeouts} timeouts, ${result.non2xx} non-2xx ` +
+        `answers out of ${result.requests.total} requests`,
+    );
+  }
+  return {
+    requestsPerSec: result.requests.average,
+    requestsTotal: result.requests.total,
+    latencyP50: result.latency.p50,
+    latencyP99: result.latency.p99,
+    latencyAvg: result.latency.average,
+    throughputBytesPerSec: result.throughput.average,
+  };
+}
+
+function median(values) {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+function machineInfo() {
+  const cpus = os.cpus();
+  return {
+    cpu: cpus.length ? cpus[0].model.trim() : 'unknown',
+    cores: cpus.length,
+    memoryGiB: os.totalmem() / 1024 ** 3,
+    node: process.version,
+    platform: `${os.platform()} ${os.release()} ${os.arch()}`,
+    loadAverage: os.loadavg(),
+    date: new Date().toISOString(),
+  };
+}
+
+function formatMachine(machine = machineInfo()) {
+  const loadAverage = machine.loadAverage.map((load) => load.toFixed(2)).join(' / ');
+  return [
+    `- Machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGiB.toFixed(1)} GiB RAM`,
+    `- OS: ${machine.platform}`,
+    `- Node: ${machine.node}`,
+    `- Load average before the run (1/5/15 min): ${loadAverage}`,
+    `- Date: ${machine.date}`,
+  ].join('\n');
+}
+
+/** A markdown table; `rows` are arrays of cells already formatted as strings. */
+function markdownTable(header, rows) {
+  const line = (cells) => `| ${cells.join(' | ')} |`;
+  return [line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n');
+}
+
+const RESULTS_TITLE = '# Benchmark results';
+
+/**
+ * Replaces the section `id` of RESULTS.md (between its marker comments) with `markdown`, or
+ * appends it; creates the file when it does not exist.
+ */
+function updateResultsSection(id, markdown, file = RESULTS_FILE) {
+  const start = `<!-- bench:${id}:start -->`;
+  const end = `<!-- bench:${id}:end -->`;
+  const block = `${start}\n${markdown.trim()}\n${end}`;
+  let text = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : `${RESULTS_TITLE}\n`;
+  const from = text.indexOf(start);
+  const to = text.indexOf(end);
+  if (from >= 0 && to > from) {
+    text = text.slice(0, from) + block + text.slice(to + end.length);
+  } else {
+    text = `${text.trimEnd()}\n\n${block}\n`;
+  }
+  fs.writeFileSync(file, text);
+}
+
+/**
+ * startProcess() options for our built service (`node dist/main`) as the benchmarks run it:
+ * production mode (so benchmark-only secrets), warn-level logs, no demo data.
+ */
+function ourServiceOptions({ port, databaseUrl, env = {} }) {
+  return {
+    name: 'service (dist/main)',
+    command: process.execPath,
+    args: [path.join(ROOT, 'dist', 'main.js')],
+    env: {
+      ...process.env,
+      ...env,
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'warn',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATABASE_URL: databaseUrl,
+      DEMO_BOOTSTRAP: 'false',
+      DATA_ENCRYPTION_KEY: 'be'.repeat(32),
+      CHECKIN_TOKEN_SECRET: 'bench-checkin-token-secret-0123456789',
+      ENGINE_TOKEN: 'bench-engine-token-0123456789abcdefghij',
+    },
+    readyUrl: `http://127.0.0.1:${port}/health`,
+    timeoutMs: 60_000,
+  };
+}
+
+module.exports = {
+  ourServiceOptions,
+  ROOT,
+  RESULTS_FILE,
+  DEFAULTS,
+  freePort,
+  httpRequest,
+  startProcess,
+  stopProcess,
+  stopAll,
+  measure,
+  median,
+  machineInfo,
+  formatMachine,
+  markdownTable,
+  updateResultsSection,
+};

@@ -1,0 +1,60 @@
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { Logger } from 'nestjs-pino';
+import { AppModule } from './app.module';
+import { BODY_LIMIT_BYTES, installBodyParsers } from './common/http/request-body';
+import { REQUEST_ID_HEADER, requestIdFor } from './common/logging/logger-options';
+import { setupOpenApi } from './common/swagger/openapi';
+import { setupQueueDashboard } from './queues/queue-dashboard';
+import { AppConfig } from './config/config';
+
+/**
+ * Builds the HTTP application exactly as production runs it; main.ts and the end-to-end tests
+ * both call this. Fastify-level behaviour lives here: the 1 MiB body limit, the trailing-slash
+ * rule (so `DELETE /groups/` reaches its "missing groupID" route), request ids and the body
+ * parsers. Errors Fastify raises before a request reaches a route (an oversized body) go through
+ * Nest's error handler to the same global filter as everything else.
+ */
+export interface CreateAppOptions {
+  /** Called for every route as it is registered (tests use it to walk all routes). */
+  onRoute?: (route: { method: string | string[]; url: string }) => void;
+}
+
+export async function createApp(
+  config: AppConfig,
+  options: CreateAppOptions = {},
+): Promise<NestFastifyApplication> {
+  const adapter = new FastifyAdapter({
+    bodyLimit: BODY_LIMIT_BYTES,
+    // Check-in tokens travel as a path parameter (~125 characters; Fastify's default limit is 100).
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 2048 },
+    genReqId: requestIdFor,
+    trustProxy: false,
+  });
+  const app = await NestFactory.create<NestFastifyApplication>(
+    AppModule.register(config),
+    adapter,
+    {
+      bufferLogs: true,
+      // Body parsers are ours (installBodyParsers): JSON errors are answered after authentication.
+      bodyParser: false,
+    },
+  );
+  app.useLogger(app.get(Logger));
+  app.flushLogs();
+
+  const fastify = app.getHttpAdapter().getInstance();
+  const { onRoute } = options;
+  if (onRoute) fastify.addHook('onRoute', (route) => onRoute(route));
+  installBodyParsers(fastify);
+  fastify.addHook('onRequest', (request, reply, done) => {
+    void reply.header(REQUEST_ID_HEADER, request.id);
+    done();
+  });
+
+  setupOpenApi(app, config.publicBaseUrl);
+  await setupQueueDashboard(app, config);
+  app.enableShutdownHooks();
+  await app.init();
+  return app;
+}

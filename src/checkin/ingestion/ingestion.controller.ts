@@ -1,0 +1,50 @@
+import { Body, Controller, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
+import {
+  ApiBearerAuth,
+  ApiConflictResponse,
+  ApiExcludeEndpoint,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+  ApiUnauthorizedResponse,
+} from '@nestjs/swagger';
+import { Public } from '../../common/auth/public.decorator';
+import { MessageDto, SUCCESS } from '../../common/http/message.dto';
+import { missingPathParameterError } from '../../common/validation/path-params';
+import { EngineTokenGuard } from './engine-token.guard';
+import { IngestionService } from './ingestion.service';
+import { SessionResultDto } from './session-result.dto';
+
+@ApiTags('Internal: analysis engine')
+@Controller('internal/sessions')
+@Public()
+@UseGuards(EngineTokenGuard)
+export class IngestionController {
+  constructor(private readonly ingestion: IngestionService) {}
+
+  @Post(':sessionID/result')
+  @HttpCode(200)
+  @ApiBearerAuth('engine-token')
+  @ApiOperation({
+    summary: 'Record the result of a check-in (analysis engine only)',
+    description:
+      'Authenticated with `Authorization: Bearer <ENGINE_TOKEN>`; enterprise API keys are refused. ' +
+      'Posting the same result again is a no-op; a different result for a completed session is 409.',
+  })
+  @ApiOkResponse({ type: MessageDto })
+  @ApiUnauthorizedResponse({ description: 'Missing or wrong engine token.' })
+  @ApiConflictResponse({ description: 'A different result was already recorded for this session' })
+  async record(
+    @Param('sessionID') sessionId: string,
+    @Body() result: SessionResultDto,
+  ): Promise<MessageDto> {
+    await this.ingestion.ingest(sessionId, result);
+    return SUCCESS;
+  }
+
+  @Post('//result')
+  @ApiExcludeEndpoint()
+  recordWithoutId(): never {
+    throw missingPathParameterError('sessionID');
+  }
+}

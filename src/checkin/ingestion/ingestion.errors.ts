@@ -1,0 +1,22 @@
+/** Messages of the analysis engine's ingestion endpoint (internal; DESIGN §8 wording). */
+import { missingBodyParameter, mustBeString } from '../../common/errors/common.errors';
+
+export const IngestionErrors = {
+  VersionMissing: missingBodyParameter('version'),
+  VersionNotString: mustBeString('version'),
+  VersionFormat: 'version must look like v<major>.<minor>.<patch>',
+  MhciMissing: missingBodyParameter('mhci'),
+  MhciInvalid: 'mhci must be a number between 0 and 100',
+  SubscoresMissing: missingBodyParameter('subscores'),
+  SubscoresInvalid:
+    'subscores must be an object with numbers between 0 and 100 for vision, audio, transcript and assessment',
+  TranscriptMissing: missingBodyParameter('transcript'),
+  TranscriptInvalid:
+    "transcript must be an array of {role, content} with role 'assistant' or 'user' and content a string",
+  FeaturesMissing: missingBodyParameter('features'),
+  FeaturesInvalid:
+    'features must be an object of at most 500 names (letters, digits, _ . -, up to 64 characters) mapping to finite numbers',
+  CompletedAtInvalid: 'completedAt must be an ISO 8601 date-time, not in the future',
+  SessionNotFound: 'Session not found',
+  DifferentResult: 'A different result was already recorded for this session',
+} as const;

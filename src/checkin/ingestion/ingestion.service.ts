@@ -1,0 +1,105 @@
+import { Injectable } from '@nestjs/common';
+import { createHash } from 'node:crypto';
+import { ApiError } from '../../common/errors/api-error';
+import { SESSION_ID_PATTERN } from '../../common/ids';
+import { Database } from '../../database/database';
+import { EventTypes, SessionResultPayload } from '../../events/events';
+import { EventsRepository } from '../../events/events.repository';
+import { countWords } from '../../metrics/words';
+import { IngestionErrors } from './ingestion.errors';
+import { IngestionRepository } from './ingestion.repository';
+import { SessionResultDto } from './session-result.dto';
+
+export type IngestionOutcome = 'completed' | 'already-recorded';
+
+/** Hash of the result's content, to tell a repeated post from a different result. */
+function resultHash(result: SessionResultDto): string {
+  const canonical = {
+    version: result.version,
+    mhci: result.mhci,
+    subscores: [
+      result.subscores.vision,
+      result.subscores.audio,
+      result.subscores.transcript,
+      result.subscores.assessment,
+    ],
+    transcript: result.transcript.map((turn) => [turn.role, turn.content]),
+    features: Object.keys(result.features)
+      .sort()
+      .map((name) => [name, result.features[name]]),
+    completedAt: result.completedAt ? new Date(result.completedAt).toISOString() : null,
+  };
+  return createHash('sha256').update(JSON.stringify(canonical)).digest('hex');
+}
+
+/**
+ * Result ingestion (DESIGN §8). In one transaction, with the session row locked: store the
+ * result, compute group and user percentiles, add the word counts, deduct a credit and write the
+ * `user.session.result` event. Posting the same result again changes nothing; a different one is
+ * refused with 409.
+ */
+@Injectable()
+export class IngestionService {
+  constructor(
+    private readonly db: Database,
+    private readonly ingestion: IngestionRepository,
+    private readonly events: EventsRepository,
+  ) {}
+
+  async ingest(
+    sessionId: string,
+    result: SessionResultDto,
+    options: { synthetic?: boolean } = {},
+  ): Promise<IngestionOutcome> {
+    if (!SESSION_ID_PATTERN.test(sessionId))
+      throw ApiError.badRequest(IngestionErrors.SessionNotFound);
+    const hash = resultHash(result);
+    return this.db.transaction(async (sql) => {
+      const session = await this.ingestion.lockSession(sql, sessionId);
+      if (!session) throw ApiError.badRequest(IngestionErrors.SessionNotFound);
+      if (session.status === 'completed') {
+        if (session.resultHash === hash) return 'already-recorded';
+        throw new ApiError(409, IngestionErrors.DifferentResult);
+      }
+      const completedAt = result.completedAt ? new Date(result.completedAt) : new Date();
+      await this.ingestion.insertFeatures(sql, session, result.features);
+      const groupPercentiles = await this.ingestion.percentiles(sql, sessionId, 'group');
+      const userPercentiles = await this.ingestion.percentiles(sql, sessionId, 'participant');
+      await this.ingestion.complete(sql, sessionId, {
+        completedAt,
+        version: result.version,
+        mhci: result.mhci,
+        subscores: {
+          vision: result.subscores.vision,
+          audio: result.subscores.audio,
+          transcript: result.subscores.transcript,
+          assessment: result.subscores.assessment,
+        },
+        transcript: result.transcript.map((turn) => ({ role: turn.role, content: turn.content })),
+        features: result.features,
+        groupPercentiles,
+        userPercentiles,
+        resultHash: hash,
+        synthetic: options.synthetic ?? false,
+      });
+      const userTurns = result.transcript
+        .filter((turn) => turn.role === 'user')
+        .map((turn) => turn.content);
+      await this.ingestion.addWordCounts(sql, session, completedAt, countWords(userTurns));
+      await this.ingestion.deductCredit(sql, session.groupId);
+      const payload: SessionResultPayload = {
+        groupID: session.groupId,
+        sessionID: session.sessionId,
+        externalUserID: session.externalId,
+        timestamp: completedAt.toISOString(),
+      };
+      await this.events.insert(sql, {
+        enterpriseId: session.enterpriseId,
+        groupId: session.groupId,
+        type: EventTypes.SessionResult,
+        payload,
+      });
+      return 'completed';
+    });
+  }
+}

@@ -1,0 +1,50 @@
+import { Body, Controller, Get, Param, Post, Query, UseFilters } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import { Public } from '../../common/auth/public.decorator';
+import { CheckinPagesService } from './checkin-pages.service';
+import { HtmlPageExceptionFilter } from './html-exception.filter';
+import { PageError } from './page-error';
+import type { PageForm } from './page-forms';
+
+/**
+ * The check-in page a participant reaches from `redirectUrl` (HTML, public: the signed token in
+ * the path is the capability). Not part of the enterprise API, so not in the OpenAPI document.
+ */
+@ApiExcludeController()
+@Public()
+@UseFilters(HtmlPageExceptionFilter)
+@Controller('checkin')
+export class CheckinPagesController {
+  constructor(private readonly pages: CheckinPagesService) {}
+
+  @Get(':token')
+  page(@Param('token') token: string, @Query('saved') saved: unknown): Promise<Response> {
+    return this.pages.checkinPage(token, saved);
+  }
+
+  @Post(':token/consent')
+  consent(@Param('token') token: string): Promise<Response> {
+    return this.pages.giveConsent(token);
+  }
+
+  @Post(':token/privacy')
+  privacy(@Param('token') token: string, @Body() form: PageForm): Promise<Response> {
+    return this.pages.setCheckinPrivacyLevel(token, form);
+  }
+
+  @Post(':token/preferences')
+  preferences(@Param('token') token: string, @Body() form: PageForm): Promise<Response> {
+    return this.pages.setCheckinEmailPreferences(token, form);
+  }
+
+  @Get(':token/done')
+  done(@Param('token') token: string): Promise<Response> {
+    return this.pages.done(token);
+  }
+
+  // `/checkin/` without a token: the same page as any other link that is not valid.
+  @Get()
+  withoutToken(): never {
+    throw PageError.notFound();
+  }
+}

@@ -1,0 +1,22 @@
+import { Module } from '@nestjs/common';
+import { SessionsModule } from '../../sessions/sessions.module';
+import { CheckinPagesController } from './checkin-pages.controller';
+import { CheckinPagesRepository } from './checkin-pages.repository';
+import { CheckinPagesService } from './checkin-pages.service';
+import { PageRenderer } from './page-renderer';
+import { ParticipantSettingsController } from './participant-settings.controller';
+
+/**
+ * Participant-facing pages: `/checkin/{token}` (consent, privacy review, email preferences,
+ * hand-off to the analysis engine, `/done`) and `/participant/settings?token=…`. Server-rendered
+ * HTML without scripts; errors are HTML pages too (HtmlPageExceptionFilter). CheckinTokens comes
+ * from SessionsModule, which signs the tokens this module verifies. Exports the service for
+ * `settingsUrl()` (email links).
+ */
+@Module({
+  imports: [SessionsModule],
+  controllers: [CheckinPagesController, ParticipantSettingsController],
+  providers: [CheckinPagesRepository, CheckinPagesService, PageRenderer],
+  exports: [CheckinPagesService],
+})
+export class CheckinPagesModule {}

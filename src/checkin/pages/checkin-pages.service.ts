@@ -1,0 +1,176 @@
+/**
+ * The participant pages (DESIGN §8). A participant has no account: a signed, expiring token in
+ * the address (CheckinTokens) names either a session (`/checkin/{token}`, from `redirectUrl`) or a
+ * membership (`/participant/settings?token=…`, from emails), and reaches that one membership.
+ *
+ * The check-in page shows, in order: consent (alone, until given, when the group requires it),
+ * the privacy level (with a review notice on top when the requested level exceeds the
+ * participant's), email preferences, and the hand-off to the analysis engine. Forms post back
+ * (post/redirect/get, 303) and the page confirms with `?saved=…`. `/done` sends the participant to
+ * the session's return URL once the result is in, and says "still analysing" until then.
+ */
+import { Inject, Injectable } from '@nestjs/common';
+import type { AppConfig } from '../../config/config';
+import { APP_CONFIG } from '../../config/config.module';
+import { CheckinTokens } from '../checkin-tokens';
+import { CheckinPagesRepository, CheckinSession, MemberSettings } from './checkin-pages.repository';
+import { PageError } from './page-error';
+import { PageForm, parseEmailPreferences, parsePrivacyLevel, parseSavedFlag } from './page-forms';
+import {
+  CheckinForm,
+  checkinDonePath,
+  checkinPath,
+  engineHandoffUrl,
+  settingsPath,
+  SettingsForm,
+  withSavedFlag,
+} from './page-links';
+import { checkinPageModel, consentPending, settingsPageModel } from './page-models';
+import { PageRenderer } from './page-renderer';
+import { PageTexts } from './pages.messages';
+
+/** A settings token names `<participant uuid>:<group id>`. */
+const MEMBERSHIP_ID =
+  /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}):([1-9]\d{0,14})$/i;
+
+/** How often the "still analysing" page reloads itself (a meta refresh; the pages run no script). */
+export const PENDING_REFRESH_SECONDS = 5;
+
+@Injectable()
+export class CheckinPagesService {
+  constructor(
+    private readonly repository: CheckinPagesRepository,
+    private readonly tokens: CheckinTokens,
+    private readonly renderer: PageRenderer,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  /**
+   * The address of a membership's settings page, for emails:
+   * `${PUBLIC_BASE_URL}/participant/settings?token=…` (the token expires like check-in tokens).
+   */
+  settingsUrl(participantId: string, groupId: number): string {
+    const token = this.tokens.sign('settings', `${participantId}:${groupId}`);
+    return `${this.config.publicBaseUrl}${settingsPath(token)}`;
+  }
+
+  // --- /checkin/{token} ---------------------------------------------------------------------
+
+  async checkinPage(token: string, saved: unknown): Promise<Response> {
+    const session = await this.sessionFor(token);
+    const { engineUrl } = this.config.checkin;
+    return this.renderer.page(
+      'checkin',
+      checkinPageModel({
+        session,
+        token,
+        saved: parseSavedFlag(saved),
+        engineHref: engineUrl ? engineHandoffUrl(engineUrl, session.sessionId) : null,
+        developmentCommand: this.config.isProduction
+          ? null
+          : `npm run cli -- sessions:simulate-result ${session.sessionId}`,
+      }),
+    );
+  }
+
+  async giveConsent(token: string): Promise<Response> {
+    const session = await this.sessionFor(token);
+    this.found(await this.repository.recordConsent(session.participantId, session.groupId));
+    return this.savedCheckin(token, 'consent');
+  }
+
+  async setCheckinPrivacyLevel(token: string, form: PageForm): Promise<Response> {
+    const session = await this.consentedSessionFor(token);
+    await this.applyPrivacyLevel(session, form, checkinPath(token));
+    return this.savedCheckin(token, 'privacy');
+  }
+
+  async setCheckinEmailPreferences(token: string, form: PageForm): Promise<Response> {
+    const session = await this.consentedSessionFor(token);
+    await this.applyEmailPreferences(session, form);
+    return this.savedCheckin(token, 'preferences');
+  }
+
+  /** 302 to the return URL once the session is completed; until then a "still analysing" page. */
+  async done(token: string): Promise<Response> {
+    const session = await this.sessionFor(token);
+    return session.completed
+      ? this.renderer.redirect(session.returnUrl, 302)
+      : this.renderer.page('pending', {
+          title: PageTexts.pendingTitle,
+          retryHref: checkinDonePath(token),
+          refreshSeconds: PENDING_REFRESH_SECONDS,
+        });
+  }
+
+  // --- /participant/settings?token=… --------------------------------------------------------
+
+  async settingsPage(token: unknown, saved: unknown): Promise<Response> {
+    const { member, token: valid } = await this.memberFor(token);
+    return this.renderer.page('settings', settingsPageModel(member, valid, parseSavedFlag(saved)));
+  }
+
+  async setSettingsPrivacyLevel(token: unknown, form: PageForm): Promise<Response> {
+    const { member, token: valid } = await this.memberFor(token);
+    await this.applyPrivacyLevel(member, form, settingsPath(valid));
+    return this.savedSettings(valid, 'privacy');
+  }
+
+  async setSettingsEmailPreferences(token: unknown, form: PageForm): Promise<Response> {
+    const { member, token: valid } = await this.memberFor(token);
+    await this.applyEmailPreferences(member, form);
+    return this.savedSettings(valid, 'preferences');
+  }
+
+  // --- rules shared by both pages -----------------------------------------------------------
+
+  private async applyPrivacyLevel(
+    member: MemberSettings,
+    form: PageForm,
+    backHref: string,
+  ): Promise<void> {
+    const level = parsePrivacyLevel(form);
+    if (level === null) throw new PageError(400, 'invalid-privacy-level', backHref);
+    this.found(await this.repository.setPrivacyLevel(member.participantId, member.groupId, level));
+  }
+
+  private async applyEmailPreferences(member: MemberSettings, form: PageForm): Promise<void> {
+    const preferences = parseEmailPreferences(form);
+    this.found(await this.repository.setEmailPreferences(member.participantId, preferences));
+  }
+
+  private async sessionFor(token: string): Promise<CheckinSession> {
+    const sessionId = this.tokens.verify('checkin', token);
+    const session = sessionId === null ? null : await this.repository.findSession(sessionId);
+    if (!session) throw PageError.notFound();
+    return session;
+  }
+
+  /** Until consent is given (where the group requires it), nothing but consent is accepted. */
+  private async consentedSessionFor(token: string): Promise<CheckinSession> {
+    const session = await this.sessionFor(token);
+    if (consentPending(session)) throw new PageError(403, 'consent-first', checkinPath(token));
+    return session;
+  }
+
+  private async memberFor(token: unknown): Promise<{ member: MemberSettings; token: string }> {
+    const membershipId = typeof token === 'string' ? this.tokens.verify('settings', token) : null;
+    const match = membershipId === null ? null : MEMBERSHIP_ID.exec(membershipId);
+    const member = match ? await this.repository.findMember(match[1], Number(match[2])) : null;
+    if (!member) throw PageError.notFound();
+    return { member, token: token as string };
+  }
+
+  /** A change that found no row: the membership went away (its group was deleted) meanwhile. */
+  private found(changed: boolean): void {
+    if (!changed) throw PageError.notFound();
+  }
+
+  private savedCheckin(token: string, form: CheckinForm): Response {
+    return this.renderer.redirect(withSavedFlag(checkinPath(token), form), 303);
+  }
+
+  private savedSettings(token: string, form: SettingsForm): Response {
+    return this.renderer.redirect(withSavedFlag(settingsPath(token), form), 303);
+  }
+}

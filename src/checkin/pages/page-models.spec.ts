@@ -1,0 +1,114 @@
+import type { CheckinSession } from './checkin-pages.repository';
+import { checkinPageModel, consentPending, privacySection, settingsPageModel } from './page-models';
+import { PageTexts, SAVED_MESSAGES } from './pages.messages';
+
+const session = (changes: Partial<CheckinSession> = {}): CheckinSession => ({
+  participantId: '3f1c2a4e-0000-4000-8000-000000000001',
+  groupId: 7,
+  groupName: 'Night shift',
+  consentRequired: false,
+  consentedAt: null,
+  privacyLevel: 0,
+  participantRequestedPrivacy: null,
+  groupRequestedPrivacy: [],
+  prefCheckinReminder: true,
+  prefPrivacyRequest: true,
+  sessionId: 'ses_1',
+  completed: false,
+  returnUrl: 'https://app.example.com/done',
+  ...changes,
+});
+
+const input = (changes: Partial<CheckinSession> = {}) => ({
+  session: session(changes),
+  token: 'tok',
+  saved: null,
+  engineHref: 'https://engine.example.com/?sessionID=ses_1',
+  developmentCommand: 'npm run cli -- sessions:simulate-result ses_1',
+});
+
+describe('consentPending', () => {
+  it('is true only when the group requires consent and none was given', () => {
+    expect(consentPending(session({ consentRequired: true }))).toBe(true);
+    expect(consentPending(session({ consentRequired: true, consentedAt: new Date() }))).toBe(false);
+    expect(consentPending(session({ consentRequired: false }))).toBe(false);
+  });
+});
+
+describe('privacySection', () => {
+  it('shows the notice only when the requested level exceeds the current one', () => {
+    const requested = session({ groupRequestedPrivacy: ['transcript'] });
+    expect(privacySection({ ...requested, privacyLevel: 3 }, '/a').notice).toEqual({
+      request: PageTexts.privacyNoticeRequest('Night shift', 4),
+      current: PageTexts.privacyNoticeCurrent(3),
+    });
+    expect(privacySection({ ...requested, privacyLevel: 4 }, '/a').notice).toBeNull();
+    expect(privacySection({ ...requested, privacyLevel: 5 }, '/a').notice).toBeNull();
+  });
+
+  it("follows the participant's own request over the group's", () => {
+    const overridden = session({
+      groupRequestedPrivacy: ['features'],
+      participantRequestedPrivacy: [],
+    });
+    expect(privacySection(overridden, '/a').notice).toBeNull();
+  });
+
+  it('lists levels 0–5, the current one and the requested one marked', () => {
+    const levels = privacySection(
+      session({ privacyLevel: 1, groupRequestedPrivacy: ['mhci', 'userPercentiles'] }),
+      '/a',
+    ).levels;
+    expect(levels.map((level) => level.value)).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(levels.filter((level) => level.current).map((level) => level.value)).toEqual([1]);
+    expect(levels.filter((level) => level.requested).map((level) => level.value)).toEqual([3]);
+  });
+
+  it('marks no level as requested when nothing is requested', () => {
+    const levels = privacySection(session(), '/a').levels;
+    expect(levels.some((level) => level.requested)).toBe(false);
+  });
+});
+
+describe('checkinPageModel', () => {
+  it('offers consent alone while it is pending', () => {
+    const model = checkinPageModel(input({ consentRequired: true }));
+    expect(model.consent).toEqual({
+      action: '/checkin/tok/consent',
+      text: PageTexts.consentText('Night shift'),
+    });
+    expect([model.privacy, model.preferences, model.handoff]).toEqual([null, null, null]);
+  });
+
+  it('offers privacy, preferences and the hand-off once consent is settled', () => {
+    const model = checkinPageModel({ ...input(), saved: 'privacy' });
+    expect(model.consent).toBeNull();
+    expect(model.saved).toBe(SAVED_MESSAGES.privacy);
+    expect(model.privacy?.action).toBe('/checkin/tok/privacy');
+    expect(model.preferences).toEqual({
+      action: '/checkin/tok/preferences',
+      checkinReminder: true,
+      privacyRequest: true,
+    });
+    expect(model.handoff).toEqual({
+      engineHref: 'https://engine.example.com/?sessionID=ses_1',
+      developmentCommand: null,
+      doneHref: '/checkin/tok/done',
+      completed: false,
+    });
+  });
+
+  it('gives the development hint only when there is no engine', () => {
+    const model = checkinPageModel({ ...input(), engineHref: null });
+    expect(model.handoff?.developmentCommand).toBe('npm run cli -- sessions:simulate-result ses_1');
+  });
+});
+
+describe('settingsPageModel', () => {
+  it('posts its forms with the token in the query', () => {
+    const model = settingsPageModel(session(), 'a.b', 'preferences');
+    expect(model.privacy.action).toBe('/participant/settings/privacy?token=a.b');
+    expect(model.preferences.action).toBe('/participant/settings/preferences?token=a.b');
+    expect(model.saved).toBe(SAVED_MESSAGES.preferences);
+  });
+});

@@ -1,0 +1,109 @@
+/**
+ * What each page shows, computed from a membership (pure; the service loads and decides, the
+ * templates only lay out). Every text comes from pages.messages.ts.
+ */
+import type { CheckinSession, MemberSettings } from './checkin-pages.repository';
+import { CheckinForm, checkinDonePath, checkinFormPath, settingsPath } from './page-links';
+import type {
+  CheckinPageModel,
+  PreferencesSectionModel,
+  PrivacySectionModel,
+  SettingsPageModel,
+} from './page-templates';
+import { PageTexts, PRIVACY_LEVEL_TEXTS, SAVED_MESSAGES, SavedFlag } from './pages.messages';
+import { PRIVACY_LEVELS, requestedPrivacyLevel } from './privacy-levels';
+
+/** Consent is pending when the group requires it and this member has not given it. */
+export const consentPending = (member: MemberSettings): boolean =>
+  member.consentRequired && member.consentedAt === null;
+
+export function privacySection(member: MemberSettings, action: string): PrivacySectionModel {
+  const current = member.privacyLevel;
+  const requested = requestedPrivacyLevel(
+    member.participantRequestedPrivacy,
+    member.groupRequestedPrivacy,
+  );
+  return {
+    action,
+    notice:
+      requested > current
+        ? {
+            request: PageTexts.privacyNoticeRequest(member.groupName, requested),
+            current: PageTexts.privacyNoticeCurrent(current),
+          }
+        : null,
+    intro: PageTexts.privacyIntro(member.groupName),
+    levels: PRIVACY_LEVELS.map((level) => ({
+      value: level,
+      label: PageTexts.privacyLevelLabel(level),
+      text: PRIVACY_LEVEL_TEXTS[level],
+      current: level === current,
+      // Level 0 is no request at all, so it is never marked as one.
+      requested: requested > 0 && level === requested,
+    })),
+  };
+}
+
+export const preferencesSection = (
+  member: MemberSettings,
+  action: string,
+): PreferencesSectionModel => ({
+  action,
+  checkinReminder: member.prefCheckinReminder,
+  privacyRequest: member.prefPrivacyRequest,
+});
+
+export interface CheckinPageInput {
+  session: CheckinSession;
+  token: string;
+  saved: SavedFlag | null;
+  /** The analysis engine's address for this session, when one is configured. */
+  engineHref: string | null;
+  /** Shown without an engine outside production. */
+  developmentCommand: string | null;
+}
+
+/** The check-in page: consent alone until it is given; then privacy, email, hand-off. */
+export function checkinPageModel(input: CheckinPageInput): CheckinPageModel {
+  const { session, token } = input;
+  const action = (form: CheckinForm) => checkinFormPath(token, form);
+  const base = {
+    title: PageTexts.checkinTitle(session.groupName),
+    saved: input.saved ? SAVED_MESSAGES[input.saved] : null,
+  };
+  if (consentPending(session)) {
+    return {
+      ...base,
+      consent: { action: action('consent'), text: PageTexts.consentText(session.groupName) },
+      privacy: null,
+      preferences: null,
+      handoff: null,
+    };
+  }
+  return {
+    ...base,
+    consent: null,
+    privacy: privacySection(session, action('privacy')),
+    preferences: preferencesSection(session, action('preferences')),
+    handoff: {
+      engineHref: input.engineHref,
+      developmentCommand: input.engineHref ? null : input.developmentCommand,
+      doneHref: checkinDonePath(token),
+      completed: session.completed,
+    },
+  };
+}
+
+/** The settings page reached from emails: privacy and email preferences of one membership. */
+export function settingsPageModel(
+  member: MemberSettings,
+  token: string,
+  saved: SavedFlag | null,
+): SettingsPageModel {
+  return {
+    title: PageTexts.settingsTitle(member.groupName),
+    saved: saved ? SAVED_MESSAGES[saved] : null,
+    privacy: privacySection(member, settingsPath(token, 'privacy')),
+    preferences: preferencesSection(member, settingsPath(token, 'preferences')),
+  };
+}

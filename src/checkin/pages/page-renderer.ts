@@ -1,0 +1,48 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { AppConfig } from '../../config/config';
+import { APP_CONFIG } from '../../config/config.module';
+import { PageModels, PageName, renderPage } from './page-templates';
+
+export const PAGE_CONTENT_TYPE = 'text/html; charset=utf-8';
+
+/**
+ * Headers of every participant page, error pages and redirects included. The token is in the
+ * address, so it must not leak: no caching, no Referer (not to the analysis engine, not to the
+ * return URL), no framing. The pages run no script and load nothing; forms post only to us (and
+ * the engine's origin, should the hand-off ever become a form).
+ */
+export function pageHeaders(engineUrl: string | null): Record<string, string> {
+  const formAction = ["'self'", ...(engineUrl ? [new URL(engineUrl).origin] : [])].join(' ');
+  return {
+    'content-type': PAGE_CONTENT_TYPE,
+    'cache-control': 'no-store',
+    'referrer-policy': 'no-referrer',
+    'x-frame-options': 'DENY',
+    'x-content-type-options': 'nosniff',
+    'content-security-policy':
+      `default-src 'none'; style-src 'self' 'unsafe-inline'; form-action ${formAction}; ` +
+      `base-uri 'none'; frame-ancestors 'none'`,
+  };
+}
+
+/**
+ * Turns page models into responses. Handlers return a web `Response`, whose status and headers
+ * Nest sends as they are: one return type for pages (200), redirects (302/303) and anything else
+ * a page may need, with no branching in controllers.
+ */
+@Injectable()
+export class PageRenderer {
+  readonly headers: Readonly<Record<string, string>>;
+
+  constructor(@Inject(APP_CONFIG) config: AppConfig) {
+    this.headers = pageHeaders(config.checkin.engineUrl);
+  }
+
+  page<N extends PageName>(name: N, model: PageModels[N], status = 200): Response {
+    return new Response(renderPage(name, model), { status, headers: this.headers });
+  }
+
+  redirect(location: string, status: 302 | 303): Response {
+    return new Response(null, { status, headers: { ...this.headers, location } });
+  }
+}

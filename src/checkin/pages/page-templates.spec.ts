@@ -1,0 +1,92 @@
+import { renderPage } from './page-templates';
+import { PAGE_ERRORS, PageTexts } from './pages.messages';
+
+const HOSTILE = `<script>alert("x")</script>'&`;
+const ESCAPED = '&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&#39;&amp;';
+
+const privacy = {
+  action: `/checkin/${HOSTILE}/privacy`,
+  notice: { request: HOSTILE, current: 'You share level 0 now.' },
+  intro: HOSTILE,
+  levels: [0, 1, 2, 3, 4, 5].map((value) => ({
+    value,
+    label: `Level ${value}`,
+    text: HOSTILE,
+    current: value === 2,
+    requested: value === 4,
+  })),
+};
+const preferences = { action: '/p', checkinReminder: true, privacyRequest: false };
+
+describe('renderPage', () => {
+  it('escapes every value, in text and in attributes', () => {
+    const html = renderPage('checkin', {
+      title: HOSTILE,
+      saved: HOSTILE,
+      consent: null,
+      privacy,
+      preferences,
+      handoff: {
+        engineHref: `https://engine.example.com/?a=1&b="2"`,
+        developmentCommand: null,
+        doneHref: '/checkin/t/done',
+        completed: false,
+      },
+    });
+    expect(html).not.toContain('<script');
+    expect(html).toContain(`<title>${ESCAPED}</title>`);
+    expect(html).toContain(`<h1>${ESCAPED}</h1>`);
+    expect(html).toContain(`action="/checkin/${ESCAPED}/privacy"`);
+    expect(html).toContain('href="https://engine.example.com/?a=1&amp;b=&quot;2&quot;"');
+  });
+
+  it('is a complete, script-free, English document with one h1', () => {
+    const html = renderPage('error', { ...PAGE_ERRORS['not-found'], backHref: null });
+    expect(html).toMatch(/^<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">/);
+    expect(html).toContain('<meta name="viewport" content="width=device-width, initial-scale=1">');
+    expect(html.match(/<h1>/g)).toHaveLength(1);
+    expect(html).toContain(`<h1>${PAGE_ERRORS['not-found'].title}</h1>`);
+    expect(html).not.toMatch(/<script|javascript:|\son\w+=/i);
+    expect(html).not.toContain('refresh');
+    expect(html).toMatch(/:focus-visible \{\s*outline: 3px solid/);
+  });
+
+  it('checks the current level and the preferences that are on, and marks the requested level', () => {
+    const html = renderPage('settings', { title: 'S', saved: null, privacy, preferences });
+    expect(html).toContain('id="privacy-level-2" value="2" checked>');
+    expect(html.match(/ checked>/g)).toHaveLength(2);
+    expect(html).toContain('name="checkinReminder" id="pref-checkin-reminder" value="on" checked>');
+    expect(html).toContain('name="privacyRequest" id="pref-privacy-request" value="on">');
+    expect(html).toMatch(/Level 4<\/strong> <span class="tag requested">/);
+    expect(html).toMatch(/Level 2<\/strong> <span class="tag current">/);
+    expect(html).toContain(`<legend>${PageTexts.privacyLegend}</legend>`);
+    expect(html).not.toContain(PageTexts.consentHeading);
+    expect(html).not.toContain(PageTexts.handoffHeading);
+  });
+
+  it('shows only the consent form while consent is pending', () => {
+    const html = renderPage('checkin', {
+      title: 'T',
+      saved: null,
+      consent: { action: '/checkin/t/consent', text: 'Please agree.' },
+      privacy: null,
+      preferences: null,
+      handoff: null,
+    });
+    expect(html).toContain('<form method="post" action="/checkin/t/consent">');
+    expect(html.match(/<form /g)).toHaveLength(1);
+    expect(html).not.toContain('<a ');
+  });
+
+  it('refreshes the pending page with a meta tag, not a script', () => {
+    const html = renderPage('pending', {
+      title: PageTexts.pendingTitle,
+      retryHref: '/checkin/t/done',
+      refreshSeconds: 5,
+    });
+    expect(html).toContain('<meta http-equiv="refresh" content="5">');
+    expect(html).toContain(
+      `<a class="button" href="/checkin/t/done">${PageTexts.pendingTryAgain}</a>`,
+    );
+  });
+});

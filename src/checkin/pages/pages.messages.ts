@@ -1,0 +1,117 @@
+/**
+ * Everything the participant pages say, in one place: page titles, section texts, confirmations
+ * and error pages. Plain words, short sentences; code and tests import these, nobody retypes them.
+ * Texts are data: the templates escape them like any other value.
+ */
+
+/** What each privacy level lets the organisation see, in plain words (index = level). */
+export const PRIVACY_LEVEL_TEXTS: readonly string[] = [
+  'Nothing but the fact that you checked in.',
+  'Your MHCI score (an overall wellbeing score) and its subscores.',
+  'Your MHCI score and subscores, and how you compare with your group.',
+  'All of level 2, and how you compare with your own past check-ins.',
+  'All of level 3, and the transcript of your check-in conversation.',
+  'All of level 4, and the detailed voice and video features measured during your check-in.',
+];
+
+const lowerFirst = (text: string): string => text.charAt(0).toLowerCase() + text.slice(1);
+
+export const PageTexts = {
+  checkinTitle: (groupName: string) => `Your check-in with ${groupName}`,
+  settingsTitle: (groupName: string) => `Your settings for ${groupName}`,
+  pendingTitle: 'We are still analysing your check-in',
+
+  consentHeading: 'Before you start',
+  consentText: (groupName: string) =>
+    `${groupName} asks for your consent before your check-in. Your check-in is a short ` +
+    'conversation. It is analysed to give a wellbeing score. What the organisation behind ' +
+    'this group can see of the result depends on your privacy level, which you choose next ' +
+    'and can change at any time.',
+  consentDecline:
+    'If you do not agree, close this page. Your check-in will not start and nothing is analysed.',
+  consentButton: 'I agree',
+
+  privacyHeading: 'Your privacy level',
+  privacyNoticeHeading: 'Please review your privacy level',
+  privacyNoticeRequest: (groupName: string, requested: number) =>
+    `${groupName} asks to see level ${requested}: ${lowerFirst(PRIVACY_LEVEL_TEXTS[requested])}`,
+  privacyNoticeCurrent: (current: number) =>
+    `You share level ${current} now: ${lowerFirst(PRIVACY_LEVEL_TEXTS[current])}`,
+  privacyNoticeKeep:
+    'You do not have to change anything. Keeping your current level is fine, and you can ' +
+    'change it at any time.',
+  privacyIntro: (groupName: string) =>
+    `Your privacy level decides what the organisation behind ${groupName} can see about your ` +
+    'check-ins. It applies to all your check-ins in this group, including earlier ones.',
+  privacyLegend: 'What may the organisation see?',
+  privacyLevelLabel: (level: number) => `Level ${level}`,
+  privacyRequestedTag: 'requested',
+  privacyCurrentTag: 'your current level',
+  privacyButton: 'Save my privacy level',
+
+  preferencesHeading: 'Email preferences',
+  preferencesLegend: 'Send me emails',
+  preferencesCheckinReminder: 'Reminders to do a check-in',
+  preferencesPrivacyRequest: 'Requests to review my privacy level',
+  preferencesScope: 'These choices apply to all your groups with this organisation.',
+  preferencesButton: 'Save my email preferences',
+
+  handoffHeading: 'Your check-in',
+  handoffReady:
+    'When you are ready, start your check-in. It takes you to the check-in conversation.',
+  handoffButton: 'Start my check-in',
+  handoffNotConfigured:
+    'The analysis engine is not configured, so your check-in cannot start from here yet.',
+  handoffDevelopmentHint: 'For developers: simulate a result with',
+  handoffCompleted: 'Your check-in is complete. Thank you.',
+  handoffContinue: 'Continue',
+  finishedPrompt: 'Done with your check-in?',
+  finishedLink: 'I have finished',
+
+  pendingText:
+    'This usually takes less than a minute. This page checks again every few seconds, or you ' +
+    'can try again yourself.',
+  pendingTryAgain: 'Try again',
+  backToPage: 'Back to the page',
+} as const;
+
+/** The short confirmation shown after a form was saved (post/redirect/get `?saved=…`). */
+export const SAVED_MESSAGES = {
+  consent: 'Thank you. Your consent is saved.',
+  privacy: 'Saved. Your privacy level is updated.',
+  preferences: 'Saved. Your email preferences are updated.',
+} as const;
+
+export type SavedFlag = keyof typeof SAVED_MESSAGES;
+
+/** Error pages: a title (the page's h1) and one explaining paragraph. */
+export const PAGE_ERRORS = {
+  'not-found': {
+    title: 'This link is not valid or has expired',
+    text:
+      'Links to check-ins and settings work for a limited time. Please use the newest link you ' +
+      'received, or ask for a new one.',
+  },
+  'invalid-privacy-level': {
+    title: 'Please choose a privacy level',
+    text: 'Your privacy level must be a whole number from 0 to 5. Nothing was changed.',
+  },
+  'consent-first': {
+    title: 'Please give your consent first',
+    text: 'Your settings can be saved once you have agreed to take part. Nothing was changed.',
+  },
+  'unreadable-form': {
+    title: 'We could not read this form',
+    text: 'Please go back and send the form again. Nothing was changed.',
+  },
+  unavailable: {
+    title: 'This page is not available right now',
+    text: 'Please try again in a minute.',
+  },
+  unexpected: {
+    title: 'Something went wrong on our side',
+    text: 'Please try again later. If it keeps happening, let the organisation that sent you here know.',
+  },
+} as const;
+
+export type PageErrorKind = keyof typeof PAGE_ERRORS;

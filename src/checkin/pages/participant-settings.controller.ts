@@ -1,0 +1,33 @@
+import { Body, Controller, Get, Post, Query, UseFilters } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import { Public } from '../../common/auth/public.decorator';
+import { CheckinPagesService } from './checkin-pages.service';
+import { HtmlPageExceptionFilter } from './html-exception.filter';
+import type { PageForm } from './page-forms';
+
+/**
+ * A membership's settings page, linked from emails (`?token=…`, signed for one membership):
+ * privacy level and email preferences, as on the check-in page.
+ */
+@ApiExcludeController()
+@Public()
+@UseFilters(HtmlPageExceptionFilter)
+@Controller('participant/settings')
+export class ParticipantSettingsController {
+  constructor(private readonly pages: CheckinPagesService) {}
+
+  @Get()
+  page(@Query('token') token: unknown, @Query('saved') saved: unknown): Promise<Response> {
+    return this.pages.settingsPage(token, saved);
+  }
+
+  @Post('privacy')
+  privacy(@Query('token') token: unknown, @Body() form: PageForm): Promise<Response> {
+    return this.pages.setSettingsPrivacyLevel(token, form);
+  }
+
+  @Post('preferences')
+  preferences(@Query('token') token: unknown, @Body() form: PageForm): Promise<Response> {
+    return this.pages.setSettingsEmailPreferences(token, form);
+  }
+}

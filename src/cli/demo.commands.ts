@@ -1,0 +1,122 @@
+import { Injectable } from '@nestjs/common';
+import { Command, CommandRunner, Option } from 'nest-commander';
+import { IngestionService } from '../checkin/ingestion/ingestion.service';
+import { syntheticResult } from '../checkin/ingestion/synthetic-result';
+import { EnterprisesService } from '../enterprises/enterprises.service';
+import { GroupsService } from '../groups/groups.service';
+import { SessionsService } from '../sessions/sessions.service';
+import { failCommand, printResult } from './cli-output';
+
+const DAY_MS = 86_400_000;
+
+@Command({
+  name: 'sessions:simulate-result',
+  arguments: '<sessionID>',
+  description:
+    'Post a synthetic (clearly labelled) result for a session through the real ingestion path',
+})
+export class SimulateResultCommand extends CommandRunner {
+  constructor(private readonly ingestion: IngestionService) {
+    super();
+  }
+
+  @Option({ flags: '--json', description: 'print one JSON object on stdout' })
+  parseJson(): boolean {
+    return true;
+  }
+
+  async run([sessionId]: string[], options: { json?: boolean }): Promise<void> {
+    try {
+      const result = syntheticResult();
+      const outcome = await this.ingestion.ingest(sessionId, result, { synthetic: true });
+      printResult(
+        !!options.json,
+        { sessionID: sessionId, outcome, synthetic: true, mhci: result.mhci },
+        [
+          outcome === 'completed'
+            ? `Recorded a SYNTHETIC result for ${sessionId} (mhci ${result.mhci}).`
+            : `${sessionId} already has a result; nothing changed.`,
+        ],
+      );
+    } catch (error) {
+      failCommand((error as Error).message);
+    }
+  }
+}
+
+/** Demo data: an enterprise with two groups, participants and completed (synthetic) sessions. */
+@Injectable()
+@Command({
+  name: 'demo:seed',
+  description:
+    'Create a demo enterprise with groups, participants and completed synthetic sessions',
+})
+export class DemoSeedCommand extends CommandRunner {
+  constructor(
+    private readonly enterprises: EnterprisesService,
+    private readonly groups: GroupsService,
+    private readonly sessions: SessionsService,
+    private readonly ingestion: IngestionService,
+  ) {
+    super();
+  }
+
+  @Option({ flags: '--json', description: 'print one JSON object on stdout' })
+  parseJson(): boolean {
+    return true;
+  }
+
+  @Option({ flags: '-n, --name <name>', description: 'enterprise name (default "Demo Co")' })
+  parseName(value: string): string {
+    return value;
+  }
+
+  async run(_: string[], options: { json?: boolean; name?: string }): Promise<void> {
+    try {
+      const enterprise = await this.enterprises.create(options.name ?? 'Demo Co');
+      const summary = [];
+      let participantCount = 0;
+      for (const groupName of ['Engineering', 'Customer support']) {
+        const group = await this.groups.create(enterprise.enterpriseId, groupName);
+        let sessionCount = 0;
+        for (let person = 1; person <= 4; person++) {
+          participantCount++;
+          const email = `demo.person${participantCount}@example.com`;
+          let identifier = email;
+          for (let daysAgo = 12; daysAgo >= 0; daysAgo -= 4) {
+            const created = await this.sessions.create(enterprise.enterpriseId, {
+              groupID: group.groupID,
+              groupKey: group.key,
+              userIdentifier: identifier,
+              returnURL: 'https://example.com/checkin-finished',
+            });
+            identifier = created.userIdentifier;
+            const completedAt = new Date(Date.now() - daysAgo * DAY_MS - person * 3_600_000);
+            await this.ingestion.ingest(created.sessionID, syntheticResult(completedAt), {
+              synthetic: true,
+            });
+            sessionCount++;
+          }
+        }
+        summary.push({
+          groupID: group.groupID,
+          groupName,
+          groupKey: group.key,
+          sessions: sessionCount,
+        });
+      }
+      printResult(!!options.json, { ...enterprise, groups: summary }, [
+        `Demo enterprise: ${enterprise.name} (${enterprise.enterpriseId})`,
+        `API key (shown once): ${enterprise.apiKey}`,
+        ...summary.map(
+          (group) =>
+            `Group ${group.groupID} "${group.groupName}": ${group.sessions} synthetic sessions`,
+        ),
+      ]);
+    } catch (error) {
+      failCommand((error as Error).message);
+    }
+  }
+}
+
+export const DEMO_COMMANDS = [SimulateResultCommand, DemoSeedCommand];

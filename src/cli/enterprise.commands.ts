@@ -1,0 +1,127 @@
+import { Injectable } from '@nestjs/common';
+import { Command, CommandRunner, Option } from 'nest-commander';
+import { ApiKeyRecord } from '../enterprises/enterprises.repository';
+import { EnterprisesService } from '../enterprises/enterprises.service';
+import { failCommand, printResult } from './cli-output';
+
+interface JsonOption {
+  json?: boolean;
+}
+
+/** Decorated so its constructor's parameter types are emitted for the subclasses' injection. */
+@Injectable()
+abstract class JsonCommand extends CommandRunner {
+  constructor(protected readonly enterprises: EnterprisesService) {
+    super();
+  }
+
+  @Option({ flags: '--json', description: 'print one JSON object on stdout' })
+  parseJson(): boolean {
+    return true;
+  }
+
+  protected async guarded(work: () => Promise<void>): Promise<void> {
+    try {
+      await work();
+    } catch (error) {
+      failCommand((error as Error).message);
+    }
+  }
+}
+
+/** Commands about one enterprise's keys: `--enterprise <id>`. */
+abstract class EnterpriseScopedCommand extends JsonCommand {
+  @Option({ flags: '-e, --enterprise <id>', description: 'enterprise id', required: true })
+  parseEnterprise(value: string): string {
+    return value;
+  }
+}
+
+const describeKey = (key: ApiKeyRecord) => ({
+  prefix: key.prefix,
+  enterpriseId: key.enterpriseId,
+  createdAt: key.createdAt.toISOString(),
+  lastUsedAt: key.lastUsedAt?.toISOString() ?? null,
+  revokedAt: key.revokedAt?.toISOString() ?? null,
+});
+
+@Command({
+  name: 'enterprises:create',
+  description: 'Create an enterprise and its first API key (the key is shown once)',
+})
+export class CreateEnterpriseCommand extends JsonCommand {
+  @Option({ flags: '-n, --name <name>', description: 'the enterprise name', required: true })
+  parseName(value: string): string {
+    return value;
+  }
+
+  async run(_: string[], options: JsonOption & { name: string }): Promise<void> {
+    await this.guarded(async () => {
+      const created = await this.enterprises.create(options.name ?? '');
+      printResult(!!options.json, created, [
+        `Enterprise: ${created.name} (${created.enterpriseId})`,
+        `API key (shown once, store it now): ${created.apiKey}`,
+      ]);
+    });
+  }
+}
+
+@Command({ name: 'api-keys:create', description: 'Issue another API key for an enterprise' })
+export class CreateApiKeyCommand extends EnterpriseScopedCommand {
+  async run(_: string[], options: JsonOption & { enterprise: string }): Promise<void> {
+    await this.guarded(async () => {
+      const { apiKey, record } = await this.enterprises.createApiKey(options.enterprise);
+      printResult(
+        !!options.json,
+        { enterpriseId: record.enterpriseId, prefix: record.prefix, apiKey },
+        [
+          `API key (shown once, store it now): ${apiKey}`,
+          `Prefix (to list or revoke it): ${record.prefix}`,
+        ],
+      );
+    });
+  }
+}
+
+@Command({ name: 'api-keys:list', description: "List an enterprise's API keys (prefixes only)" })
+export class ListApiKeysCommand extends EnterpriseScopedCommand {
+  async run(_: string[], options: JsonOption & { enterprise: string }): Promise<void> {
+    await this.guarded(async () => {
+      const keys = (await this.enterprises.listApiKeys(options.enterprise)).map(describeKey);
+      printResult(
+        !!options.json,
+        { apiKeys: keys },
+        keys.length === 0
+          ? ['No API keys.']
+          : keys.map(
+              (key) =>
+                `${key.prefix}  created ${key.createdAt}  last used ${key.lastUsedAt ?? 'never'}` +
+                (key.revokedAt ? `  REVOKED ${key.revokedAt}` : ''),
+            ),
+      );
+    });
+  }
+}
+
+@Command({
+  name: 'api-keys:revoke',
+  arguments: '<prefix>',
+  description: 'Revoke the API key with this prefix (ck_ + 8 characters)',
+})
+export class RevokeApiKeyCommand extends JsonCommand {
+  async run([prefix]: string[], options: JsonOption): Promise<void> {
+    await this.guarded(async () => {
+      const key = await this.enterprises.revokeApiKey(prefix);
+      printResult(!!options.json, describeKey(key), [
+        `Revoked ${key.prefix} (${key.revokedAt?.toISOString()}); it stops working within seconds.`,
+      ]);
+    });
+  }
+}
+
+export const ENTERPRISE_COMMANDS = [
+  CreateEnterpriseCommand,
+  CreateApiKeyCommand,
+  ListApiKeysCommand,
+  RevokeApiKeyCommand,
+];

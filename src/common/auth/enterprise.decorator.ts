@@ -1,0 +1,21 @@
+import { createParamDecorator, ExecutionContext } from '@nestjs/common';
+
+/** What the ApiKeyGuard attaches to an authenticated request. */
+export interface AuthenticatedCaller {
+  enterpriseId: string;
+  apiKeyId: string;
+}
+
+export interface RequestWithCaller {
+  caller?: AuthenticatedCaller;
+}
+
+/**
+ * `@EnterpriseId() enterpriseId: string` — the calling enterprise, set by the ApiKeyGuard.
+ * Every repository method that reads tenant data takes it as a parameter.
+ */
+export const EnterpriseId = createParamDecorator((_: unknown, ctx: ExecutionContext): string => {
+  const request = ctx.switchToHttp().getRequest<RequestWithCaller>();
+  if (!request.caller) throw new Error('EnterpriseId used on a route without ApiKeyGuard');
+  return request.caller.enterpriseId;
+});

@@ -1,0 +1,17 @@
+import { Global, Module } from '@nestjs/common';
+import type { AppConfig } from '../../config/config';
+import { APP_CONFIG } from '../../config/config.module';
+import { PiiCipher } from './pii-cipher';
+
+@Global()
+@Module({
+  providers: [
+    {
+      provide: PiiCipher,
+      useFactory: (config: AppConfig) => new PiiCipher(config.dataEncryptionKey),
+      inject: [APP_CONFIG],
+    },
+  ],
+  exports: [PiiCipher],
+})
+export class CryptoModule {}

@@ -1,0 +1,66 @@
+/**
+ * Request bodies. The JSON parser does not reject a malformed body itself: it marks it, and
+ * the body pipe (which runs after the ApiKeyGuard) answers 400 `Invalid JSON body`.
+ * That keeps "authentication before any validation" true for bodies as well. Routes that take no
+ * body ignore whatever was sent, as HTTP allows. Bodies over 1 MiB
+ * are refused by Fastify while reading them (413), before anything else runs.
+ *
+ * HTML form posts (application/x-www-form-urlencoded) are read only for the participant pages
+ * (`/checkin/…`, `/participant/…`), into a plain object of strings (the last of repeated fields
+ * wins); on any other URL a form is marked like any other media type the API does not take (415).
+ */
+import type { FastifyInstance } from 'fastify';
+import { ApiError } from '../errors/api-error';
+import { CommonErrors } from '../errors/common.errors';
+
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+/** Paths of the participant pages, the only routes that take HTML form posts. */
+const FORM_PATH_PREFIXES = ['/checkin/', '/participant/'];
+
+class MalformedBody {
+  constructor(readonly reason: 'invalid-json' | 'unsupported-media-type') {}
+}
+
+export function installBodyParsers(fastify: FastifyInstance): void {
+  // Fastify's default JSON parser guards against __proto__ / constructor.prototype poisoning.
+  const parseJson = fastify.getDefaultJsonParser('error', 'error');
+  // JSON is the API's only body format; anything else is refused with 415 (after authentication).
+  fastify.removeAllContentTypeParsers();
+  fastify.addContentTypeParser(
+    'application/json',
+    { parseAs: 'string', bodyLimit: BODY_LIMIT_BYTES },
+    (request, body, done) => {
+      if (typeof body !== 'string' || body.trim() === '') return done(null, undefined);
+      parseJson(request, body, (error, parsed) => {
+        done(null, error ? new MalformedBody('invalid-json') : parsed);
+      });
+    },
+  );
+  fastify.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string', bodyLimit: BODY_LIMIT_BYTES },
+    (request, body, done) => {
+      if (!FORM_PATH_PREFIXES.some((prefix) => request.url.startsWith(prefix))) {
+        return done(null, new MalformedBody('unsupported-media-type'));
+      }
+      // Object.fromEntries defines own properties: a `__proto__` field is data, not a prototype.
+      done(null, Object.fromEntries(new URLSearchParams(body as string)));
+    },
+  );
+  // Any other media type with a body: refuse it after authentication (415).
+  fastify.addContentTypeParser(
+    '*',
+    { parseAs: 'buffer', bodyLimit: BODY_LIMIT_BYTES },
+    (_request, _body, done) => done(null, new MalformedBody('unsupported-media-type')),
+  );
+}
+
+/** Throws the answer for a body the parsers marked as malformed; other bodies pass. */
+export function assertWellFormedBody(body: unknown): void {
+  if (body instanceof MalformedBody) {
+    throw body.reason === 'invalid-json'
+      ? ApiError.badRequest(CommonErrors.InvalidJsonBody)
+      : new ApiError(415, CommonErrors.UnsupportedMediaType);
+  }
+}

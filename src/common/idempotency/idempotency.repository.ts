@@ -1,0 +1,49 @@
+import { Injectable } from '@nestjs/common';
+import { Sql } from '../../database/database';
+
+export type IdempotencyClaim =
+  { kind: 'claimed' } | { kind: 'replay'; response: unknown } | { kind: 'mismatch' };
+
+/** How long a key's first response is replayed. */
+const RETENTION = "interval '24 hours'";
+
+/**
+ * `Idempotency-Key` (DESIGN §8). The key is claimed inside the request's own transaction: a
+ * concurrent request with the same key waits on the primary key until the first commits (then it
+ * replays that response) or rolls back (then it runs itself). Only successful responses are kept.
+ */
+@Injectable()
+export class IdempotencyRepository {
+  async claim(
+    sql: Sql,
+    enterpriseId: string,
+    key: string,
+    requestHash: string,
+  ): Promise<IdempotencyClaim> {
+    await sql.rows(
+      `DELETE FROM idempotency_keys
+        WHERE enterprise_id = $1 AND key = $2 AND created_at < now() - ${RETENTION}`,
+      [enterpriseId, key],
+    );
+    const inserted = await sql.rows(
+      `INSERT INTO idempotency_keys (enterprise_id, key, request_hash, response)
+       VALUES ($1, $2, $3, 'null'::json)
+       ON CONFLICT (enterprise_id, key) DO NOTHING RETURNING key`,
+      [enterpriseId, key, requestHash],
+    );
+    if (inserted.length > 0) return { kind: 'claimed' };
+    const [existing] = await sql.rows<{ request_hash: string; response: unknown }>(
+      'SELECT request_hash, response FROM idempotency_keys WHERE enterprise_id = $1 AND key = $2',
+      [enterpriseId, key],
+    );
+    if (!existing || existing.request_hash !== requestHash) return { kind: 'mismatch' };
+    return { kind: 'replay', response: existing.response };
+  }
+
+  async complete(sql: Sql, enterpriseId: string, key: string, response: unknown): Promise<void> {
+    await sql.rows(
+      'UPDATE idempotency_keys SET response = $3 WHERE enterprise_id = $1 AND key = $2',
+      [enterpriseId, key, JSON.stringify(response)],
+    );
+  }
+}

@@ -1,0 +1,39 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiBadRequestResponse, ApiResponse, ApiSecurity } from '@nestjs/swagger';
+import { CommonErrors } from '../errors/common.errors';
+
+export const API_KEY_SECURITY = 'x-api-key';
+
+const errorSchema = (messages: readonly string[]) => ({
+  type: 'object',
+  required: ['error'],
+  properties: { error: { type: 'string', enum: [...messages] } },
+  example: { error: messages[0] },
+});
+
+/**
+ * Documents an authenticated endpoint: the `x-api-key` scheme, its 401, and the exact 400
+ * messages it can answer, in the order they are checked.
+ */
+export function ApiEndpointErrors(badRequestMessages: readonly string[]): MethodDecorator {
+  const decorators = [
+    ApiSecurity(API_KEY_SECURITY),
+    ApiResponse({
+      status: 401,
+      description: 'Missing, unknown or revoked API key.',
+      schema: errorSchema([CommonErrors.Unauthorized]),
+    }),
+  ];
+  if (badRequestMessages.length > 0) {
+    decorators.push(
+      ApiBadRequestResponse({
+        description: [
+          'The first failing check, in this order:',
+          ...badRequestMessages.map((message) => `- \`${message}\``),
+        ].join('\n'),
+        schema: errorSchema(badRequestMessages),
+      }),
+    );
+  }
+  return applyDecorators(...decorators);
+}

@@ -1,0 +1,43 @@
+import { INestApplication } from '@nestjs/common';
+import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { API_KEY_HEADER } from '../auth/api-key.guard';
+import { API_KEY_SECURITY } from './api-errors.decorator';
+
+const DESCRIPTION = `Wellbeing check-ins for enterprises.
+
+Every endpoint needs the header \`x-api-key\` with your enterprise's API key; a missing, unknown or
+revoked key is answered \`401 {"error":"Unauthorized"}\` before anything else is checked.
+
+Errors are always \`{"error": "<message>"}\`. A 400 carries the first failing check's message, in
+the order each endpoint lists them.`;
+
+export function buildOpenApiDocument(app: INestApplication, publicBaseUrl: string): OpenAPIObject {
+  const config = new DocumentBuilder()
+    .setTitle('Check-in Integration Service')
+    .setDescription(DESCRIPTION)
+    .setVersion('1.0.0')
+    .addServer(publicBaseUrl)
+    .addApiKey(
+      {
+        type: 'apiKey',
+        in: 'header',
+        name: API_KEY_HEADER,
+        description: 'Enterprise API key (ck_…)',
+      },
+      API_KEY_SECURITY,
+    )
+    .addBearerAuth(
+      { type: 'http', scheme: 'bearer', description: 'ENGINE_TOKEN (analysis engine only)' },
+      'engine-token',
+    )
+    .build();
+  return SwaggerModule.createDocument(app, config);
+}
+
+/** Swagger UI at /docs and the JSON document at /docs-json (both public). */
+export function setupOpenApi(app: INestApplication, publicBaseUrl: string): void {
+  SwaggerModule.setup('docs', app, () => buildOpenApiDocument(app, publicBaseUrl), {
+    jsonDocumentUrl: 'docs-json',
+    yamlDocumentUrl: 'docs-yaml',
+  });
+}

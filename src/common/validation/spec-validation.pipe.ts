@@ -1,0 +1,38 @@
+import { ArgumentMetadata, Injectable, PipeTransform } from '@nestjs/common';
+import { plainToInstance } from 'class-transformer';
+import { validate } from 'class-validator';
+import { ApiError } from '../errors/api-error';
+import { assertWellFormedBody } from '../http/request-body';
+
+const PRIMITIVES: unknown[] = [String, Boolean, Number, Array, Object];
+
+/**
+ * The global pipe for bodies and queries (registered as APP_PIPE). It validates DTO classes
+ * decorated with `@Rules` and answers 400 with the first failing field's message. Unknown fields
+ * are dropped (forward compatible, never stored). A body that is not a JSON object is treated as
+ * an empty one, so the first required field is reported missing.
+ */
+@Injectable()
+export class SpecValidationPipe implements PipeTransform {
+  async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    const { metatype, type } = metadata;
+    if (type === 'body') assertWellFormedBody(value);
+    if (type === 'param' || type === 'custom') return value;
+    if (!metatype || PRIMITIVES.includes(metatype)) return value;
+    const plain = value !== null && typeof value === 'object' && !Array.isArray(value) ? value : {};
+    // Copy own properties only: a JSON body cannot carry a prototype, but be explicit.
+    const instance = plainToInstance(metatype as new () => object, { ...plain });
+    const errors = await validate(instance, {
+      whitelist: true,
+      forbidUnknownValues: false,
+      stopAtFirstError: true,
+      validationError: { target: false, value: false },
+    });
+    if (errors.length > 0) {
+      const constraints = errors[0].constraints ?? {};
+      const message = Object.values(constraints)[0] ?? 'Bad request';
+      throw ApiError.badRequest(message);
+    }
+    return instance;
+  }
+}

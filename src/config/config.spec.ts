@@ -1,0 +1,119 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CONFIG_VARIABLES, ConfigError, loadConfig } from './config';
+
+const problemsOf = (env: Record<string, string>) => {
+  try {
+    loadConfig(env);
+    return [];
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as ConfigError).problems;
+  }
+};
+
+describe('loadConfig', () => {
+  it('works with no environment at all, with the documented defaults', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      env: 'development',
+      port: 3000,
+      publicBaseUrl: 'http://localhost:3000',
+      database: { url: 'postgres://postgres@127.0.0.1:5432/checkin', migrateOnStart: true },
+      redis: { url: 'redis://127.0.0.1:6379' },
+      demoBootstrap: true,
+    });
+  });
+
+  it('names the variable and the reason for a bad value', () => {
+    expect(problemsOf({ PORT: 'abc' })).toEqual([
+      'PORT must be a whole number between 0 and 65535 (got "abc")',
+    ]);
+    expect(problemsOf({ DATABASE_URL: 'mysql://x' })).toEqual([
+      'DATABASE_URL must be a URL starting with postgres:// or postgresql:// (got "mysql://x")',
+    ]);
+    expect(problemsOf({ NODE_ENV: 'staging' })).toEqual([
+      'NODE_ENV must be one of development, test, production (got "staging")',
+    ]);
+    expect(problemsOf({ DB_MIGRATE_ON_START: 'maybe' })).toEqual([
+      'DB_MIGRATE_ON_START must be true or false (got "maybe")',
+    ]);
+  });
+
+  it('reports every bad variable at once', () => {
+    expect(problemsOf({ PORT: '70000', REDIS_URL: 'http://x' })).toHaveLength(2);
+  });
+
+  it('derives the default public URL from PORT', () => {
+    expect(loadConfig({ PORT: '8080' }).publicBaseUrl).toBe('http://localhost:8080');
+  });
+
+  it('treats empty values as unset and strips a trailing slash from PUBLIC_BASE_URL', () => {
+    const config = loadConfig({ PORT: '', PUBLIC_BASE_URL: 'https://checkin.example.com/' });
+    expect(config.port).toBe(3000);
+    expect(config.publicBaseUrl).toBe('https://checkin.example.com');
+  });
+
+  const PRODUCTION = {
+    NODE_ENV: 'production',
+    DATA_ENCRYPTION_KEY: 'a'.repeat(64),
+    CHECKIN_TOKEN_SECRET: 's'.repeat(32),
+    ENGINE_TOKEN: 't'.repeat(32),
+  };
+
+  it('does not bootstrap demo data in production or tests unless asked', () => {
+    expect(loadConfig(PRODUCTION).demoBootstrap).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'test' }).demoBootstrap).toBe(false);
+    expect(loadConfig({ ...PRODUCTION, DEMO_BOOTSTRAP: 'true' }).demoBootstrap).toBe(true);
+  });
+
+  it('requires real secrets in production, and uses flagged development defaults elsewhere', () => {
+    expect(problemsOf({ NODE_ENV: 'production' })).toEqual([
+      'DATA_ENCRYPTION_KEY must be set in production',
+      'CHECKIN_TOKEN_SECRET must be set in production',
+      'ENGINE_TOKEN must be set in production',
+    ]);
+    expect(loadConfig(PRODUCTION).developmentSecrets).toEqual([]);
+    expect(loadConfig({}).developmentSecrets).toEqual([
+      'DATA_ENCRYPTION_KEY',
+      'CHECKIN_TOKEN_SECRET',
+      'ENGINE_TOKEN',
+    ]);
+  });
+
+  it('parses the webhook retry schedule and refuses private URLs in production', () => {
+    expect(loadConfig({}).webhooks.retryScheduleMs).toEqual([
+      5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000, 86_400_000,
+    ]);
+    expect(loadConfig({ WEBHOOK_RETRY_SCHEDULE: '1s,2s' }).webhooks.retryScheduleMs).toEqual([
+      1_000, 2_000,
+    ]);
+    expect(problemsOf({ WEBHOOK_RETRY_SCHEDULE: '5 seconds' })[0]).toMatch(
+      /^WEBHOOK_RETRY_SCHEDULE must be/,
+    );
+    expect(problemsOf({ ...PRODUCTION, WEBHOOK_ALLOW_PRIVATE_URLS: 'true' })).toEqual([
+      'WEBHOOK_ALLOW_PRIVATE_URLS must not be true in production',
+    ]);
+  });
+
+  it('accepts the data key as hex or base64 and refuses other lengths', () => {
+    expect(loadConfig({ DATA_ENCRYPTION_KEY: 'ab'.repeat(32) }).dataEncryptionKey).toHaveLength(32);
+    expect(
+      loadConfig({ DATA_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64') }).dataEncryptionKey,
+    ).toEqual(Buffer.alloc(32, 7));
+    expect(problemsOf({ DATA_ENCRYPTION_KEY: 'short' })[0]).toMatch(
+      /^DATA_ENCRYPTION_KEY must be 32 bytes/,
+    );
+  });
+
+  it('.env.example documents exactly the variables the service reads', () => {
+    const example = readFileSync(join(__dirname, '..', '..', '.env.example'), 'utf8');
+    const listed = [...example.matchAll(/^#?\s*([A-Z][A-Z0-9_]+)=/gm)].map((match) => match[1]);
+    expect([...listed].sort()).toEqual([...CONFIG_VARIABLES].sort());
+    // Every value in the example must itself be valid.
+    const values = Object.fromEntries(
+      [...example.matchAll(/^([A-Z][A-Z0-9_]+)=(.*)$/gm)].map((match) => [match[1], match[2]]),
+    );
+    expect(() => loadConfig(values)).not.toThrow();
+  });
+});

@@ -1,0 +1,262 @@
+/**
+ * The one place that reads the environment. Every variable is parsed and validated here, at
+ * start-up; a wrong value stops the process with the variable's name and the reason.
+ * Everything else receives the typed `AppConfig` (see config.module.ts).
+ */
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+
+const booleanString = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'], {
+    error: 'must be true or false',
+  })
+  .transform((value) => value === 'true' || value === '1' || value === 'yes');
+
+const integer = (min: number, max: number) =>
+  z
+    .string()
+    .regex(/^\d+$/, { error: `must be a whole number between ${min} and ${max}` })
+    .transform(Number)
+    .refine((value) => value >= min && value <= max, {
+      error: `must be a whole number between ${min} and ${max}`,
+    });
+
+const url = (protocols: string[]) =>
+  z.string().refine(
+    (value) => {
+      try {
+        return protocols.includes(new URL(value).protocol);
+      } catch {
+        return false;
+      }
+    },
+    { error: `must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}` },
+  );
+
+const schema = z.object({
+  NODE_ENV: z
+    .enum(['development', 'test', 'production'], {
+      error: 'must be one of development, test, production',
+    })
+    .default('development'),
+  HOST: z.string().min(1, { error: 'must not be empty' }).default('0.0.0.0'),
+  PORT: integer(0, 65535).default(3000),
+  PUBLIC_BASE_URL: url(['http:', 'https:'])
+    .transform((value) => value.replace(/\/+$/, ''))
+    .optional(),
+  LOG_LEVEL: z
+    .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
+      error: 'must be one of fatal, error, warn, info, debug, trace, silent',
+    })
+    .default('info'),
+  DATABASE_URL: url(['postgres:', 'postgresql:']).default(
+    'postgres://postgres@127.0.0.1:5432/checkin',
+  ),
+  DB_POOL_SIZE: integer(1, 1000).default(10),
+  DB_MIGRATE_ON_START: booleanString.default(true),
+  REDIS_URL: url(['redis:', 'rediss:']).default('redis://127.0.0.1:6379'),
+  API_KEY_CACHE_TTL_MS: integer(0, 60_000).default(5_000),
+  DEMO_BOOTSTRAP: booleanString.optional(),
+  DATA_ENCRYPTION_KEY: z
+    .string()
+    .refine((value) => secretBytes(value)?.length === 32, {
+      error: 'must be 32 bytes, as 64 hex characters or base64 (openssl rand -base64 32)',
+    })
+    .optional(),
+  CHECKIN_TOKEN_SECRET: z.string().min(32, { error: 'must be at least 32 characters' }).optional(),
+  CHECKIN_TOKEN_TTL_HOURS: integer(1, 24 * 30).default(24),
+  ENGINE_URL: url(['http:', 'https:']).optional(),
+  ENGINE_TOKEN: z.string().min(32, { error: 'must be at least 32 characters' }).optional(),
+  RUN_WORKERS: booleanString.default(true),
+  WEBHOOK_ALLOW_PRIVATE_URLS: booleanString.default(false),
+  WEBHOOK_RETRY_SCHEDULE: z
+    .string()
+    .regex(/^\d+(s|m|h)(,\d+(s|m|h))*$/, {
+      error: 'must be a comma-separated list of durations like 5s,5m,30m,2h',
+    })
+    .default('5s,5m,30m,2h,5h,10h,10h,24h'),
+  WEBHOOK_TIMEOUT_MS: integer(100, 120_000).default(15_000),
+  WEBHOOK_SWEEP_INTERVAL_MS: integer(50, 600_000).default(1_000),
+  WEBHOOK_DISABLE_AFTER_HOURS: integer(1, 24 * 365).default(120),
+  QUEUE_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/, { error: 'must be 1 to 64 letters, digits, _ or -' })
+    .default('checkin'),
+  SMTP_URL: url(['smtp:', 'smtps:']).optional(),
+  EMAIL_FROM: z
+    .string()
+    .min(3, { error: 'must be an address like "Check-in <no-reply@example.com>"' })
+    .default('Check-in <no-reply@checkin.local>'),
+  EMAIL_DEDUP_WINDOW: z
+    .string()
+    .regex(/^\d+(s|m|h)$/, { error: 'must be a duration like 30m or 1h' })
+    .default('1h'),
+  EMAIL_LINK_TTL_DAYS: integer(1, 365).default(30),
+  CHECKIN_REMINDER_URL: url(['http:', 'https:']).optional(),
+  MAIL_DIR: z.string().min(1).default('var/mail'),
+  ADMIN_TOKEN: z.string().min(16, { error: 'must be at least 16 characters' }).optional(),
+});
+
+const DURATION_UNIT_MS = { s: 1_000, m: 60_000, h: 3_600_000 } as const;
+
+/** `5s,5m,2h` → milliseconds. */
+function parseDurations(list: string): number[] {
+  return list.split(',').map((item) => {
+    const unit = item.slice(-1) as keyof typeof DURATION_UNIT_MS;
+    return Number(item.slice(0, -1)) * DURATION_UNIT_MS[unit];
+  });
+}
+
+/** A 32-byte secret given as 64 hex characters or base64; undefined when it is neither. */
+function secretBytes(value: string): Buffer | undefined {
+  if (/^[0-9a-fA-F]{64}$/.test(value)) return Buffer.from(value, 'hex');
+  if (/^[A-Za-z0-9+/_-]+={0,2}$/.test(value)) return Buffer.from(value, 'base64');
+  return undefined;
+}
+
+/**
+ * Development and test defaults for secrets: fixed, public, and therefore refused in production,
+ * where each must be set (the process stops naming the missing variable).
+ */
+const DEVELOPMENT_SECRETS = {
+  DATA_ENCRYPTION_KEY: createHash('sha256').update('checkin-dev-data-encryption-key').digest(),
+  CHECKIN_TOKEN_SECRET: 'checkin-dev-token-secret-not-for-production-use',
+  ENGINE_TOKEN: 'checkin-dev-engine-token-not-for-production-use',
+};
+
+type ParsedEnv = z.infer<typeof schema>;
+
+/** Every variable the service reads (`.env.example` lists exactly these). */
+export const CONFIG_VARIABLES = Object.keys(schema.shape);
+
+export interface AppConfig {
+  env: ParsedEnv['NODE_ENV'];
+  isProduction: boolean;
+  host: string;
+  port: number;
+  publicBaseUrl: string;
+  logLevel: ParsedEnv['LOG_LEVEL'];
+  database: { url: string; poolSize: number; migrateOnStart: boolean };
+  /** Redis, and the key prefix of this deployment's queues. */
+  redis: { url: string; queuePrefix: string };
+  apiKeyCacheTtlMs: number;
+  /** 32-byte key for PII at rest (AES-256-GCM) and email look-up hashes (HMAC), via HKDF. */
+  dataEncryptionKey: Buffer;
+  checkin: {
+    tokenSecret: string;
+    tokenTtlHours: number;
+    /** Where the check-in page hands the participant to the analysis engine; unset: no hand-off link. */
+    engineUrl: string | null;
+  };
+  /** Bearer token the analysis engine presents to the ingestion endpoint. */
+  engineToken: string;
+  /** Run the queue processors (webhook deliveries) in this process too. */
+  runWorkers: boolean;
+  webhooks: {
+    /** Development and tests only: allow http:// and private addresses (refused in production). */
+    allowPrivateUrls: boolean;
+    /** Delay before each retry, in ms (the first attempt is immediate). */
+    retryScheduleMs: number[];
+    timeoutMs: number;
+    sweepIntervalMs: number;
+    /** An endpoint failing continuously this long is disabled. */
+    disableAfterMs: number;
+  };
+  email: {
+    /** Pooled SMTP; unset: mails are written as .eml files under `mailDir`. */
+    smtpUrl: string | null;
+    from: string;
+    dedupWindowMs: number;
+    /** Settings and unsubscribe links in mails stay valid this long. */
+    linkTtlHours: number;
+    checkinReminderUrl: string | null;
+    mailDir: string;
+  };
+  /** Protects the queue dashboard at /admin/queues; unset: the dashboard is off. */
+  adminToken: string | null;
+  /** Secrets that fell back to their public development defaults (a warning is logged). */
+  developmentSecrets: string[];
+  /** Create a demo enterprise (and print its key) when the database has none. */
+  demoBootstrap: boolean;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration: ${problems.join('; ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/**
+ * Parses an environment (process.env in production; an explicit object in tests).
+ * Empty strings count as unset, as in most dotenv tooling.
+ */
+export function loadConfig(env: Record<string, string | undefined>): AppConfig {
+  const input: Record<string, string> = {};
+  for (const key of Object.keys(schema.shape)) {
+    const value = env[key];
+    if (value !== undefined && value !== '') input[key] = value;
+  }
+  const result = schema.safeParse(input);
+  if (!result.success) {
+    const problems = result.error.issues.map((issue) => {
+      const name = String(issue.path[0] ?? 'environment');
+      const got = input[name] !== undefined ? ` (got "${input[name]}")` : '';
+      return `${name} ${issue.message}${got}`;
+    });
+    throw new ConfigError(problems);
+  }
+  const parsed = result.data;
+  const isProduction = parsed.NODE_ENV === 'production';
+  const missingInProduction = (
+    ['DATA_ENCRYPTION_KEY', 'CHECKIN_TOKEN_SECRET', 'ENGINE_TOKEN'] as const
+  ).filter((name) => parsed[name] === undefined);
+  const productionProblems = missingInProduction.map((name) => `${name} must be set in production`);
+  if (isProduction && parsed.WEBHOOK_ALLOW_PRIVATE_URLS) {
+    productionProblems.push('WEBHOOK_ALLOW_PRIVATE_URLS must not be true in production');
+  }
+  if (isProduction && productionProblems.length > 0) throw new ConfigError(productionProblems);
+  return {
+    env: parsed.NODE_ENV,
+    isProduction,
+    host: parsed.HOST,
+    port: parsed.PORT,
+    publicBaseUrl: parsed.PUBLIC_BASE_URL ?? `http://localhost:${parsed.PORT}`,
+    logLevel: parsed.LOG_LEVEL,
+    database: {
+      url: parsed.DATABASE_URL,
+      poolSize: parsed.DB_POOL_SIZE,
+      migrateOnStart: parsed.DB_MIGRATE_ON_START,
+    },
+    redis: { url: parsed.REDIS_URL, queuePrefix: parsed.QUEUE_PREFIX },
+    apiKeyCacheTtlMs: parsed.API_KEY_CACHE_TTL_MS,
+    demoBootstrap: parsed.DEMO_BOOTSTRAP ?? parsed.NODE_ENV === 'development',
+    dataEncryptionKey: parsed.DATA_ENCRYPTION_KEY
+      ? (secretBytes(parsed.DATA_ENCRYPTION_KEY) as Buffer)
+      : DEVELOPMENT_SECRETS.DATA_ENCRYPTION_KEY,
+    checkin: {
+      tokenSecret: parsed.CHECKIN_TOKEN_SECRET ?? DEVELOPMENT_SECRETS.CHECKIN_TOKEN_SECRET,
+      tokenTtlHours: parsed.CHECKIN_TOKEN_TTL_HOURS,
+      engineUrl: parsed.ENGINE_URL ?? null,
+    },
+    engineToken: parsed.ENGINE_TOKEN ?? DEVELOPMENT_SECRETS.ENGINE_TOKEN,
+    developmentSecrets: missingInProduction,
+    runWorkers: parsed.RUN_WORKERS,
+    adminToken: parsed.ADMIN_TOKEN ?? null,
+    email: {
+      smtpUrl: parsed.SMTP_URL ?? null,
+      from: parsed.EMAIL_FROM,
+      dedupWindowMs: parseDurations(parsed.EMAIL_DEDUP_WINDOW)[0],
+      linkTtlHours: parsed.EMAIL_LINK_TTL_DAYS * 24,
+      checkinReminderUrl: parsed.CHECKIN_REMINDER_URL ?? null,
+      mailDir: parsed.MAIL_DIR,
+    },
+    webhooks: {
+      allowPrivateUrls: parsed.WEBHOOK_ALLOW_PRIVATE_URLS,
+      retryScheduleMs: parseDurations(parsed.WEBHOOK_RETRY_SCHEDULE),
+      timeoutMs: parsed.WEBHOOK_TIMEOUT_MS,
+      sweepIntervalMs: parsed.WEBHOOK_SWEEP_INTERVAL_MS,
+      disableAfterMs: parsed.WEBHOOK_DISABLE_AFTER_HOURS * 3_600_000,
+    },
+  };
+}

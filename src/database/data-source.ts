@@ -1,0 +1,9 @@
+/**
+ * The DataSource the TypeORM CLI uses (`npm run migration:generate|run|revert`), from the compiled
+ * output: `typeorm -d dist/database/data-source.js …`.
+ */
+import { DataSource } from 'typeorm';
+import { loadConfig } from '../config/config';
+import { buildDataSourceOptions } from './typeorm-options';
+
+export default new DataSource(buildDataSourceOptions(loadConfig(process.env)));

@@ -1,0 +1,76 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { LRUCache } from 'lru-cache';
+import { Sql } from '../database/database';
+import type { AppConfig } from '../config/config';
+import { APP_CONFIG } from '../config/config.module';
+import { apiKeyPrefix, hashApiKey, newApiKey } from '../common/ids';
+import { ActiveApiKey, ApiKeyRecord, EnterprisesRepository } from './enterprises.repository';
+
+/** Wrote last_used_at at most this often per key, so authentication stays a read. */
+const LAST_USED_WRITE_INTERVAL_MS = 60_000;
+
+type CacheEntry = { key: ActiveApiKey | null };
+
+/**
+ * Issues, authenticates and revokes API keys. Authentication hashes the presented key and looks
+ * the hash up; answers (hits and misses) are cached in-process for API_KEY_CACHE_TTL_MS (default
+ * 5 s), so a revocation takes effect within that time on every process.
+ */
+@Injectable()
+export class ApiKeysService {
+  private readonly logger = new Logger(ApiKeysService.name);
+  private readonly cache: LRUCache<string, CacheEntry> | null;
+  private readonly lastUsedWrites = new Map<string, number>();
+
+  constructor(
+    private readonly repository: EnterprisesRepository,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.cache =
+      config.apiKeyCacheTtlMs > 0
+        ? new LRUCache<string, CacheEntry>({ max: 10_000, ttl: config.apiKeyCacheTtlMs })
+        : null;
+  }
+
+  /** The enterprise a presented key belongs to, or null for a missing, unknown or revoked key. */
+  async authenticate(presentedKey: string | undefined): Promise<ActiveApiKey | null> {
+    if (!presentedKey || presentedKey.length > 200) return null;
+    const keyHash = hashApiKey(presentedKey);
+    let entry = this.cache?.get(keyHash);
+    if (!entry) {
+      entry = { key: await this.repository.findActiveKeyByHash(keyHash) };
+      this.cache?.set(keyHash, entry);
+    }
+    if (entry.key) this.recordUse(entry.key.apiKeyId);
+    return entry.key;
+  }
+
+  /** Creates a key; the returned plaintext is shown once and never stored. */
+  async issue(sql: Sql, enterpriseId: string): Promise<{ apiKey: string; record: ApiKeyRecord }> {
+    const apiKey = newApiKey();
+    const record = await this.repository.insertApiKey(
+      sql,
+      enterpriseId,
+      apiKeyPrefix(apiKey),
+      hashApiKey(apiKey),
+    );
+    return { apiKey, record };
+  }
+
+  list(enterpriseId: string): Promise<ApiKeyRecord[]> {
+    return this.repository.listKeysForEnterprise(enterpriseId);
+  }
+
+  revoke(prefix: string): Promise<ApiKeyRecord | null> {
+    return this.repository.revokeByPrefix(prefix);
+  }
+
+  private recordUse(apiKeyId: string): void {
+    const now = Date.now();
+    if (now - (this.lastUsedWrites.get(apiKeyId) ?? 0) < LAST_USED_WRITE_INTERVAL_MS) return;
+    this.lastUsedWrites.set(apiKeyId, now);
+    this.repository.touchLastUsed(apiKeyId).catch((error: unknown) => {
+      this.logger.warn(`Could not record API key use: ${(error as Error).message}`);
+    });
+  }
+}

@@ -1,0 +1,33 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { AppConfig } from '../config/config';
+import { APP_CONFIG } from '../config/config.module';
+import { EnterprisesService } from './enterprises.service';
+
+export const DEMO_ENTERPRISE_NAME = 'Demo Enterprise';
+
+/**
+ * Outside production (DEMO_BOOTSTRAP, default on in development), an empty database gets a demo
+ * enterprise so `npm start` is immediately usable. Its API key is printed once, to stdout only.
+ */
+@Injectable()
+export class DemoBootstrap {
+  constructor(
+    private readonly enterprises: EnterprisesService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async runOnEmptyDatabase(): Promise<void> {
+    const created = await this.enterprises.createIfNoneExist(DEMO_ENTERPRISE_NAME);
+    if (!created) return;
+    process.stdout.write(
+      [
+        '',
+        `Created the demo enterprise "${created.name}" (${created.enterpriseId}).`,
+        `Its API key, shown only this once: ${created.apiKey}`,
+        `Swagger UI: ${this.config.publicBaseUrl}/docs`,
+        `Try: curl -H 'x-api-key: ${created.apiKey}' ${this.config.publicBaseUrl}/groups`,
+        '',
+      ].join('\n') + '\n',
+    );
+  }
+}

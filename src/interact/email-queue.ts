@@ -1,0 +1,16 @@
+/** The email queue's contract (DESIGN §10). Rows in `email_messages` are the truth. */
+export const EMAIL_QUEUE = 'emails';
+export const SEND_EMAIL_JOB = 'send';
+export const EMAILS_CHANNEL = 'email_messages';
+
+export interface SendEmailJob {
+  messageId: string;
+}
+
+/**
+ * Temporary SMTP failures (4xx, connection errors) are retried with exponential backoff: 2 s,
+ * 4 s, 8 s … up to 12 attempts, about 2 h 15 min in all, so an SMTP outage of that length only
+ * delays mail. After that the mail is marked failed (its error is kept in email_messages).
+ */
+export const EMAIL_JOB_ATTEMPTS = 12;
+export const EMAIL_BACKOFF_MS = 2_000;

@@ -1,0 +1,73 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { CheckinTokens } from '../checkin/checkin-tokens';
+import { CheckinPagesService } from '../checkin/pages/checkin-pages.service';
+import { PiiCipher } from '../common/crypto/pii-cipher';
+import { levelOfNames } from '../common/privacy-levels';
+import type { AppConfig } from '../config/config';
+import { APP_CONFIG } from '../config/config.module';
+import { InteractRepository } from './interact.repository';
+import { renderMail } from './mail-templates';
+import { isPermanentSmtpFailure, Mailer } from './mailer';
+
+export type SendOutcome = 'sent' | 'skipped' | 'failed' | 'retry';
+
+/**
+ * Sends one queued mail: re-checks the preference (it may have been turned off since), renders
+ * it, and sends it. Permanent SMTP failures (5xx) end it; temporary ones are retried by the queue.
+ */
+@Injectable()
+export class EmailSender {
+  constructor(
+    private readonly repository: InteractRepository,
+    private readonly mailer: Mailer,
+    private readonly cipher: PiiCipher,
+    private readonly tokens: CheckinTokens,
+    private readonly pages: CheckinPagesService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  unsubscribeUrl(participantId: string, type: string): string {
+    const token = this.tokens.sign('unsubscribe', `${participantId}:${type}`);
+    return `${this.config.publicBaseUrl}/participant/unsubscribe?token=${token}`;
+  }
+
+  async send(messageId: string, lastAttempt: boolean): Promise<SendOutcome> {
+    const message = await this.repository.loadForSending(messageId);
+    if (!message || message.status !== 'queued') return 'skipped';
+    if (!message.prefOn) {
+      await this.repository.finish(messageId, 'skipped', 'preference turned off');
+      return 'skipped';
+    }
+    const unsubscribeUrl = this.unsubscribeUrl(message.participantId, message.type);
+    const mail = renderMail({
+      type: message.type,
+      groupName: message.groupName,
+      settingsUrl: this.pages.settingsUrl(message.participantId, message.groupId),
+      unsubscribeUrl,
+      checkinUrl: this.config.email.checkinReminderUrl,
+      requestedLevel: levelOfNames(message.requestedPrivacy),
+      currentLevel: message.privacyLevel,
+    });
+    try {
+      await this.mailer.send({
+        id: message.id,
+        to: this.cipher.decrypt(message.emailCiphertext),
+        ...mail,
+        headers: {
+          'List-Unsubscribe': `<${unsubscribeUrl}>`,
+          'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+        },
+      });
+    } catch (error) {
+      const reason = (error as Error).message.slice(0, 500);
+      if (isPermanentSmtpFailure(error) || lastAttempt) {
+        await this.repository.finish(messageId, 'failed', reason);
+        return 'failed';
+      }
+      await this.repository.recordTemporaryFailure(messageId, reason);
+      return 'retry';
+    }
+    await this.repository.finish(messageId, 'sent', null);
+    return 'sent';
+  }
+}

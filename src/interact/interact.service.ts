@@ -1,0 +1,53 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { ApiError } from '../common/errors/api-error';
+import { EXTERNAL_ID_PATTERN } from '../common/ids';
+import type { AppConfig } from '../config/config';
+import { APP_CONFIG } from '../config/config.module';
+import { GroupErrors } from '../groups/groups.errors';
+import { GroupsRepository } from '../groups/groups.repository';
+import { ParticipantErrors } from '../participants/participants.errors';
+import type { EmailType } from './interact.errors';
+import { InteractRepository } from './interact.repository';
+
+/** Email requests (DESIGN §10): validate, queue in PostgreSQL, answer at once. */
+@Injectable()
+export class InteractService {
+  constructor(
+    private readonly repository: InteractRepository,
+    private readonly groups: GroupsRepository,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async emailGroup(enterpriseId: string, groupId: number, type: EmailType): Promise<number> {
+    if (!(await this.groups.existsForEnterprise(enterpriseId, groupId))) {
+      throw ApiError.badRequest(
+        (await this.groups.existsAnywhere(groupId))
+          ? GroupErrors.NotAssociated
+          : GroupErrors.NotFound,
+      );
+    }
+    return this.repository.queueForGroup(
+      enterpriseId,
+      groupId,
+      type,
+      this.config.email.dedupWindowMs,
+    );
+  }
+
+  async emailParticipant(
+    enterpriseId: string,
+    externalId: string,
+    type: EmailType,
+  ): Promise<number> {
+    const queued = EXTERNAL_ID_PATTERN.test(externalId)
+      ? await this.repository.queueForParticipant(
+          enterpriseId,
+          externalId,
+          type,
+          this.config.email.dedupWindowMs,
+        )
+      : null;
+    if (queued === null) throw ApiError.badRequest(ParticipantErrors.NotFound);
+    return queued;
+  }
+}

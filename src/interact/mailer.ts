@@ -1,0 +1,66 @@
+import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import nodemailer, { Transporter } from 'nodemailer';
+import type { AppConfig } from '../config/config';
+import { APP_CONFIG } from '../config/config.module';
+
+export interface OutgoingMail {
+  id: string;
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  headers: Record<string, string>;
+}
+
+/** An SMTP answer that will not change on retry (5xx) is permanent; anything else is not. */
+export function isPermanentSmtpFailure(error: unknown): boolean {
+  const code = (error as { responseCode?: number }).responseCode;
+  return typeof code === 'number' && code >= 500 && code < 600;
+}
+
+/**
+ * Sends mails with nodemailer over pooled SMTP (SMTP_URL). Without SMTP_URL, each mail is written
+ * as `<MAIL_DIR>/<id>.eml`, so a laptop run still shows what would have been sent.
+ */
+@Injectable()
+export class Mailer implements OnModuleDestroy {
+  private readonly logger = new Logger(Mailer.name);
+  private readonly transport: Transporter;
+  private readonly mailDir: string | null;
+
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
+    const { smtpUrl, mailDir } = config.email;
+    if (smtpUrl) {
+      const url = new URL(smtpUrl);
+      url.searchParams.set('pool', 'true');
+      this.transport = nodemailer.createTransport(url.toString());
+      this.mailDir = null;
+    } else {
+      this.transport = nodemailer.createTransport({ streamTransport: true, buffer: true });
+      this.mailDir = resolve(mailDir);
+    }
+  }
+
+  async send(mail: OutgoingMail): Promise<void> {
+    const info = (await this.transport.sendMail({
+      from: this.config.email.from,
+      to: mail.to,
+      subject: mail.subject,
+      text: mail.text,
+      html: mail.html,
+      headers: mail.headers,
+    })) as { message?: Buffer };
+    if (this.mailDir && info.message) {
+      await mkdir(this.mailDir, { recursive: true });
+      const file = join(this.mailDir, `${mail.id}.eml`);
+      await writeFile(file, info.message);
+      this.logger.log(`No SMTP_URL: mail written to ${file}`);
+    }
+  }
+
+  onModuleDestroy(): void {
+    this.transport.close();
+  }
+}

@@ -1,0 +1,42 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { holds, oneOf, Rules } from '../common/validation/rules';
+import { GROUP_BY, MetricsErrors } from './metrics.errors';
+import type { GroupBy } from './metrics.errors';
+
+/** A real calendar date written YYYY-MM-DD (2026-02-30 is not one). */
+export const isCalendarDate = (value: unknown): boolean => {
+  if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
+  const [year, month, day] = value.split('-').map(Number);
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return (
+    date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day
+  );
+};
+
+const isPositiveInteger = (value: unknown): boolean =>
+  typeof value === 'string' && /^[1-9]\d{0,5}$/.test(value);
+
+/** Query parameters, checked in the spec's order: from, to, groupBy, top. */
+export class MetricsQueryDto {
+  @ApiPropertyOptional({ example: '2026-11-01', description: 'First day (UTC), inclusive.' })
+  @Rules(holds(isCalendarDate, MetricsErrors.FromInvalid))
+  from?: string;
+
+  @ApiPropertyOptional({ example: '2026-11-30', description: 'Last day (UTC), inclusive.' })
+  @Rules(holds(isCalendarDate, MetricsErrors.ToInvalid))
+  to?: string;
+
+  @ApiPropertyOptional({
+    enum: GROUP_BY,
+    description: "Keys become periods: YYYY-MM-DD, the ISO week's Monday, or YYYY-MM.",
+  })
+  @Rules(oneOf(GROUP_BY, MetricsErrors.GroupByInvalid))
+  groupBy?: GroupBy;
+
+  @ApiPropertyOptional({
+    example: '50',
+    description: 'Wordcloud only: how many words (default 50).',
+  })
+  @Rules(holds(isPositiveInteger, MetricsErrors.TopInvalid))
+  top?: string;
+}

@@ -1,0 +1,11 @@
+/** Metrics' messages: DESIGN §6's wording (the spec gives none for query parameters). */
+export const MetricsErrors = {
+  FromInvalid: "Invalid 'from' date. Please make sure to use the format YYYY-MM-DD.",
+  ToInvalid: "Invalid 'to' date. Please make sure to use the format YYYY-MM-DD.",
+  GroupByInvalid: "Invalid 'groupBy' value. Should be one of ['day', 'week', 'month'].",
+  TopInvalid: "Invalid 'top' value. Should be a positive integer.",
+  RangeInvalid: "Invalid date range. 'from' must not be after 'to'.",
+} as const;
+
+export const GROUP_BY = ['day', 'week', 'month'] as const;
+export type GroupBy = (typeof GROUP_BY)[number];

@@ -1,0 +1,52 @@
+import { Controller, Get } from '@nestjs/common';
+import { ApiExcludeEndpoint, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { EnterpriseId } from '../common/auth/enterprise.decorator';
+import { ApiEndpointErrors } from '../common/swagger/api-errors.decorator';
+import { ExternalIdParam } from '../common/validation/external-id';
+import { missingPathParameterError } from '../common/validation/path-params';
+import { ParticipantDto } from './dto/participant.dto';
+import { ParticipantErrors } from './participants.errors';
+import { ParticipantsService } from './participants.service';
+
+const PARTICIPANT_ERRORS = [ParticipantErrors.ExternalIdMissing, ParticipantErrors.NotFound];
+
+@ApiTags('Participants')
+@Controller('participants')
+export class ParticipantsController {
+  constructor(private readonly participants: ParticipantsService) {}
+
+  @Get(':externalID')
+  @ApiOperation({ summary: 'A participant and their group memberships' })
+  @ApiOkResponse({ type: ParticipantDto })
+  @ApiEndpointErrors(PARTICIPANT_ERRORS)
+  get(
+    @ExternalIdParam() externalId: string,
+    @EnterpriseId() enterpriseId: string,
+  ): Promise<ParticipantDto> {
+    return this.participants.get(enterpriseId, externalId);
+  }
+
+  @Get(':externalID/sessions')
+  @ApiOperation({ summary: "IDs of the participant's sessions, oldest first" })
+  @ApiOkResponse({ schema: { type: 'array', items: { type: 'string', example: 'ses_…' } } })
+  @ApiEndpointErrors(PARTICIPANT_ERRORS)
+  listSessions(
+    @ExternalIdParam() externalId: string,
+    @EnterpriseId() enterpriseId: string,
+  ): Promise<string[]> {
+    return this.participants.listSessions(enterpriseId, externalId);
+  }
+
+  // "Absent" externalID: `GET /participants/` and `GET /participants//sessions`.
+  @Get()
+  @ApiExcludeEndpoint()
+  getWithoutId(): never {
+    throw missingPathParameterError('externalID');
+  }
+
+  @Get('//sessions')
+  @ApiExcludeEndpoint()
+  listSessionsWithoutId(): never {
+    throw missingPathParameterError('externalID');
+  }
+}

@@ -1,0 +1,105 @@
+import { BeforeApplicationShutdown, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { Client } from 'pg';
+
+/**
+ * Moves due rows of an outbox table (webhook deliveries, emails) into their Bull queue. It wakes
+ * on a PostgreSQL NOTIFY channel (sent at commit by the transaction that wrote the rows) and on an
+ * interval regardless, so nothing depends on Redis having kept anything: after a Redis restart or
+ * flush, the next sweep queues the rows again. Sweeps never overlap; a wake-up during a sweep
+ * runs one more right after it.
+ */
+export abstract class OutboxSweeper implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  protected readonly logger: Logger;
+  protected stopped = false;
+  private timer: NodeJS.Timeout | null = null;
+  private listener: Client | null = null;
+  private running = false;
+  private again = false;
+
+  protected constructor(
+    name: string,
+    private readonly channel: string,
+    private readonly databaseUrl: string,
+    private readonly intervalMs: number,
+  ) {
+    this.logger = new Logger(name);
+  }
+
+  /** One pass: read due rows, queue them. */
+  protected abstract sweepOnce(): Promise<void>;
+
+  /** Runs after sweeping has stopped, before the queues and pools close. */
+  protected async afterStop(): Promise<void> {}
+
+  onApplicationBootstrap(): void {
+    this.timer = setInterval(() => this.sweep(), this.intervalMs);
+    void this.listen();
+    this.sweep();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    await this.listener?.end().catch(() => undefined);
+    await this.afterStop();
+  }
+
+  /** Runs a sweep now, or right after the one in progress. */
+  sweep(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = true;
+    void this.sweepOnce()
+      .catch((error: unknown) => this.logger.warn(`Sweep failed: ${(error as Error).message}`))
+      .finally(() => {
+        this.running = false;
+        if (this.again) {
+          this.again = false;
+          this.sweep();
+        }
+      });
+  }
+
+  private async listen(): Promise<void> {
+    if (this.stopped) return;
+    const client = new Client({ connectionString: this.databaseUrl });
+    client.on('notification', () => this.sweep());
+    client.on('error', () => {
+      this.listener = null;
+      void client.end().catch(() => undefined);
+      setTimeout(() => void this.listen(), 1_000);
+    });
+    try {
+      await client.connect();
+      if (this.stopped) {
+        await client.end();
+        return;
+      }
+      await client.query(`LISTEN ${this.channel}`);
+      this.listener = client;
+    } catch {
+      await client.end().catch(() => undefined);
+      setTimeout(() => void this.listen(), 1_000);
+    }
+  }
+}
+
+/** Resolves with the promise's value, or undefined once `ms` have passed. */
+export function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => resolve(undefined), ms);
+    promise.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
+}

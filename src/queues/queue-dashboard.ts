@@ -1,0 +1,58 @@
+/**
+ * Bull Board, the queue dashboard, at /admin/queues for operators. Off unless ADMIN_TOKEN is
+ * set; then every request under it must present the token, as a bearer token or as the password
+ * of HTTP basic auth (any user name). It is outside the enterprise API and its API keys.
+ */
+import { createBullBoard } from '@bull-board/api';
+import { BullAdapter } from '@bull-board/api/bullAdapter';
+import { FastifyAdapter as BullBoardFastifyAdapter } from '@bull-board/fastify';
+import { getQueueToken } from '@nestjs/bull';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { Queue } from 'bull';
+import type { FastifyInstance } from 'fastify';
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { CommonErrors } from '../common/errors/common.errors';
+import type { AppConfig } from '../config/config';
+import { WEBHOOK_QUEUE } from '../webhooks/webhook-queue';
+
+export const QUEUE_DASHBOARD_PATH = '/admin/queues';
+
+const digest = (value: string) => createHash('sha256').update(value).digest();
+
+/** The token from `Authorization: Bearer <token>` or `Basic base64(user:token)`. */
+export function presentedAdminToken(header: string | undefined): string | null {
+  if (!header) return null;
+  const bearer = /^Bearer (\S+)$/i.exec(header);
+  if (bearer) return bearer[1];
+  const basic = /^Basic ([A-Za-z0-9+/=]+)$/i.exec(header);
+  if (!basic) return null;
+  const decoded = Buffer.from(basic[1], 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  return colon >= 0 ? decoded.slice(colon + 1) : null;
+}
+
+export async function setupQueueDashboard(
+  app: NestFastifyApplication,
+  config: AppConfig,
+): Promise<void> {
+  if (!config.adminToken) return;
+  const expected = digest(config.adminToken);
+  const serverAdapter = new BullBoardFastifyAdapter();
+  serverAdapter.setBasePath(QUEUE_DASHBOARD_PATH);
+  createBullBoard({
+    queues: [new BullAdapter(app.get<Queue>(getQueueToken(WEBHOOK_QUEUE)))],
+    serverAdapter,
+  });
+  const fastify = app.getHttpAdapter().getInstance() as FastifyInstance;
+  await fastify.register(async (scope: FastifyInstance) => {
+    scope.addHook('onRequest', (request, reply, done) => {
+      const token = presentedAdminToken(request.headers.authorization);
+      if (token !== null && timingSafeEqual(digest(token), expected)) return done();
+      void reply
+        .code(401)
+        .header('www-authenticate', 'Basic realm="queues"')
+        .send({ error: CommonErrors.Unauthorized });
+    });
+    await scope.register(serverAdapter.registerPlugin() as never, { prefix: QUEUE_DASHBOARD_PATH });
+  });
+}

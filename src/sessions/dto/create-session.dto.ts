@@ -1,0 +1,56 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { isNumber, isString, required, Rules, satisfies } from '../../common/validation/rules';
+import { isAcceptableReturnUrl } from '../return-url';
+import { SESSION_CREATED_MESSAGE, SessionErrors } from '../sessions.errors';
+
+/** Fields in the spec's order: their checks run in this order. */
+export class CreateSessionDto {
+  @ApiProperty({ example: 12, description: 'The group (a JSON number).' })
+  @Rules(required(SessionErrors.GroupIdMissing), isNumber(SessionErrors.GroupIdNotNumber))
+  groupID!: number;
+
+  @ApiProperty({ example: 'gk_4fJ9kQ2mZ8xW1vB7nR3tY6uP0sL5aD2c', description: "The group's key." })
+  @Rules(required(SessionErrors.GroupKeyMissing), isString(SessionErrors.GroupKeyNotString))
+  groupKey!: string;
+
+  @ApiProperty({
+    example: 'person@example.com',
+    description: "The participant's email for a first session, their ok_ external ID afterwards.",
+  })
+  @Rules(
+    required(SessionErrors.UserIdentifierMissing),
+    isString(SessionErrors.UserIdentifierNotString),
+  )
+  userIdentifier!: string;
+
+  @ApiProperty({
+    example: 'https://app.example.com/checkin/finished',
+    description: 'HTTPS address the participant is sent to when the check-in is complete.',
+  })
+  @Rules(
+    required(SessionErrors.ReturnUrlMissing),
+    isString(SessionErrors.ReturnUrlNotString),
+    satisfies(isAcceptableReturnUrl, SessionErrors.ReturnUrlNotHttps),
+  )
+  returnURL!: string;
+}
+
+export class SessionCreatedDto {
+  @ApiProperty({ example: true })
+  success!: boolean;
+
+  @ApiProperty({ example: SESSION_CREATED_MESSAGE })
+  message!: string;
+
+  @ApiProperty({ example: 'ok_5f0c…', description: "The participant's external ID." })
+  userIdentifier!: string;
+
+  @ApiProperty({
+    example: 'https://checkin.example.com/checkin/eyJ…',
+    description: 'Send the participant here.',
+  })
+  redirectUrl!: string;
+
+  @ApiProperty({ example: 'ses_1a2B3c4D5e6F7g8H9i0JkLmN' })
+  sessionID!: string;
+}

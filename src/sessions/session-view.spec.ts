@@ -1,0 +1,62 @@
+import { sessionView, SessionRecord } from './session-view';
+
+const completed: SessionRecord = {
+  sessionId: 'ses_AAAAAAAAAAAAAAAAAAAAAAAA',
+  externalId: `ok_${'a'.repeat(48)}`,
+  groupId: 7,
+  createdAt: new Date('2026-11-20T10:00:00Z'),
+  completedAt: new Date('2026-11-20T10:12:30Z'),
+  version: 'v2.3.1',
+  privacyLevel: 0,
+  result: {
+    mhci: 71.5,
+    subscores: { vision: 60, audio: 70, transcript: 80, assessment: 75 },
+    groupPercentiles: { pitch: 0.5 },
+    userPercentiles: { pitch: 0.25 },
+    transcript: [{ role: 'assistant', content: 'How are you?' }],
+    features: { pitch: 0.8 },
+  },
+};
+
+const LEVEL_FIELDS = [
+  ['externalID', 'sessionID', 'timestamp', 'groupID', 'version'],
+  ['mhci', 'subscores'],
+  ['groupPercentiles'],
+  ['userPercentiles'],
+  ['transcript'],
+  ['features'],
+];
+
+describe('sessionView', () => {
+  it.each([0, 1, 2, 3, 4, 5])('level %i shows exactly the cumulative fields, in order', (level) => {
+    const view = sessionView({ ...completed, privacyLevel: level });
+    expect(Object.keys(view)).toEqual(LEVEL_FIELDS.slice(0, level + 1).flat());
+  });
+
+  it('level 0 carries the completion time, the group as a number and the engine version', () => {
+    expect(sessionView(completed)).toEqual({
+      externalID: completed.externalId,
+      sessionID: completed.sessionId,
+      timestamp: '2026-11-20T10:12:30.000Z',
+      groupID: 7,
+      version: 'v2.3.1',
+    });
+  });
+
+  it('a pending session shows level 0 only, with its creation time and v0.0.0', () => {
+    const pending = {
+      ...completed,
+      completedAt: null,
+      version: null,
+      result: null,
+      privacyLevel: 5,
+    };
+    expect(sessionView(pending)).toEqual({
+      externalID: completed.externalId,
+      sessionID: completed.sessionId,
+      timestamp: '2026-11-20T10:00:00.000Z',
+      groupID: 7,
+      version: 'v0.0.0',
+    });
+  });
+});

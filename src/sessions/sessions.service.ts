@@ -1,0 +1,175 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { CheckinTokens } from '../checkin/checkin-tokens';
+import { isEmailAddress, normaliseEmail, PiiCipher } from '../common/crypto/pii-cipher';
+import { ApiError } from '../common/errors/api-error';
+import {
+  EXTERNAL_ID_PATTERN,
+  newExternalId,
+  newSessionId,
+  SESSION_ID_PATTERN,
+} from '../common/ids';
+import { IdempotencyRepository } from '../common/idempotency/idempotency.repository';
+import type { AppConfig } from '../config/config';
+import { APP_CONFIG } from '../config/config.module';
+import { Database, Sql } from '../database/database';
+import { EventTypes, UserCreatedPayload } from '../events/events';
+import { EventsRepository } from '../events/events.repository';
+import { GroupsRepository } from '../groups/groups.repository';
+import { ParticipantRecord, ParticipantsRepository } from '../participants/participants.repository';
+import { CreateSessionDto, SessionCreatedDto } from './dto/create-session.dto';
+import { sessionView } from './session-view';
+import { SESSION_CREATED_MESSAGE, SessionErrors } from './sessions.errors';
+import { SessionsRepository } from './sessions.repository';
+
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
+
+function sameSecret(given: string, expected: string): boolean {
+  const a = createHash('sha256').update(given).digest();
+  const b = createHash('sha256').update(expected).digest();
+  return timingSafeEqual(a, b);
+}
+
+/**
+ * Session creation (DESIGN §8): checks in the spec's order, then one transaction that finds or
+ * creates the participant's identity and membership, writes the session and, for a new identity,
+ * the `user.created` event.
+ */
+@Injectable()
+export class SessionsService {
+  constructor(
+    private readonly db: Database,
+    private readonly groups: GroupsRepository,
+    private readonly participants: ParticipantsRepository,
+    private readonly sessions: SessionsRepository,
+    private readonly events: EventsRepository,
+    private readonly idempotency: IdempotencyRepository,
+    private readonly cipher: PiiCipher,
+    private readonly tokens: CheckinTokens,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async create(
+    enterpriseId: string,
+    request: CreateSessionDto,
+    idempotencyKey?: string,
+  ): Promise<SessionCreatedDto> {
+    if (idempotencyKey !== undefined && !IDEMPOTENCY_KEY.test(idempotencyKey)) {
+      throw ApiError.badRequest(SessionErrors.IdempotencyKeyInvalid);
+    }
+    const groupId = request.groupID;
+    const group =
+      Number.isSafeInteger(groupId) && groupId > 0
+        ? await this.groups.findForEnterprise(enterpriseId, groupId)
+        : null;
+    if (!group) throw ApiError.badRequest(SessionErrors.GroupNotFound);
+    if (!sameSecret(request.groupKey, group.key)) {
+      throw ApiError.badRequest(SessionErrors.InvalidGroupKey);
+    }
+    const identifier = request.userIdentifier.trim();
+    const isExternalId = EXTERNAL_ID_PATTERN.test(identifier);
+    if (!isExternalId && !isEmailAddress(identifier)) {
+      throw ApiError.badRequest(SessionErrors.IdentifierInvalid);
+    }
+
+    return this.db.transaction(async (sql) => {
+      if (idempotencyKey !== undefined) {
+        const requestHash = createHash('sha256')
+          .update(
+            JSON.stringify([groupId, request.groupKey, request.userIdentifier, request.returnURL]),
+          )
+          .digest('hex');
+        const claim = await this.idempotency.claim(sql, enterpriseId, idempotencyKey, requestHash);
+        if (claim.kind === 'replay') return claim.response as SessionCreatedDto;
+        if (claim.kind === 'mismatch') {
+          throw new ApiError(409, SessionErrors.IdempotencyKeyReused);
+        }
+      }
+      const participant = isExternalId
+        ? await this.existingMember(sql, enterpriseId, identifier, groupId)
+        : await this.identityForEmail(sql, enterpriseId, identifier, groupId);
+      const sessionId = newSessionId();
+      await this.sessions.insert(sql, {
+        sessionId,
+        enterpriseId,
+        participantId: participant.id,
+        groupId,
+        returnUrl: request.returnURL,
+      });
+      const response: SessionCreatedDto = {
+        success: true,
+        message: SESSION_CREATED_MESSAGE,
+        userIdentifier: participant.externalId,
+        redirectUrl: `${this.config.publicBaseUrl}/checkin/${this.tokens.sign('checkin', sessionId)}`,
+        sessionID: sessionId,
+      };
+      if (idempotencyKey !== undefined) {
+        await this.idempotency.complete(sql, enterpriseId, idempotencyKey, response);
+      }
+      return response;
+    });
+  }
+
+  async get(enterpriseId: string, sessionId: string): Promise<Record<string, unknown>> {
+    const session = SESSION_ID_PATTERN.test(sessionId)
+      ? await this.sessions.findForEnterprise(enterpriseId, sessionId)
+      : null;
+    if (!session) throw ApiError.badRequest(SessionErrors.NotFound);
+    return sessionView(session);
+  }
+
+  /** A later session: the ok_ id must be this enterprise's participant and a member of the group. */
+  private async existingMember(
+    sql: Sql,
+    enterpriseId: string,
+    externalId: string,
+    groupId: number,
+  ): Promise<ParticipantRecord> {
+    const participant = await this.participants.findForEnterprise(enterpriseId, externalId, sql);
+    if (!participant) throw ApiError.badRequest(SessionErrors.IdentifierInvalid);
+    if (!(await this.participants.isMember(sql, participant.id, groupId))) {
+      throw ApiError.badRequest(SessionErrors.NotInGroup(externalId, groupId));
+    }
+    return participant;
+  }
+
+  /**
+   * A first session: a new identity (and `user.created`), or a new membership for an email this
+   * enterprise already knows. An email already in the group is refused with its external ID.
+   */
+  private async identityForEmail(
+    sql: Sql,
+    enterpriseId: string,
+    email: string,
+    groupId: number,
+  ): Promise<ParticipantRecord> {
+    const normalised = normaliseEmail(email);
+    const emailHash = this.cipher.emailLookupHash(normalised);
+    const created = await this.participants.insertIdentity(sql, {
+      enterpriseId,
+      externalId: newExternalId(),
+      emailCiphertext: this.cipher.encrypt(normalised),
+      emailHash,
+    });
+    const participant =
+      created ?? (await this.participants.findByEmailHash(sql, enterpriseId, emailHash));
+    if (!participant) throw new Error('participant vanished between insert and select');
+    if (!(await this.participants.insertMembership(sql, participant.id, groupId))) {
+      throw ApiError.badRequest(SessionErrors.AlreadyExists(participant.externalId));
+    }
+    if (created) {
+      const payload: UserCreatedPayload = {
+        groupID: groupId,
+        userIdentifier: participant.externalId,
+      };
+      await this.events.insert(sql, {
+        enterpriseId,
+        groupId,
+        type: EventTypes.UserCreated,
+        payload,
+        pii: { email: normalised },
+      });
+    }
+    return participant;
+  }
+}

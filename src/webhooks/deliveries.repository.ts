@@ -1,0 +1,220 @@
+import { Injectable } from '@nestjs/common';
+import { Database } from '../database/database';
+
+export interface ClaimedDelivery {
+  id: string;
+  attempts: number;
+  endpointId: string;
+  endpointStatus: 'enabled' | 'disabled';
+  url: string;
+  secretCiphertext: string;
+  previousSecretCiphertext: string | null;
+  previousSecretExpiresAt: Date | null;
+  failingSince: Date | null;
+  eventId: string;
+  eventType: string;
+  eventPayload: Record<string, unknown>;
+  eventPii: string | null;
+  eventCreatedAt: Date;
+}
+
+export interface AttemptRecord {
+  startedAt: Date;
+  durationMs: number;
+  statusCode: number | null;
+  error: string | null;
+  responseExcerpt: string | null;
+}
+
+/** Deliveries' SQL: the sweeper's scan, the lease, the outcome of each attempt. */
+@Injectable()
+export class DeliveriesRepository {
+  constructor(private readonly db: Database) {}
+
+  /** Pending deliveries that are due and not leased by a worker. */
+  async due(limit: number): Promise<{ id: string; attempts: number; locked_until: Date | null }[]> {
+    return this.db.rows<{ id: string; attempts: number; locked_until: Date | null }>(
+      `SELECT id, attempts, locked_until FROM webhook_deliveries
+        WHERE status = 'pending' AND next_attempt_at <= now()
+          AND (locked_until IS NULL OR locked_until < now())
+        ORDER BY next_attempt_at LIMIT $1`,
+      [limit],
+    );
+  }
+
+  /**
+   * Takes a lease on a due delivery (the UPDATE's row lock makes this atomic: two workers can
+   * never both get it). Null when it is not pending, not due, or leased by someone else.
+   */
+  async claim(deliveryId: string, leaseMs: number): Promise<ClaimedDelivery | null> {
+    const rows = await this.db.rows<{
+      id: string;
+      attempts: number;
+      endpoint_id: string;
+      endpoint_status: 'enabled' | 'disabled';
+      url: string;
+      secret_ciphertext: string;
+      previous_secret_ciphertext: string | null;
+      previous_secret_expires_at: Date | null;
+      failing_since: Date | null;
+      event_id: string;
+      type: string;
+      payload: Record<string, unknown>;
+      encrypted_pii: string | null;
+      event_created_at: Date;
+    }>(
+      `WITH leased AS (
+         UPDATE webhook_deliveries
+            SET locked_until = now() + $2 * interval '1 millisecond'
+          WHERE id = $1 AND status = 'pending' AND next_attempt_at <= now()
+            AND (locked_until IS NULL OR locked_until < now())
+        RETURNING id, attempts, endpoint_id, event_id)
+       SELECT l.id, l.attempts, l.endpoint_id, w.status AS endpoint_status, w.url,
+              w.secret_ciphertext, w.previous_secret_ciphertext, w.previous_secret_expires_at,
+              w.failing_since, e.id AS event_id, e.type, e.payload, e.encrypted_pii,
+              e.created_at AS event_created_at
+         FROM leased l
+         JOIN webhook_endpoints w ON w.id = l.endpoint_id
+         JOIN events e ON e.id = l.event_id`,
+      [deliveryId, leaseMs],
+    );
+    if (!rows.length) return null;
+    const row = rows[0];
+    return {
+      id: row.id,
+      attempts: row.attempts,
+      endpointId: row.endpoint_id,
+      endpointStatus: row.endpoint_status,
+      url: row.url,
+      secretCiphertext: row.secret_ciphertext,
+      previousSecretCiphertext: row.previous_secret_ciphertext,
+      previousSecretExpiresAt: row.previous_secret_expires_at,
+      failingSince: row.failing_since,
+      eventId: row.event_id,
+      eventType: row.type,
+      eventPayload: row.payload,
+      eventPii: row.encrypted_pii,
+      eventCreatedAt: row.event_created_at,
+    };
+  }
+
+  async recordAttempt(deliveryId: string, attempt: AttemptRecord): Promise<void> {
+    await this.db.rows(
+      `INSERT INTO delivery_attempts (delivery_id, started_at, duration_ms, status_code, error, response_excerpt)
+       VALUES ($1, $2, $3, $4, $5, $6)`,
+      [
+        deliveryId,
+        attempt.startedAt,
+        attempt.durationMs,
+        attempt.statusCode,
+        attempt.error,
+        attempt.responseExcerpt,
+      ],
+    );
+  }
+
+  /** Ends the attempt: delivered, failed, cancelled, or pending again at `nextAttemptAt`. */
+  async finish(
+    deliveryId: string,
+    outcome: {
+      status: 'pending' | 'delivered' | 'failed' | 'cancelled';
+      statusCode: number | null;
+      error: string | null;
+      nextAttemptAt?: Date;
+      countsAsAttempt: boolean;
+    },
+  ): Promise<void> {
+    await this.db.rows(
+      `UPDATE webhook_deliveries
+          SET status = $2, last_status_code = $3, last_error = $4,
+              attempts = attempts + $5,
+              next_attempt_at = coalesce($6, next_attempt_at),
+              delivered_at = CASE WHEN $2 = 'delivered' THEN now() ELSE delivered_at END,
+              locked_until = NULL
+        WHERE id = $1`,
+      [
+        deliveryId,
+        outcome.status,
+        outcome.statusCode,
+        outcome.error,
+        outcome.countsAsAttempt ? 1 : 0,
+        outcome.nextAttemptAt ?? null,
+      ],
+    );
+  }
+
+  async endpointSucceeded(endpointId: string): Promise<void> {
+    await this.db.rows(
+      'UPDATE webhook_endpoints SET failing_since = NULL WHERE id = $1 AND failing_since IS NOT NULL',
+      [endpointId],
+    );
+  }
+
+  /** Starts or continues the failure streak; true when it has lasted `disableAfterMs`. */
+  async endpointFailed(endpointId: string, disableAfterMs: number): Promise<boolean> {
+    const rows = await this.db.rows<{ expired: boolean }>(
+      `UPDATE webhook_endpoints SET failing_since = coalesce(failing_since, now())
+        WHERE id = $1
+      RETURNING failing_since <= now() - $2 * interval '1 millisecond' AS expired`,
+      [endpointId, disableAfterMs],
+    );
+    return rows.length > 0 && rows[0].expired;
+  }
+
+  /** Disables the endpoint and cancels its other pending deliveries. */
+  async disableEndpoint(endpointId: string): Promise<void> {
+    await this.db.transaction(async (sql) => {
+      await sql.rows(
+        `UPDATE webhook_endpoints SET status = 'disabled', updated_at = now() WHERE id = $1`,
+        [endpointId],
+      );
+      await sql.rows(
+        `UPDATE webhook_deliveries SET status = 'cancelled', locked_until = NULL
+          WHERE endpoint_id = $1 AND status = 'pending'`,
+        [endpointId],
+      );
+    });
+  }
+
+  /** An endpoint's deliveries, newest first, with their attempts. */
+  async listForEndpoint(endpointId: string, limit: number) {
+    return this.db.rows<{
+      id: string;
+      event_id: string;
+      type: string;
+      status: string;
+      attempts: number;
+      next_attempt_at: Date;
+      created_at: Date;
+      attempt_log: {
+        started_at: string;
+        duration_ms: number;
+        status_code: number | null;
+        error: string | null;
+      }[];
+    }>(
+      `SELECT d.id, d.event_id, e.type, d.status, d.attempts, d.next_attempt_at, d.created_at,
+              coalesce((SELECT json_agg(json_build_object(
+                         'started_at', a.started_at, 'duration_ms', a.duration_ms,
+                         'status_code', a.status_code, 'error', a.error) ORDER BY a.started_at, a.id)
+                          FROM delivery_attempts a WHERE a.delivery_id = d.id), '[]') AS attempt_log
+         FROM webhook_deliveries d JOIN events e ON e.id = d.event_id
+        WHERE d.endpoint_id = $1
+        ORDER BY d.created_at DESC, d.id DESC
+        LIMIT $2`,
+      [endpointId, limit],
+    );
+  }
+
+  /** Makes a delivery of this endpoint due now again; false when there is no such delivery. */
+  async redeliver(endpointId: string, deliveryId: string): Promise<boolean> {
+    const rows = await this.db.rows(
+      `UPDATE webhook_deliveries
+          SET status = 'pending', next_attempt_at = now(), locked_until = NULL
+        WHERE id = $1 AND endpoint_id = $2 RETURNING id`,
+      [deliveryId, endpointId],
+    );
+    if (rows.length) await this.db.rows("SELECT pg_notify('webhook_deliveries', '')");
+    return rows.length > 0;
+  }
+}

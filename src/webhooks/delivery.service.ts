@@ -1,0 +1,138 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { PiiCipher } from '../common/crypto/pii-cipher';
+import type { AppConfig } from '../config/config';
+import { APP_CONFIG } from '../config/config.module';
+import { ClaimedDelivery, DeliveriesRepository } from './deliveries.repository';
+import { nextRetryDelay, parseRetryAfter } from './retry-schedule';
+import { postJson } from './safe-http';
+import { signatureHeaders } from './webhook-signer';
+
+const EXCERPT_CHARS = 2_000;
+
+/**
+ * One delivery attempt (DESIGN §9): lease the row, build the event envelope, sign it afresh,
+ * POST it through the SSRF guard, log the attempt, and decide: delivered (2xx), endpoint disabled
+ * (410), retry later (anything else), or failed (schedule exhausted).
+ */
+@Injectable()
+export class DeliveryService {
+  private readonly logger = new Logger(DeliveryService.name);
+  private readonly leaseMs: number;
+
+  constructor(
+    private readonly deliveries: DeliveriesRepository,
+    private readonly cipher: PiiCipher,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {
+    this.leaseMs = config.webhooks.timeoutMs + 10_000;
+  }
+
+  /** The envelope, the same for every event type. */
+  envelope(delivery: ClaimedDelivery): string {
+    const pii = delivery.eventPii
+      ? (JSON.parse(this.cipher.decrypt(delivery.eventPii)) as object)
+      : {};
+    return JSON.stringify({
+      id: delivery.eventId,
+      object: 'event',
+      type: delivery.eventType,
+      created: delivery.eventCreatedAt.toISOString(),
+      data: { object: { ...delivery.eventPayload, ...pii } },
+    });
+  }
+
+  private secrets(delivery: ClaimedDelivery): string[] {
+    const secrets = [this.cipher.decrypt(delivery.secretCiphertext)];
+    if (
+      delivery.previousSecretCiphertext &&
+      delivery.previousSecretExpiresAt &&
+      delivery.previousSecretExpiresAt.getTime() > Date.now()
+    ) {
+      secrets.push(this.cipher.decrypt(delivery.previousSecretCiphertext));
+    }
+    return secrets;
+  }
+
+  async attempt(deliveryId: string): Promise<void> {
+    const delivery = await this.deliveries.claim(deliveryId, this.leaseMs);
+    if (!delivery) return; // not due, done, or another worker has it
+    if (delivery.endpointStatus !== 'enabled') {
+      await this.deliveries.finish(deliveryId, {
+        status: 'cancelled',
+        statusCode: null,
+        error: 'endpoint disabled',
+        countsAsAttempt: false,
+      });
+      return;
+    }
+    const body = this.envelope(delivery);
+    const startedAt = new Date();
+    let statusCode: number | null = null;
+    let error: string | null = null;
+    let responseExcerpt: string | null = null;
+    let retryAfterMs: number | null = null;
+    try {
+      const response = await postJson(
+        delivery.url,
+        body,
+        signatureHeaders(delivery.eventId, body, this.secrets(delivery), startedAt),
+        {
+          timeoutMs: this.config.webhooks.timeoutMs,
+          allowPrivate: this.config.webhooks.allowPrivateUrls,
+        },
+      );
+      statusCode = response.statusCode;
+      responseExcerpt = response.body.slice(0, EXCERPT_CHARS);
+      retryAfterMs = parseRetryAfter(response.headers['retry-after'], Date.now());
+    } catch (caught) {
+      error = (caught as Error).message.slice(0, 500);
+    }
+    const durationMs = Date.now() - startedAt.getTime();
+    await this.deliveries.recordAttempt(deliveryId, {
+      startedAt,
+      durationMs,
+      statusCode,
+      error,
+      responseExcerpt,
+    });
+
+    const attemptsMade = delivery.attempts + 1;
+    if (statusCode !== null && statusCode >= 200 && statusCode < 300) {
+      await this.deliveries.finish(deliveryId, {
+        status: 'delivered',
+        statusCode,
+        error: null,
+        countsAsAttempt: true,
+      });
+      await this.deliveries.endpointSucceeded(delivery.endpointId);
+      return;
+    }
+    if (statusCode === 410) {
+      await this.deliveries.finish(deliveryId, {
+        status: 'failed',
+        statusCode,
+        error: 'endpoint answered 410 Gone',
+        countsAsAttempt: true,
+      });
+      await this.deliveries.disableEndpoint(delivery.endpointId);
+      this.logger.warn(`Webhook endpoint ${delivery.endpointId} answered 410 and was disabled`);
+      return;
+    }
+    const delay = nextRetryDelay(this.config.webhooks.retryScheduleMs, attemptsMade, retryAfterMs);
+    await this.deliveries.finish(deliveryId, {
+      status: delay === null ? 'failed' : 'pending',
+      statusCode,
+      error: error ?? `endpoint answered ${statusCode}`,
+      nextAttemptAt: delay === null ? undefined : new Date(Date.now() + delay),
+      countsAsAttempt: true,
+    });
+    if (
+      await this.deliveries.endpointFailed(delivery.endpointId, this.config.webhooks.disableAfterMs)
+    ) {
+      await this.deliveries.disableEndpoint(delivery.endpointId);
+      this.logger.warn(
+        `Webhook endpoint ${delivery.endpointId} failed continuously and was disabled`,
+      );
+    }
+  }
+}

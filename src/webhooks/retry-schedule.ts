@@ -1,0 +1,31 @@
+/**
+ * When to try again (DESIGN §9): the configured schedule (5 s, 5 min, 30 min, 2 h, 5 h, 10 h,
+ * 10 h, 24 h by default) with ±10 % jitter so retries of many endpoints do not arrive in lockstep,
+ * or the receiver's `Retry-After` (seconds or an HTTP date) when it gives one, capped at 2 h.
+ * After the last delay the delivery has failed.
+ */
+export const RETRY_AFTER_CAP_MS = 2 * 3_600_000;
+
+export function parseRetryAfter(header: string | string[] | undefined, now: number): number | null {
+  const value = Array.isArray(header) ? header[0] : header;
+  if (!value) return null;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
+  const date = Date.parse(value);
+  return Number.isFinite(date) ? Math.max(0, date - now) : null;
+}
+
+/**
+ * Delay before the next attempt, after `attemptsMade` attempts, or null when none is left.
+ * `random` is injectable for tests (0..1).
+ */
+export function nextRetryDelay(
+  schedule: readonly number[],
+  attemptsMade: number,
+  retryAfterMs: number | null,
+  random: () => number = Math.random,
+): number | null {
+  if (attemptsMade < 1 || attemptsMade > schedule.length) return null;
+  if (retryAfterMs !== null) return Math.min(retryAfterMs, RETRY_AFTER_CAP_MS);
+  const base = schedule[attemptsMade - 1];
+  return Math.round(base * (0.9 + 0.2 * random()));
+}

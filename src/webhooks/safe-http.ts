@@ -1,0 +1,138 @@
+/**
+ * Outgoing webhook requests (DESIGN §9). The SSRF guard resolves the host itself, refuses every
+ * address that is not public unicast (loopback, private, link-local, CGNAT, metadata, multicast,
+ * reserved; IPv4, IPv6 and IPv4-mapped IPv6), and connects to the address it checked — the
+ * socket is given that address through `lookup`, so there is no second resolution to race.
+ * Redirects are never followed; the response body is read up to 64 KiB.
+ */
+import { lookup as dnsLookup } from 'node:dns';
+import http from 'node:http';
+import https from 'node:https';
+import { isIP, LookupFunction } from 'node:net';
+import ipaddr from 'ipaddr.js';
+
+export const MAX_RESPONSE_BYTES = 64 * 1024;
+
+/** True when the address may be contacted: public unicast only. */
+export function isPublicAddress(address: string): boolean {
+  if (!ipaddr.isValid(address)) return false;
+  let parsed = ipaddr.parse(address);
+  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) {
+    parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+  }
+  return parsed.range() === 'unicast';
+}
+
+export class BlockedAddressError extends Error {
+  constructor(host: string) {
+    super(`refused: ${host} resolves to a private or reserved address`);
+    this.name = 'BlockedAddressError';
+  }
+}
+
+export interface PostResult {
+  statusCode: number;
+  headers: http.IncomingHttpHeaders;
+  /** The first 64 KiB of the body, as text. */
+  body: string;
+}
+
+export interface PostOptions {
+  timeoutMs: number;
+  /** Development/tests: allow http:// and private addresses. */
+  allowPrivate: boolean;
+}
+
+const guardedLookup: LookupFunction = (hostname, options, callback) => {
+  dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
+    if (error) return callback(error, '', 0);
+    const allowed = (addresses as { address: string; family: number }[]).filter((candidate) =>
+      isPublicAddress(candidate.address),
+    );
+    if (allowed.length === 0) return callback(new BlockedAddressError(hostname), '', 0);
+    if ((options as { all?: boolean }).all) {
+      return (callback as unknown as (e: null, a: typeof allowed) => void)(null, allowed);
+    }
+    callback(null, allowed[0].address, allowed[0].family);
+  });
+};
+
+/** Whether a URL may be registered: http(s), with a host, and not a literal private address. */
+export function isAllowedWebhookUrl(raw: string, allowPrivate: boolean): boolean {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return false;
+  }
+  if (url.username || url.password || !url.hostname) return false;
+  if (url.protocol !== 'https:' && !(allowPrivate && url.protocol === 'http:')) return false;
+  if (allowPrivate) return true;
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  if (host === 'localhost' || host.endsWith('.localhost')) return false;
+  return isIP(host) === 0 || isPublicAddress(host);
+}
+
+export function postJson(
+  rawUrl: string,
+  body: string,
+  headers: Record<string, string>,
+  options: PostOptions,
+): Promise<PostResult> {
+  return new Promise((resolve, reject) => {
+    const url = new URL(rawUrl);
+    if (!isAllowedWebhookUrl(rawUrl, options.allowPrivate)) {
+      return reject(new BlockedAddressError(url.hostname));
+    }
+    const transport = url.protocol === 'https:' ? https : http;
+    const request = transport.request(
+      url,
+      {
+        method: 'POST',
+        headers: {
+          ...headers,
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body).toString(),
+          'user-agent': 'checkin-webhooks/1.0',
+        },
+        lookup: options.allowPrivate ? undefined : guardedLookup,
+        timeout: options.timeoutMs,
+        agent: false,
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        let received = 0;
+        const finish = () =>
+          resolve({
+            statusCode: response.statusCode ?? 0,
+            headers: response.headers,
+            body: Buffer.concat(chunks).toString('utf8'),
+          });
+        response.on('data', (chunk: Buffer) => {
+          if (received >= MAX_RESPONSE_BYTES) return;
+          chunks.push(chunk.subarray(0, MAX_RESPONSE_BYTES - received));
+          received += chunk.length;
+          if (received >= MAX_RESPONSE_BYTES) {
+            response.destroy();
+            finish();
+          }
+        });
+        response.on('end', finish);
+        response.on('error', reject);
+      },
+    );
+    const deadline = setTimeout(
+      () => request.destroy(new Error(`timed out after ${options.timeoutMs} ms`)),
+      options.timeoutMs,
+    );
+    request.on('timeout', () =>
+      request.destroy(new Error(`timed out after ${options.timeoutMs} ms`)),
+    );
+    request.on('error', (error) => {
+      clearTimeout(deadline);
+      reject(error);
+    });
+    request.on('close', () => clearTimeout(deadline));
+    request.end(body);
+  });
+}

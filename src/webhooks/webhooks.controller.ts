@@ -1,0 +1,198 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
+import { ApiExcludeEndpoint, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { EnterpriseId } from '../common/auth/enterprise.decorator';
+import { MessageDto, SUCCESS } from '../common/http/message.dto';
+import { ApiEndpointErrors } from '../common/swagger/api-errors.decorator';
+import { GroupIdParam, missingPathParameterError } from '../common/validation/path-params';
+import { GroupErrors } from '../groups/groups.errors';
+import {
+  CreateWebhookDto,
+  DeliveryDto,
+  UpdateWebhookDto,
+  WebhookDto,
+  WebhookWithSecretDto,
+} from './dto/webhook.dto';
+import { WebhookErrors } from './webhooks.errors';
+import { WebhooksService } from './webhooks.service';
+
+const GROUP_PATH_ERRORS = [GroupErrors.GroupIdMissing, GroupErrors.GroupIdNotNumber];
+const ENDPOINT_PATH_ERRORS = [...GROUP_PATH_ERRORS, WebhookErrors.WebhookIdMissing];
+
+@ApiTags('Webhooks')
+@Controller('webhooks')
+export class WebhooksController {
+  constructor(private readonly webhooks: WebhooksService) {}
+
+  @Get(':groupID')
+  @ApiOperation({ summary: "The group's webhook endpoints" })
+  @ApiOkResponse({ type: [WebhookDto] })
+  @ApiEndpointErrors([...GROUP_PATH_ERRORS, GroupErrors.NotFound])
+  list(
+    @GroupIdParam() groupId: number,
+    @EnterpriseId() enterpriseId: string,
+  ): Promise<WebhookDto[]> {
+    return this.webhooks.list(enterpriseId, groupId);
+  }
+
+  @Post(':groupID')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Add a webhook endpoint to a group',
+    description:
+      'New endpoints are `enabled` and receive `user.created` and `user.session.result`. The answer ' +
+      'includes the signing `secret` (Standard Webhooks), shown only here and on rotation.',
+  })
+  @ApiOkResponse({ type: WebhookWithSecretDto })
+  @ApiEndpointErrors([
+    ...GROUP_PATH_ERRORS,
+    WebhookErrors.UrlMissing,
+    WebhookErrors.UrlNotString,
+    WebhookErrors.InvalidUrl,
+    WebhookErrors.DescriptionMissing,
+    WebhookErrors.DescriptionNotString,
+    WebhookErrors.DescriptionTooLong,
+    GroupErrors.NotFound,
+  ])
+  create(
+    @GroupIdParam() groupId: number,
+    @EnterpriseId() enterpriseId: string,
+    @Body() body: CreateWebhookDto,
+  ): Promise<WebhookWithSecretDto> {
+    return this.webhooks.create(enterpriseId, groupId, body);
+  }
+
+  @Put(':groupID/:webhookID')
+  @ApiOperation({ summary: "Change an endpoint's url, description or status" })
+  @ApiOkResponse({ type: WebhookDto })
+  @ApiEndpointErrors([
+    ...ENDPOINT_PATH_ERRORS,
+    WebhookErrors.UrlNotString,
+    WebhookErrors.InvalidUrl,
+    WebhookErrors.DescriptionNotString,
+    WebhookErrors.DescriptionTooLong,
+    WebhookErrors.StatusInvalid,
+    GroupErrors.NotFound,
+    WebhookErrors.NotFound,
+  ])
+  update(
+    @GroupIdParam() groupId: number,
+    @Param('webhookID') webhookId: string,
+    @EnterpriseId() enterpriseId: string,
+    @Body() body: UpdateWebhookDto,
+  ): Promise<WebhookDto> {
+    return this.webhooks.update(enterpriseId, groupId, webhookId, body);
+  }
+
+  @Delete(':groupID/:webhookID')
+  @ApiOperation({ summary: 'Delete an endpoint (its pending deliveries stop)' })
+  @ApiOkResponse({ type: MessageDto })
+  @ApiEndpointErrors([...ENDPOINT_PATH_ERRORS, GroupErrors.NotFound, WebhookErrors.NotFound])
+  async remove(
+    @GroupIdParam() groupId: number,
+    @Param('webhookID') webhookId: string,
+    @EnterpriseId() enterpriseId: string,
+  ): Promise<MessageDto> {
+    await this.webhooks.remove(enterpriseId, groupId, webhookId);
+    return SUCCESS;
+  }
+
+  @Post(':groupID/:webhookID/rotate-secret')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Issue a new signing secret; the old one keeps signing for 24 h',
+  })
+  @ApiOkResponse({ type: WebhookWithSecretDto })
+  @ApiEndpointErrors([...ENDPOINT_PATH_ERRORS, GroupErrors.NotFound, WebhookErrors.NotFound])
+  rotateSecret(
+    @GroupIdParam() groupId: number,
+    @Param('webhookID') webhookId: string,
+    @EnterpriseId() enterpriseId: string,
+  ): Promise<WebhookWithSecretDto> {
+    return this.webhooks.rotateSecret(enterpriseId, groupId, webhookId);
+  }
+
+  @Post(':groupID/:webhookID/test')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Send a `webhook.test` event to this endpoint' })
+  @ApiOkResponse({
+    schema: { type: 'object', properties: { eventId: { type: 'string', example: 'evt_…' } } },
+  })
+  @ApiEndpointErrors([...ENDPOINT_PATH_ERRORS, GroupErrors.NotFound, WebhookErrors.NotFound])
+  sendTest(
+    @GroupIdParam() groupId: number,
+    @Param('webhookID') webhookId: string,
+    @EnterpriseId() enterpriseId: string,
+  ): Promise<{ eventId: string }> {
+    return this.webhooks.sendTest(enterpriseId, groupId, webhookId);
+  }
+
+  @Get(':groupID/:webhookID/deliveries')
+  @ApiOperation({ summary: "The endpoint's last 100 deliveries, newest first, with every attempt" })
+  @ApiOkResponse({ type: [DeliveryDto] })
+  @ApiEndpointErrors([...ENDPOINT_PATH_ERRORS, GroupErrors.NotFound, WebhookErrors.NotFound])
+  listDeliveries(
+    @GroupIdParam() groupId: number,
+    @Param('webhookID') webhookId: string,
+    @EnterpriseId() enterpriseId: string,
+  ): Promise<DeliveryDto[]> {
+    return this.webhooks.listDeliveries(enterpriseId, groupId, webhookId);
+  }
+
+  @Post(':groupID/:webhookID/deliveries/:deliveryID/redeliver')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Attempt a delivery again now' })
+  @ApiOkResponse({ type: MessageDto })
+  @ApiEndpointErrors([
+    ...ENDPOINT_PATH_ERRORS,
+    GroupErrors.NotFound,
+    WebhookErrors.NotFound,
+    WebhookErrors.DeliveryNotFound,
+  ])
+  async redeliver(
+    @GroupIdParam() groupId: number,
+    @Param('webhookID') webhookId: string,
+    @Param('deliveryID') deliveryId: string,
+    @EnterpriseId() enterpriseId: string,
+  ): Promise<MessageDto> {
+    await this.webhooks.redeliver(enterpriseId, groupId, webhookId, deliveryId);
+    return SUCCESS;
+  }
+
+  // "Absent" path parameters: `GET|POST /webhooks/`, `PUT|DELETE /webhooks/12/` (the router
+  // ignores the trailing slash) and `PUT|DELETE /webhooks//we_…`.
+  @Get()
+  @ApiExcludeEndpoint()
+  listWithoutGroup(): never {
+    throw missingPathParameterError('groupID');
+  }
+
+  @Post()
+  @ApiExcludeEndpoint()
+  createWithoutGroup(): never {
+    throw missingPathParameterError('groupID');
+  }
+
+  @Put(':groupID')
+  @ApiExcludeEndpoint()
+  updateWithoutWebhook(@GroupIdParam() _groupId: number): never {
+    throw missingPathParameterError('webhookID');
+  }
+
+  @Delete(':groupID')
+  @ApiExcludeEndpoint()
+  removeWithoutWebhook(@GroupIdParam() _groupId: number): never {
+    throw missingPathParameterError('webhookID');
+  }
+
+  @Put('//:webhookID')
+  @ApiExcludeEndpoint()
+  updateWithoutGroup(): never {
+    throw missingPathParameterError('groupID');
+  }
+
+  @Delete('//:webhookID')
+  @ApiExcludeEndpoint()
+  removeWithoutGroup(): never {
+    throw missingPathParameterError('groupID');
+  }
+}

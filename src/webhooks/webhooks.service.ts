@@ -1,0 +1,196 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { PiiCipher } from '../common/crypto/pii-cipher';
+import { ApiError } from '../common/errors/api-error';
+import { randomBase62 } from '../common/ids';
+import type { AppConfig } from '../config/config';
+import { APP_CONFIG } from '../config/config.module';
+import { Database } from '../database/database';
+import { EventsRepository } from '../events/events.repository';
+import { GroupErrors } from '../groups/groups.errors';
+import { GroupsRepository } from '../groups/groups.repository';
+import { DeliveriesRepository } from './deliveries.repository';
+import {
+  DeliveryDto,
+  UpdateWebhookDto,
+  WEBHOOK_EVENTS,
+  WebhookDto,
+  WebhookWithSecretDto,
+} from './dto/webhook.dto';
+import { isAllowedWebhookUrl } from './safe-http';
+import { newWebhookSecret } from './webhook-signer';
+import { WebhookErrors } from './webhooks.errors';
+import { EndpointRecord, WebhooksRepository } from './webhooks.repository';
+
+/** The old secret keeps signing (and verifying) this long after a rotation. */
+const ROTATION_OVERLAP_MS = 24 * 3_600_000;
+const WEBHOOK_ID = /^we_[0-9A-Za-z]{24}$/;
+const DELIVERY_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const DELIVERIES_LISTED = 100;
+
+const toDto = (endpoint: EndpointRecord): WebhookDto => ({
+  id: endpoint.id,
+  description: endpoint.description,
+  object: 'webhook_endpoint',
+  status: endpoint.status,
+  url: endpoint.url,
+  enabledEvents: endpoint.enabledEvents,
+});
+
+/** Webhook endpoints per group (DESIGN §9); every call is scoped by the calling enterprise. */
+@Injectable()
+export class WebhooksService {
+  constructor(
+    private readonly db: Database,
+    private readonly endpoints: WebhooksRepository,
+    private readonly deliveries: DeliveriesRepository,
+    private readonly groups: GroupsRepository,
+    private readonly events: EventsRepository,
+    private readonly cipher: PiiCipher,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async list(enterpriseId: string, groupId: number): Promise<WebhookDto[]> {
+    await this.requireGroup(enterpriseId, groupId);
+    return (await this.endpoints.listForGroup(enterpriseId, groupId)).map(toDto);
+  }
+
+  async create(
+    enterpriseId: string,
+    groupId: number,
+    request: { url: string; description: string },
+  ): Promise<WebhookWithSecretDto> {
+    this.assertUrlAllowed(request.url);
+    await this.requireGroup(enterpriseId, groupId);
+    const secret = newWebhookSecret();
+    const endpoint = await this.endpoints.insert({
+      id: `we_${randomBase62(24)}`,
+      enterpriseId,
+      groupId,
+      url: request.url,
+      description: request.description,
+      enabledEvents: WEBHOOK_EVENTS,
+      secretCiphertext: this.cipher.encrypt(secret),
+    });
+    return { ...toDto(endpoint), secret };
+  }
+
+  async update(
+    enterpriseId: string,
+    groupId: number,
+    webhookId: string,
+    changes: UpdateWebhookDto,
+  ): Promise<WebhookDto> {
+    if (changes.url !== undefined) this.assertUrlAllowed(changes.url);
+    await this.requireGroup(enterpriseId, groupId);
+    const endpoint = WEBHOOK_ID.test(webhookId)
+      ? await this.endpoints.update(enterpriseId, groupId, webhookId, {
+          url: changes.url ?? null,
+          description: changes.description ?? null,
+          status: changes.status ?? null,
+        })
+      : null;
+    if (!endpoint) throw ApiError.badRequest(WebhookErrors.NotFound);
+    return toDto(endpoint);
+  }
+
+  async remove(enterpriseId: string, groupId: number, webhookId: string): Promise<void> {
+    await this.requireGroup(enterpriseId, groupId);
+    const deleted =
+      WEBHOOK_ID.test(webhookId) && (await this.endpoints.delete(enterpriseId, groupId, webhookId));
+    if (!deleted) throw ApiError.badRequest(WebhookErrors.NotFound);
+  }
+
+  async rotateSecret(
+    enterpriseId: string,
+    groupId: number,
+    webhookId: string,
+  ): Promise<WebhookWithSecretDto> {
+    await this.requireGroup(enterpriseId, groupId);
+    const secret = newWebhookSecret();
+    const endpoint = WEBHOOK_ID.test(webhookId)
+      ? await this.endpoints.rotateSecret(
+          enterpriseId,
+          groupId,
+          webhookId,
+          this.cipher.encrypt(secret),
+          new Date(Date.now() + ROTATION_OVERLAP_MS),
+        )
+      : null;
+    if (!endpoint) throw ApiError.badRequest(WebhookErrors.NotFound);
+    return { ...toDto(endpoint), secret };
+  }
+
+  /** Sends a `webhook.test` event to this endpoint only; answers the event id. */
+  async sendTest(
+    enterpriseId: string,
+    groupId: number,
+    webhookId: string,
+  ): Promise<{ eventId: string }> {
+    const endpoint = await this.requireEndpoint(enterpriseId, groupId, webhookId);
+    const eventId = await this.db.transaction((sql) =>
+      this.events.insertTest(sql, enterpriseId, groupId, endpoint.id),
+    );
+    return { eventId };
+  }
+
+  async listDeliveries(
+    enterpriseId: string,
+    groupId: number,
+    webhookId: string,
+  ): Promise<DeliveryDto[]> {
+    const endpoint = await this.requireEndpoint(enterpriseId, groupId, webhookId);
+    const rows = await this.deliveries.listForEndpoint(endpoint.id, DELIVERIES_LISTED);
+    return rows.map((row) => ({
+      id: row.id,
+      eventId: row.event_id,
+      eventType: row.type,
+      status: row.status,
+      attempts: row.attempts,
+      nextAttemptAt: row.status === 'pending' ? row.next_attempt_at.toISOString() : null,
+      createdAt: row.created_at.toISOString(),
+      attemptLog: row.attempt_log.map((attempt) => ({
+        startedAt: new Date(attempt.started_at).toISOString(),
+        durationMs: attempt.duration_ms,
+        statusCode: attempt.status_code,
+        error: attempt.error,
+      })),
+    }));
+  }
+
+  async redeliver(
+    enterpriseId: string,
+    groupId: number,
+    webhookId: string,
+    deliveryId: string,
+  ): Promise<void> {
+    const endpoint = await this.requireEndpoint(enterpriseId, groupId, webhookId);
+    const found =
+      DELIVERY_ID.test(deliveryId) && (await this.deliveries.redeliver(endpoint.id, deliveryId));
+    if (!found) throw ApiError.badRequest(WebhookErrors.DeliveryNotFound);
+  }
+
+  private assertUrlAllowed(url: string): void {
+    if (!isAllowedWebhookUrl(url, this.config.webhooks.allowPrivateUrls)) {
+      throw ApiError.badRequest(WebhookErrors.InvalidUrl);
+    }
+  }
+
+  private async requireGroup(enterpriseId: string, groupId: number): Promise<void> {
+    if (!(await this.groups.existsForEnterprise(enterpriseId, groupId))) {
+      throw ApiError.badRequest(GroupErrors.NotFound);
+    }
+  }
+
+  private async requireEndpoint(
+    enterpriseId: string,
+    groupId: number,
+    webhookId: string,
+  ): Promise<EndpointRecord> {
+    await this.requireGroup(enterpriseId, groupId);
+    const endpoint = WEBHOOK_ID.test(webhookId)
+      ? await this.endpoints.find(enterpriseId, groupId, webhookId)
+      : null;
+    if (!endpoint) throw ApiError.badRequest(WebhookErrors.NotFound);
+    return endpoint;
+  }
+}

@@ -1,0 +1,206 @@
+/**
+ * The check-in pages in a real headless Chromium (Debian's `chromium`, driven by playwright-core):
+ * real clicks, real form posts, real redirects. The return URL and the analysis engine live on
+ * hosts this machine cannot reach, so the browser's requests to them are intercepted and answered
+ * here. Without /usr/bin/chromium these tests fail (they do not skip): install it with
+ * `apt-get install -y chromium` (.ci/run does).
+ */
+import { existsSync } from 'node:fs';
+import { Browser, BrowserContext, chromium, Page, Request } from 'playwright-core';
+import { PAGE_ERRORS, PageTexts, SAVED_MESSAGES } from '../src/checkin/pages/pages.messages';
+import { SessionCreated, startTestApp, TestApp, TestEnterprise } from './support/test-app';
+
+const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+const ENGINE_URL = 'https://engine.example.com/start';
+const RETURN_URL = 'https://app.example.com/back?from=checkin';
+const SCREENSHOT = '/tmp/checkin-page.png';
+
+jest.setTimeout(60_000);
+
+describe('Check-in in a real browser', () => {
+  let t: TestApp;
+  let acme: TestEnterprise;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let engineRequests: Request[];
+  let participants = 0;
+
+  beforeAll(async () => {
+    if (!existsSync(CHROMIUM)) {
+      throw new Error(
+        `Chromium is not installed at ${CHROMIUM}. Install Debian's chromium ` +
+          '(apt-get update && apt-get install -y --no-install-recommends chromium); .ci/run does this.',
+      );
+    }
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    t = await startTestApp({ ENGINE_URL });
+    acme = await t.newEnterprise('Acme');
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+  });
+
+  beforeEach(async () => {
+    context = await browser.newContext({ viewport: { width: 900, height: 900 } });
+    page = await context.newPage();
+    engineRequests = [];
+    await page.route('https://app.example.com/**', (route) =>
+      route.fulfill({ status: 200, contentType: 'text/html', body: '<h1>Back at the app</h1>' }),
+    );
+    await page.route('https://engine.example.com/**', (route) => {
+      engineRequests.push(route.request());
+      return route.fulfill({ status: 200, contentType: 'text/html', body: '<h1>Engine</h1>' });
+    });
+  });
+  afterEach(() => context.close());
+
+  async function newCheckin(groupName: string, requested: string[], consentRequired = false) {
+    const group = await t.newGroup(acme, groupName);
+    const privacy = await t.request('POST', `/configure/groups/${group.groupID}/privacy`, {
+      apiKey: acme.apiKey,
+      body: { requestedPrivacyLevel: requested },
+    });
+    expect(privacy.status).toBe(200);
+    if (consentRequired) {
+      const update = await t.request('PUT', `/groups/${group.groupID}`, {
+        apiKey: acme.apiKey,
+        body: { consentRequired: 'true' },
+      });
+      expect(update.status).toBe(200);
+    }
+    participants += 1;
+    const created = await t.createSession(acme, group, `browser${participants}@example.com`, {
+      returnURL: RETURN_URL,
+    });
+    expect(created.status).toBe(200);
+    const body = created.body as SessionCreated;
+    return { sessionId: body.sessionID, url: `${t.baseUrl}${new URL(body.redirectUrl).pathname}` };
+  }
+
+  const membership = async (sessionId: string) =>
+    (
+      await t.db.query<{
+        privacy_level: number;
+        consented_at: Date | null;
+        pref_checkin_reminder: boolean;
+        pref_privacy_request: boolean;
+      }>(
+        `SELECT m.privacy_level, m.consented_at, p.pref_checkin_reminder, p.pref_privacy_request
+           FROM sessions s
+           JOIN memberships m ON m.participant_id = s.participant_id AND m.group_id = s.group_id
+           JOIN participants p ON p.id = s.participant_id
+          WHERE s.session_id = $1`,
+        [sessionId],
+      )
+    ).rows[0];
+
+  const text = async (selector: string) => (await page.locator(selector).innerText()).trim();
+
+  it('reviews the privacy level, hands off to the engine and returns to the app', async () => {
+    const checkin = await newCheckin('Night shift', ['mhci', 'transcript']);
+
+    await page.goto(checkin.url);
+    expect(await text('h1')).toBe(PageTexts.checkinTitle('Night shift'));
+    const notice = page.getByRole('heading', { name: PageTexts.privacyNoticeHeading });
+    expect(await notice.isVisible()).toBe(true);
+    expect(await text('.notice')).toContain(PageTexts.privacyNoticeRequest('Night shift', 4));
+    expect(await page.getByRole('radio', { name: /^Level 0\b/ }).isChecked()).toBe(true);
+    await page.screenshot({ path: SCREENSHOT, fullPage: true });
+
+    // Keyboard focus is visible: the radio group is one tab stop, the next is its button, outlined.
+    await page.getByRole('radio', { name: /^Level 0\b/ }).focus();
+    await page.keyboard.press('Tab');
+    // (A string: this project's TypeScript has no DOM types.)
+    const focused = await page.evaluate(
+      '[document.activeElement.textContent, getComputedStyle(document.activeElement).outlineStyle]',
+    );
+    expect(focused).toEqual([PageTexts.privacyButton, 'solid']);
+
+    // Raise the level with a real form post.
+    await page.getByRole('radio', { name: /^Level 4\b/ }).check();
+    await page.getByRole('button', { name: PageTexts.privacyButton }).click();
+    await page.waitForURL(/\?saved=privacy$/);
+    expect(await page.getByRole('status').innerText()).toBe(SAVED_MESSAGES.privacy);
+    expect(await page.getByRole('radio', { name: /^Level 4\b/ }).isChecked()).toBe(true);
+    expect(await notice.count()).toBe(0);
+    expect((await membership(checkin.sessionId)).privacy_level).toBe(4);
+
+    // Email preferences: untick one box and save.
+    await page.getByRole('checkbox', { name: PageTexts.preferencesCheckinReminder }).uncheck();
+    await page.getByRole('button', { name: PageTexts.preferencesButton }).click();
+    await page.waitForURL(/\?saved=preferences$/);
+    expect(await page.getByRole('status').innerText()).toBe(SAVED_MESSAGES.preferences);
+    expect(await membership(checkin.sessionId)).toMatchObject({
+      pref_checkin_reminder: false,
+      pref_privacy_request: true,
+    });
+
+    // The hand-off reaches the engine with the session id and without the token in a Referer.
+    await page.getByRole('link', { name: PageTexts.handoffButton }).click();
+    await page.waitForURL(`${ENGINE_URL}?sessionID=${checkin.sessionId}`);
+    expect(engineRequests).toHaveLength(1);
+    expect(engineRequests[0].headers()['referer']).toBeUndefined();
+    await page.goBack();
+
+    // Finished before the result is in: still analysing.
+    await page.getByRole('link', { name: PageTexts.finishedLink }).click();
+    await page.waitForURL(/\/done$/);
+    expect(await text('h1')).toBe(PageTexts.pendingTitle);
+
+    // The result arrives; trying again lands on the return URL, without a Referer.
+    await t.db.query(
+      `UPDATE sessions SET status = 'completed', completed_at = now(), version = 'v1.0.0',
+              mhci = 50 WHERE session_id = $1`,
+      [checkin.sessionId],
+    );
+    const returned = page.waitForRequest(RETURN_URL);
+    await page.getByRole('link', { name: PageTexts.pendingTryAgain }).click();
+    await page.waitForURL(RETURN_URL);
+    expect(page.url()).toBe(RETURN_URL);
+    expect(await text('h1')).toBe('Back at the app');
+    expect((await returned).headers()['referer']).toBeUndefined();
+  });
+
+  it('asks for consent first, then shows the rest of the page', async () => {
+    const checkin = await newCheckin('Consenting group', ['features'], true);
+
+    await page.goto(checkin.url);
+    expect(await page.getByRole('heading', { name: PageTexts.consentHeading }).isVisible()).toBe(
+      true,
+    );
+    expect(await page.getByRole('radio').count()).toBe(0);
+    expect(await page.getByRole('link', { name: PageTexts.handoffButton }).count()).toBe(0);
+
+    await page.getByRole('button', { name: PageTexts.consentButton }).click();
+    await page.waitForURL(/\?saved=consent$/);
+    expect(await page.getByRole('status').innerText()).toBe(SAVED_MESSAGES.consent);
+    expect((await membership(checkin.sessionId)).consented_at).toBeInstanceOf(Date);
+    expect(
+      await page.getByRole('heading', { name: PageTexts.privacyNoticeHeading }).isVisible(),
+    ).toBe(true);
+    expect(await page.getByRole('link', { name: PageTexts.handoffButton }).isVisible()).toBe(true);
+
+    // Keeping the level is allowed: saving level 0 again changes nothing and says so.
+    await page.getByRole('button', { name: PageTexts.privacyButton }).click();
+    await page.waitForURL(/\?saved=privacy$/);
+    expect((await membership(checkin.sessionId)).privacy_level).toBe(0);
+  });
+
+  it('shows a friendly page for a link that is not valid', async () => {
+    const response = await page.goto(`${t.baseUrl}/checkin/not-a-real-token`);
+    expect(response?.status()).toBe(404);
+    expect(await text('h1')).toBe(PAGE_ERRORS['not-found'].title);
+  });
+});

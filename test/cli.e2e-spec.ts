@@ -1,0 +1,146 @@
+import { CommonErrors } from '../src/common/errors/common.errors';
+import { runToExit } from './support/processes';
+import { startTestApp, TestApp } from './support/test-app';
+
+/** The operator CLI, run as a real process (`node dist/cli …`) against a test database. */
+describe('Operator CLI', () => {
+  let t: TestApp;
+  const cli = (...args: string[]) =>
+    runToExit('cli', args, { DATABASE_URL: t.config.database.url });
+
+  beforeAll(async () => {
+    t = await startTestApp({ API_KEY_CACHE_TTL_MS: '0' });
+  });
+  afterAll(() => t.close());
+
+  it('enterprises:create --json prints exactly one JSON line with a working key', async () => {
+    const result = await cli('enterprises:create', '--name', 'Acme Corp', '--json');
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe('');
+    const lines = result.stdout.split('\n').filter(Boolean);
+    expect(lines).toHaveLength(1);
+    const created = JSON.parse(lines[0]);
+    expect(Object.keys(created)).toEqual(['enterpriseId', 'name', 'apiKey']);
+    expect(created).toEqual({
+      enterpriseId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      name: 'Acme Corp',
+      apiKey: expect.stringMatching(/^ck_[0-9A-Za-z]{40}$/),
+    });
+    const response = await t.request('GET', '/groups', { apiKey: created.apiKey });
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual([]);
+  });
+
+  it('api-keys:create, api-keys:list and api-keys:revoke manage the keys', async () => {
+    const created = JSON.parse(
+      (await cli('enterprises:create', '--name', 'Keys Inc', '--json')).stdout,
+    );
+    const second = await cli('api-keys:create', '--enterprise', created.enterpriseId, '--json');
+    expect(second.code).toBe(0);
+    const issued = JSON.parse(second.stdout);
+    expect(issued).toEqual({
+      enterpriseId: created.enterpriseId,
+      prefix: issued.apiKey.slice(0, 11),
+      apiKey: expect.stringMatching(/^ck_[0-9A-Za-z]{40}$/),
+    });
+
+    const listed = JSON.parse(
+      (await cli('api-keys:list', '--enterprise', created.enterpriseId, '--json')).stdout,
+    );
+    expect(listed.apiKeys.map((key: { prefix: string }) => key.prefix)).toEqual([
+      created.apiKey.slice(0, 11),
+      issued.prefix,
+    ]);
+    expect(JSON.stringify(listed)).not.toContain(issued.apiKey);
+
+    const revoked = await cli('api-keys:revoke', issued.prefix, '--json');
+    expect(revoked.code).toBe(0);
+    expect(JSON.parse(revoked.stdout)).toMatchObject({
+      prefix: issued.prefix,
+      revokedAt: expect.any(String),
+    });
+    const refused = await t.request('GET', '/groups', { apiKey: issued.apiKey });
+    expect(refused.status).toBe(401);
+    expect(refused.body).toEqual({ error: CommonErrors.Unauthorized });
+    expect((await t.request('GET', '/groups', { apiKey: created.apiKey })).status).toBe(200);
+  });
+
+  it('fails with one line on stderr and exit code 1 for operator mistakes', async () => {
+    for (const args of [
+      ['enterprises:create', '--name', '   '],
+      ['api-keys:list', '--enterprise', 'not-a-uuid'],
+      ['api-keys:create', '--enterprise', '00000000-0000-0000-0000-000000000000'],
+      ['api-keys:revoke', 'ck_nothere'],
+    ]) {
+      const result = await cli(...args);
+      expect({ args, code: result.code, stdout: result.stdout }).toEqual({
+        args,
+        code: 1,
+        stdout: '',
+      });
+      expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    }
+  });
+
+  it('prints readable text without --json', async () => {
+    const result = await cli('enterprises:create', '--name', 'Plain');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(
+      /^Enterprise: Plain \([0-9a-f-]{36}\)\nAPI key \(shown once, store it now\): ck_[0-9A-Za-z]{40}\n$/,
+    );
+  });
+
+  it('sessions:simulate-result completes a session through ingestion, flagged synthetic', async () => {
+    const enterprise = await t.newEnterprise('Simulated');
+    const group = await t.newGroup(enterprise, 'Sim');
+    const session = (await t.createSession(enterprise, group, 'sim@example.com')).body as {
+      sessionID: string;
+    };
+    const result = await cli('sessions:simulate-result', session.sessionID, '--json');
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      sessionID: session.sessionID,
+      outcome: 'completed',
+      synthetic: true,
+    });
+    const stored = await t.db.query(
+      'SELECT status, synthetic, version FROM sessions WHERE session_id = $1',
+      [session.sessionID],
+    );
+    expect(stored.rows).toEqual([{ status: 'completed', synthetic: true, version: 'v0.1.0' }]);
+    const read = await t.request('GET', `/sessions/${session.sessionID}`, {
+      apiKey: enterprise.apiKey,
+    });
+    expect(read.body).toMatchObject({ version: 'v0.1.0' });
+    const again = await cli('sessions:simulate-result', session.sessionID);
+    expect(again.code).toBe(1);
+    expect(again.stderr.trim()).toBe('A different result was already recorded for this session');
+    const unknown = await cli('sessions:simulate-result', 'ses_AAAAAAAAAAAAAAAAAAAAAAAA');
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr.trim()).toBe('Session not found');
+  });
+
+  it('demo:seed creates an enterprise with groups, participants and completed sessions', async () => {
+    const result = await cli('demo:seed', '--json');
+    expect(result.code).toBe(0);
+    const seeded = JSON.parse(result.stdout);
+    expect(seeded.groups).toHaveLength(2);
+    const groups = (await t.request('GET', '/groups', { apiKey: seeded.apiKey })).body as {
+      groupID: number;
+      credits: number;
+    }[];
+    expect(groups.map((group) => group.credits)).toEqual([-16, -16]);
+    const participants = (
+      await t.request('GET', `/groups/${groups[0].groupID}/participants`, {
+        apiKey: seeded.apiKey,
+      })
+    ).body as string[];
+    expect(participants).toHaveLength(4);
+    const sessions = (
+      await t.request('GET', `/participants/${participants[0]}/sessions`, {
+        apiKey: seeded.apiKey,
+      })
+    ).body as string[];
+    expect(sessions).toHaveLength(4);
+  });
+});

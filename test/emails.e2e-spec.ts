@@ -1,0 +1,334 @@
+import type { ParsedMail } from 'mailparser';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PiiCipher } from '../src/common/crypto/pii-cipher';
+import { GroupErrors } from '../src/groups/groups.errors';
+import { InteractErrors } from '../src/interact/interact.errors';
+import { ParticipantErrors } from '../src/participants/participants.errors';
+import { SmtpSink } from './support/smtp-sink';
+import {
+  SessionCreated,
+  startTestApp,
+  TestApp,
+  TestEnterprise,
+  TestGroup,
+} from './support/test-app';
+import { eventually, sleep } from './support/webhook-receiver';
+
+describe('Emails', () => {
+  let t: TestApp;
+  let smtp: SmtpSink;
+  let acme: TestEnterprise;
+  let globex: TestEnterprise;
+  let n = 0;
+
+  beforeAll(async () => {
+    smtp = await new SmtpSink().start();
+    t = await startTestApp({
+      SMTP_URL: smtp.url,
+      EMAIL_DEDUP_WINDOW: '1s',
+      CHECKIN_REMINDER_URL: 'https://app.example.com/checkin',
+    });
+    acme = await t.newEnterprise('Acme');
+    globex = await t.newEnterprise('Globex');
+  });
+  afterAll(async () => {
+    await t.close();
+    await smtp.stop();
+  });
+
+  const member = async (group: TestGroup, email = `m${++n}@example.com`) =>
+    ((await t.createSession(acme, group, email)).body as SessionCreated).userIdentifier;
+  const emailGroup = (group: TestGroup | number, body: unknown, apiKey = acme.apiKey) =>
+    t.request(
+      'POST',
+      `/interact/groups/${typeof group === 'number' ? group : group.groupID}/email`,
+      {
+        apiKey,
+        body,
+      },
+    );
+  const mailsTo = (address: string) => smtp.mails.filter((mail) => mail.to.includes(address));
+  /** A raw header value (mailparser folds List-* headers into a structure). */
+  const header = (mail: ParsedMail, name: string) => {
+    const line = mail.headerLines.find((candidate) => candidate.key === name)?.line ?? '';
+    return line
+      .slice(line.indexOf(':') + 1)
+      .replace(/\r?\n\s+/g, ' ')
+      .trim();
+  };
+
+  it('uses the spec strings byte for byte, in the spec order', async () => {
+    const group = await t.newGroup(acme, 'Errors');
+    const theirs = await t.newGroup(globex, 'Theirs');
+    const cases: [string, unknown, string][] = [
+      ['/interact/groups//email', { emailType: 'checkinReminder' }, GroupErrors.GroupIdMissing],
+      ['/interact/groups/x/email', {}, GroupErrors.GroupIdNotNumber],
+      [`/interact/groups/${group.groupID}/email`, {}, InteractErrors.EmailTypeMissing],
+      [
+        `/interact/groups/${group.groupID}/email`,
+        { emailType: 'newsletter' },
+        InteractErrors.EmailTypeInvalid,
+      ],
+      ['/interact/groups/999999/email', { emailType: 'checkinReminder' }, GroupErrors.NotFound],
+      [
+        `/interact/groups/${theirs.groupID}/email`,
+        { emailType: 'checkinReminder' },
+        GroupErrors.NotAssociated,
+      ],
+      [
+        '/interact/participants//email',
+        { emailType: 'checkinReminder' },
+        ParticipantErrors.ExternalIdMissing,
+      ],
+      [`/interact/participants/ok_${'3'.repeat(48)}/email`, {}, InteractErrors.EmailTypeMissing],
+      [
+        `/interact/participants/ok_${'3'.repeat(48)}/email`,
+        { emailType: 'checkinReminder' },
+        ParticipantErrors.NotFound,
+      ],
+    ];
+    for (const [path, body, message] of cases) {
+      const response = await t.request('POST', path, { apiKey: acme.apiKey, body });
+      expect({ path, status: response.status, body: response.body }).toEqual({
+        path,
+        status: 400,
+        body: { error: message },
+      });
+    }
+    expect(InteractErrors.EmailTypeInvalid).toBe(
+      "Invalid email type. Should be one of ['checkinReminder', 'privacyRequest'].",
+    );
+  });
+
+  it('a group mail reaches exactly the members whose preference is on, with text, HTML and one-click unsubscribe', async () => {
+    const group = await t.newGroup(acme, 'Night <shift>');
+    const on1 = `on1.${n}@example.com`;
+    const on2 = `on2.${n}@example.com`;
+    const off = `off.${n}@example.com`;
+    await member(group, on1);
+    await member(group, on2);
+    const offId = await member(group, off);
+    await t.db.query(
+      'UPDATE participants SET pref_checkin_reminder = false WHERE external_id = $1',
+      [offId],
+    );
+    const response = await emailGroup(group, { emailType: 'checkinReminder' });
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ message: 'success' });
+    await sleep(100);
+    const deadline = Date.now() + 10_000;
+    while ((mailsTo(on1).length === 0 || mailsTo(on2).length === 0) && Date.now() < deadline)
+      await sleep(50);
+    expect(mailsTo(on1)).toHaveLength(1);
+    expect(mailsTo(on2)).toHaveLength(1);
+    await sleep(500);
+    expect(mailsTo(off)).toHaveLength(0);
+    const mail = mailsTo(on1)[0].parsed;
+    expect(mail.subject).toBe('Time for your check-in with Night <shift>');
+    expect(mail.text).toContain('https://app.example.com/checkin');
+    expect(mail.html).toContain('Night &lt;shift&gt;');
+    expect(header(mail, 'list-unsubscribe-post')).toBe('List-Unsubscribe=One-Click');
+    expect(header(mail, 'list-unsubscribe')).toMatch(
+      /^<http:\/\/127\.0\.0\.1\/participant\/unsubscribe\?token=[^>]+>$/,
+    );
+    await eventually(async () => {
+      const logged = await t.db.query(
+        `SELECT status, count(*)::int AS n FROM email_messages WHERE group_id = $1 GROUP BY status`,
+        [group.groupID],
+      );
+      expect(logged.rows).toEqual([{ status: 'sent', n: 2 }]);
+    });
+  });
+
+  it('a participant mail reaches only that participant; its settings link opens the settings page', async () => {
+    const group = await t.newGroup(acme, 'Privacy review');
+    await t.request('POST', `/configure/groups/${group.groupID}/privacy`, {
+      apiKey: acme.apiKey,
+      body: { requestedPrivacyLevel: ['transcript'] },
+    });
+    const target = `target.${n}@example.com`;
+    const bystander = `bystander.${n}@example.com`;
+    const externalId = await member(group, target);
+    await member(group, bystander);
+    const response = await t.request('POST', `/interact/participants/${externalId}/email`, {
+      apiKey: acme.apiKey,
+      body: { emailType: 'privacyRequest' },
+    });
+    expect(response.body).toEqual({ message: 'success' });
+    const deadline = Date.now() + 10_000;
+    while (mailsTo(target).length === 0 && Date.now() < deadline) await sleep(50);
+    const mail = mailsTo(target)[0].parsed;
+    expect(mail.subject).toBe('Privacy review asks you to review your privacy settings');
+    expect(mail.text).toContain('level 4');
+    expect(mailsTo(bystander)).toHaveLength(0);
+    const settingsLink = /http:\/\/127\.0\.0\.1(\/participant\/settings\?token=[^\s]+)/.exec(
+      mail.text ?? '',
+    )![1];
+    const settings = await t.request('GET', settingsLink);
+    expect(settings.status).toBe(200);
+    expect(settings.text).toContain('Privacy review');
+  });
+
+  it('one-click unsubscribe turns the preference off and stops the next mail', async () => {
+    const group = await t.newGroup(acme, 'Unsubscribe');
+    const address = `unsub.${n}@example.com`;
+    const externalId = await member(group, address);
+    await emailGroup(group, { emailType: 'checkinReminder' });
+    const deadline = Date.now() + 10_000;
+    while (mailsTo(address).length === 0 && Date.now() < deadline) await sleep(50);
+    const link = header(mailsTo(address)[0].parsed, 'list-unsubscribe').replace(/^<|>$/g, '');
+    const path = link.replace('http://127.0.0.1', '');
+    const page = await t.request('GET', path);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('Unsubscribe');
+    const oneClick = await t.request('POST', path, {
+      rawBody: 'List-Unsubscribe=One-Click',
+      contentType: 'application/x-www-form-urlencoded',
+    });
+    expect(oneClick.status).toBe(200);
+    expect(oneClick.text).toContain('You are unsubscribed');
+    const stored = await t.db.query(
+      'SELECT pref_checkin_reminder FROM participants WHERE external_id = $1',
+      [externalId],
+    );
+    expect(stored.rows[0].pref_checkin_reminder).toBe(false);
+    await sleep(1_100); // past the de-duplication window
+    await emailGroup(group, { emailType: 'checkinReminder' });
+    await sleep(1_000);
+    expect(mailsTo(address)).toHaveLength(1);
+    const forged = await t.request('POST', '/participant/unsubscribe?token=nope', {
+      rawBody: 'List-Unsubscribe=One-Click',
+      contentType: 'application/x-www-form-urlencoded',
+    });
+    expect(forged.status).toBe(404);
+  });
+
+  it('does not send the same type twice to a participant within the window', async () => {
+    const group = await t.newGroup(acme, 'Dedup');
+    const address = `dedup.${n}@example.com`;
+    await member(group, address);
+    await emailGroup(group, { emailType: 'checkinReminder' });
+    await emailGroup(group, { emailType: 'checkinReminder' });
+    const deadline = Date.now() + 10_000;
+    while (mailsTo(address).length === 0 && Date.now() < deadline) await sleep(50);
+    await sleep(500);
+    expect(mailsTo(address)).toHaveLength(1);
+  });
+
+  it('retries a 451 once it clears; does not retry a 550', async () => {
+    const group = await t.newGroup(acme, 'SMTP failures');
+    const temporary = `temporary.${n}@example.com`;
+    const temporaryId = await member(group, temporary);
+    smtp.failures.push({ code: 451, message: 'Try again later' });
+    await t.request('POST', `/interact/participants/${temporaryId}/email`, {
+      apiKey: acme.apiKey,
+      body: { emailType: 'checkinReminder' },
+    });
+    const deadline = Date.now() + 15_000;
+    while (mailsTo(temporary).length === 0 && Date.now() < deadline) await sleep(50);
+    expect(mailsTo(temporary)).toHaveLength(1);
+    // The sink has the mail once SMTP accepted it; the worker records 'sent' just after.
+    await eventually(async () => {
+      const retried = await t.db.query(
+        `SELECT e.status, e.attempts FROM email_messages e JOIN participants p ON p.id = e.participant_id
+          WHERE p.external_id = $1`,
+        [temporaryId],
+      );
+      expect(retried.rows).toEqual([{ status: 'sent', attempts: 2 }]);
+    });
+
+    const permanentId = await member(group, `permanent.${n}@example.com`);
+    const before = smtp.dataAttempts;
+    smtp.failures.push({ code: 550, message: 'No such user' });
+    await t.request('POST', `/interact/participants/${permanentId}/email`, {
+      apiKey: acme.apiKey,
+      body: { emailType: 'checkinReminder' },
+    });
+    await sleep(4_000);
+    expect(smtp.dataAttempts - before).toBe(1);
+    const failed = await t.db.query(
+      `SELECT e.status, e.attempts, e.error FROM email_messages e JOIN participants p ON p.id = e.participant_id
+        WHERE p.external_id = $1`,
+      [permanentId],
+    );
+    expect(failed.rows).toEqual([
+      { status: 'failed', attempts: 1, error: expect.stringContaining('550') },
+    ]);
+  });
+
+  it('accepts a 5 000-member group in well under a second, then delivers to all', async () => {
+    const group = await t.newGroup(acme, 'Big');
+    // 5 000 members straight into the database (creating them through the API is not the point).
+    await t.db.query(
+      `WITH p AS (
+         INSERT INTO participants (enterprise_id, external_id, email_ciphertext, email_hash)
+         SELECT $1, 'ok_' || lpad(to_hex(i), 48, '0'), $3, 'bulk' || i
+           FROM generate_series(1, 5000) AS i
+         RETURNING id)
+       INSERT INTO memberships (participant_id, group_id) SELECT id, $2 FROM p`,
+      [acme.enterpriseId, group.groupID, await bulkCiphertext()],
+    );
+    const started = Date.now();
+    const response = await emailGroup(group, { emailType: 'checkinReminder' });
+    const elapsed = Date.now() - started;
+    expect(response.status).toBe(200);
+    expect(elapsed).toBeLessThan(1_000);
+    const before = smtp.mails.filter((mail) => mail.to.includes('bulk@example.com')).length;
+    const deadline = Date.now() + 120_000;
+    let sent = 0;
+    while (Date.now() < deadline) {
+      const rows = await t.db.query(
+        `SELECT count(*)::int AS n FROM email_messages WHERE group_id = $1 AND status = 'sent'`,
+        [group.groupID],
+      );
+      sent = rows.rows[0].n;
+      if (sent === 5000) break;
+      await sleep(500);
+    }
+    expect(sent).toBe(5000);
+    expect(smtp.mails.filter((mail) => mail.to.includes('bulk@example.com')).length - before).toBe(
+      5000,
+    );
+  }, 180_000);
+
+  async function bulkCiphertext(): Promise<string> {
+    return t.app.get(PiiCipher).encrypt('bulk@example.com');
+  }
+});
+
+describe('Emails without SMTP_URL', () => {
+  let t: TestApp;
+  let mailDir: string;
+
+  beforeAll(async () => {
+    mailDir = await mkdtemp(join(tmpdir(), 'checkin-mail-'));
+    t = await startTestApp({ MAIL_DIR: mailDir });
+  });
+  afterAll(async () => {
+    await t.close();
+    await rm(mailDir, { recursive: true, force: true });
+  });
+
+  it('writes each mail as an .eml file under MAIL_DIR', async () => {
+    const acme = await t.newEnterprise('Acme');
+    const group = await t.newGroup(acme, 'Files');
+    const created = (await t.createSession(acme, group, 'file.person@example.com'))
+      .body as SessionCreated;
+    await t.request('POST', `/interact/participants/${created.userIdentifier}/email`, {
+      apiKey: acme.apiKey,
+      body: { emailType: 'checkinReminder' },
+    });
+    const deadline = Date.now() + 10_000;
+    let files: string[] = [];
+    while (files.length === 0 && Date.now() < deadline) {
+      await sleep(100);
+      files = (await readdir(mailDir)).filter((file) => file.endsWith('.eml'));
+    }
+    expect(files).toHaveLength(1);
+    const eml = await readFile(join(mailDir, files[0]), 'utf8');
+    expect(eml).toContain('To: file.person@example.com');
+    expect(eml).toContain('Subject: Time for your check-in with Files');
+  });
+});

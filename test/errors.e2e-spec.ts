@@ -1,0 +1,122 @@
+import { CommonErrors } from '../src/common/errors/common.errors';
+import { GroupErrors } from '../src/groups/groups.errors';
+import { startTestApp, TestApp, TestEnterprise } from './support/test-app';
+
+describe('Error contract', () => {
+  let t: TestApp;
+  let acme: TestEnterprise;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    acme = await t.newEnterprise('Acme');
+  });
+  afterAll(() => t.close());
+
+  it('answers 404 {"error":"Not found"} for unknown routes, with or without a key', async () => {
+    for (const apiKey of [undefined, acme.apiKey]) {
+      for (const path of ['/nope', '/groups/1/nope', '/GROUPS', '/']) {
+        const response = await t.request('GET', path, { apiKey });
+        expect({ path, status: response.status, text: response.text }).toEqual({
+          path,
+          status: 404,
+          text: JSON.stringify({ error: CommonErrors.NotFound }),
+        });
+      }
+    }
+  });
+
+  it('answers 404 Not found for a wrong method on a known path', async () => {
+    for (const [method, path] of [
+      ['PATCH', '/groups'],
+      ['DELETE', '/groups/1/participants'],
+      ['POST', '/groups/1'],
+    ]) {
+      const response = await t.request(method, path, { apiKey: acme.apiKey });
+      expect({ method, path, status: response.status, body: response.body }).toEqual({
+        method,
+        path,
+        status: 404,
+        body: { error: CommonErrors.NotFound },
+      });
+    }
+  });
+
+  it('answers 413 Payload too large for a body over 1 MiB, and creates nothing', async () => {
+    const rawBody = JSON.stringify({ groupName: 'x'.repeat(1024 * 1024) });
+    const response = await t.request('POST', '/groups', { apiKey: acme.apiKey, rawBody });
+    expect(response.status).toBe(413);
+    expect(response.body).toEqual({ error: CommonErrors.PayloadTooLarge });
+    const groups = await t.db.query('SELECT count(*)::int AS n FROM groups');
+    expect(groups.rows[0].n).toBe(0);
+  });
+
+  it('accepts a body just under 1 MiB (then validates it)', async () => {
+    const rawBody = JSON.stringify({ groupName: 'x'.repeat(1024 * 1024 - 100) });
+    const response = await t.request('POST', '/groups', { apiKey: acme.apiKey, rawBody });
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({ error: GroupErrors.GroupNameTooLong });
+  });
+
+  it('answers 415 for a body that is not JSON, after authentication', async () => {
+    const response = await t.request('POST', '/groups', {
+      apiKey: acme.apiKey,
+      rawBody: 'groupName=x',
+      contentType: 'text/plain',
+    });
+    expect(response.status).toBe(415);
+    expect(response.body).toEqual({ error: CommonErrors.UnsupportedMediaType });
+    const anonymous = await t.request('POST', '/groups', {
+      rawBody: 'groupName=x',
+      contentType: 'text/plain',
+    });
+    expect(anonymous.status).toBe(401);
+  });
+
+  it('treats an empty JSON body as an absent one', async () => {
+    const response = await t.request('POST', '/groups', { apiKey: acme.apiKey, rawBody: '' });
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({ error: GroupErrors.GroupNameMissing });
+  });
+
+  it('gives every response a request id, echoing a well-formed caller id', async () => {
+    const generated = await t.request('GET', '/groups', { apiKey: acme.apiKey });
+    expect(generated.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    const echoed = await t.request('GET', '/nope', { headers: { 'x-request-id': 'trace-123' } });
+    expect(echoed.headers.get('x-request-id')).toBe('trace-123');
+    const refused = await t.request('GET', '/nope', {
+      headers: { 'x-request-id': 'bad id\u00e9' },
+    });
+    expect(refused.headers.get('x-request-id')).not.toContain('bad');
+  });
+
+  it('serves the health check without a key', async () => {
+    const response = await t.request('GET', '/health');
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ status: 'ok' });
+  });
+});
+
+describe('Unexpected failures', () => {
+  let t: TestApp;
+  let acme: TestEnterprise;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    acme = await t.newEnterprise('Acme');
+  });
+  afterAll(() => t.close());
+
+  it('answers 500 {"error":"Internal server error"} with a request id, and no details', async () => {
+    // Break the schema under the running app: the query fails in a way no client input can cause.
+    await t.db.query('ALTER TABLE groups RENAME COLUMN credits TO credits_gone');
+    const response = await t.request('GET', '/groups', {
+      apiKey: acme.apiKey,
+      headers: { 'x-request-id': 'trace-500' },
+    });
+    expect(response.status).toBe(500);
+    expect(response.text).toBe(JSON.stringify({ error: CommonErrors.InternalServerError }));
+    expect(response.headers.get('x-request-id')).toBe('trace-500');
+    await t.db.query('ALTER TABLE groups RENAME COLUMN credits_gone TO credits');
+    expect((await t.request('GET', '/groups', { apiKey: acme.apiKey })).status).toBe(200);
+  });
+});

@@ -1,0 +1,200 @@
+/**
+ * Fault tests (DESIGN §9 durability): real processes (`dist/main`, `dist/worker`), a Redis of
+ * their own that the test kills, and a local receiver. Nothing may be lost.
+ */
+import { ChildProcess, spawn } from 'node:child_process';
+import { Client } from 'pg';
+import { createTestDatabase, databaseUrl, dropDatabase } from '../support/databases';
+import { distEntry, freePort, runToExit, RunningProcess, startService } from '../support/processes';
+import { sleep, WebhookReceiver } from '../support/webhook-receiver';
+
+function startRedis(port: number): Promise<ChildProcess> {
+  const redis = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    {
+      stdio: 'ignore',
+    },
+  );
+  return new Promise((resolve, reject) => {
+    const deadline = Date.now() + 5_000;
+    const probe = async () => {
+      try {
+        const socket = await fetch(`http://127.0.0.1:${port}`).catch((error: Error) => error);
+        // Redis answers HTTP with a protocol error or a reset: either way it is listening.
+        if (!(socket instanceof Error) || !/ECONNREFUSED/.test(String((socket as Error).cause))) {
+          return resolve(redis);
+        }
+      } catch {
+        // not yet
+      }
+      if (Date.now() > deadline) return reject(new Error('redis-server did not start'));
+      setTimeout(() => void probe(), 50);
+    };
+    void probe();
+  });
+}
+
+async function kill(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGKILL');
+  await exited;
+}
+
+/** Starts `dist/worker` and resolves once it says it is running. */
+function startWorker(env: Record<string, string>): Promise<ChildProcess> {
+  const worker = spawn(process.execPath, [distEntry('worker')], {
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      NODE_ENV: 'test',
+      ...env,
+      LOG_LEVEL: 'info',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return new Promise((resolve, reject) => {
+    let output = '';
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('Worker started')) resolve(worker);
+    };
+    worker.stdout!.on('data', onData);
+    worker.stderr!.on('data', onData);
+    worker.once('exit', () => reject(new Error(`worker exited: ${output}`)));
+  });
+}
+
+async function eventIds(url: string): Promise<string[]> {
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    const rows = await client.query(
+      `SELECT id FROM events WHERE type = 'user.created' ORDER BY id`,
+    );
+    return rows.rows.map((row) => row.id as string);
+  } finally {
+    await client.end();
+  }
+}
+
+async function waitForAll(
+  inbox: WebhookReceiver,
+  expected: string[],
+  timeoutMs: number,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const seen = new Set(inbox.received.map((request) => String(request.headers['webhook-id'])));
+    const missing = expected.filter((id) => !seen.has(id));
+    if (missing.length === 0) return;
+    if (Date.now() > deadline)
+      throw new Error(`${missing.length} of ${expected.length} events never arrived`);
+    await sleep(100);
+  }
+}
+
+describe('Webhook delivery under faults', () => {
+  let databaseName: string;
+  let redisPort: number;
+  let redis: ChildProcess;
+  let api: RunningProcess | undefined;
+  let apiPort: number;
+  const workers: ChildProcess[] = [];
+  let inbox: WebhookReceiver;
+  let env: Record<string, string>;
+  let apiKey: string;
+  let group: { groupID: number; key: string };
+
+  beforeAll(async () => {
+    databaseName = await createTestDatabase();
+    redisPort = await freePort();
+    redis = await startRedis(redisPort);
+    inbox = await new WebhookReceiver().start();
+    env = {
+      DATABASE_URL: databaseUrl(databaseName),
+      REDIS_URL: `redis://127.0.0.1:${redisPort}`,
+      QUEUE_PREFIX: databaseName,
+      DB_MIGRATE_ON_START: 'false',
+      WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+      WEBHOOK_SWEEP_INTERVAL_MS: '200',
+      WEBHOOK_RETRY_SCHEDULE: '1s,1s,1s,1s,1s,1s,1s,1s',
+      WEBHOOK_TIMEOUT_MS: '2000',
+      RUN_WORKERS: 'false',
+    };
+    apiPort = await freePort();
+    api = await startService(env, apiPort);
+    const created = await runToExit(
+      'cli',
+      ['enterprises:create', '--name', 'Faults', '--json'],
+      env,
+    );
+    apiKey = JSON.parse(created.stdout).apiKey;
+    group = (await call('POST', '/groups', { groupName: 'Faults' })) as typeof group;
+    await call('POST', `/webhooks/${group.groupID}`, { url: inbox.url, description: 'faults' });
+  });
+
+  afterAll(async () => {
+    await api?.stop();
+    for (const worker of workers) await kill(worker);
+    await kill(redis);
+    await inbox.stop();
+    await dropDatabase(databaseName);
+  });
+
+  async function call(method: string, path: string, body?: unknown): Promise<unknown> {
+    const response = await fetch(`http://127.0.0.1:${apiPort}${path}`, {
+      method,
+      headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    if (response.status !== 200)
+      throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
+    return response.json();
+  }
+
+  const produce = async (count: number, tag: string) => {
+    for (let index = 0; index < count; index += 20) {
+      await Promise.all(
+        Array.from({ length: Math.min(20, count - index) }, (_, offset) =>
+          call('POST', '/session/create', {
+            groupID: group.groupID,
+            groupKey: group.key,
+            userIdentifier: `${tag}${index + offset}@example.com`,
+            returnURL: 'https://app.example.com/done',
+          }),
+        ),
+      );
+    }
+  };
+
+  it('Redis killed while 200 events are produced, then restarted empty: all 200 delivered', async () => {
+    workers.push(await startWorker(env));
+    await kill(redis);
+    await produce(200, 'redis');
+    await sleep(1_000);
+    redis = await startRedis(redisPort); // a new, empty Redis: as after a flush
+    const expected = await eventIds(databaseUrl(databaseName));
+    expect(expected).toHaveLength(200);
+    await waitForAll(inbox, expected, 60_000);
+  }, 120_000);
+
+  it('a worker killed with SIGKILL mid-stream, three times: nothing lost', async () => {
+    const before = new Set(await eventIds(databaseUrl(databaseName)));
+    // A slow receiver keeps deliveries in flight when the worker dies.
+    for (let reply = 0; reply < 150; reply++) inbox.replies.push({ status: 200, delayMs: 600 });
+    const receivedBefore = inbox.received.length;
+    await produce(150, 'kill');
+    // Mid-stream: at the first kill, deliveries are still outstanding (150 × 600 ms / 20 at a time).
+    expect(inbox.received.length - receivedBefore).toBeLessThan(150);
+    for (let round = 0; round < 3; round++) {
+      if (round > 0) await sleep(400);
+      await kill(workers[workers.length - 1]);
+      workers.push(await startWorker(env));
+    }
+    const expected = (await eventIds(databaseUrl(databaseName))).filter((id) => !before.has(id));
+    expect(expected).toHaveLength(150);
+    await waitForAll(inbox, expected, 90_000);
+  }, 150_000);
+});

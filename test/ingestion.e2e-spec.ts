@@ -1,0 +1,275 @@
+import { IngestionErrors } from '../src/checkin/ingestion/ingestion.errors';
+import { CommonErrors } from '../src/common/errors/common.errors';
+import { SessionErrors } from '../src/sessions/sessions.errors';
+import {
+  SessionCreated,
+  startTestApp,
+  TestApp,
+  TestEnterprise,
+  TestGroup,
+} from './support/test-app';
+
+const ENGINE_TOKEN = 'test-engine-token-0123456789-abcdefghij';
+
+const result = (overrides: Record<string, unknown> = {}) => ({
+  version: 'v1.2.3',
+  mhci: 70,
+  subscores: { vision: 61, audio: 72, transcript: 83, assessment: 94 },
+  transcript: [
+    { role: 'assistant', content: 'How did you sleep this week?' },
+    { role: 'user', content: 'Badly. Work stress, deadlines, more deadlines.' },
+    { role: 'assistant', content: 'Tell me about work.' },
+    { role: 'user', content: 'Deadlines everywhere, but my team helps.' },
+  ],
+  features: { pitch: 0.5, pace: 2 },
+  ...overrides,
+});
+
+describe('Result ingestion', () => {
+  let t: TestApp;
+  let acme: TestEnterprise;
+  let group: TestGroup;
+  let n = 0;
+
+  beforeAll(async () => {
+    t = await startTestApp({ ENGINE_TOKEN });
+    acme = await t.newEnterprise('Acme');
+    group = await t.newGroup(acme, 'Night shift');
+  });
+  afterAll(() => t.close());
+
+  const newSession = async (identifier = `p${++n}@example.com`, target = group) => {
+    const response = await t.createSession(acme, target, identifier);
+    expect(response.status).toBe(200);
+    return response.body as SessionCreated;
+  };
+  const ingest = (sessionId: string, body: unknown, token = ENGINE_TOKEN) =>
+    t.request('POST', `/internal/sessions/${sessionId}/result`, {
+      body,
+      headers: token === '' ? {} : { authorization: `Bearer ${token}` },
+    });
+  const read = async (sessionId: string) =>
+    (await t.request('GET', `/sessions/${sessionId}`, { apiKey: acme.apiKey })).body as Record<
+      string,
+      unknown
+    >;
+  const setLevel = (externalId: string, level: number) =>
+    t.db.query(
+      `UPDATE memberships m SET privacy_level = $2 FROM participants p
+        WHERE p.id = m.participant_id AND p.external_id = $1`,
+      [externalId, level],
+    );
+
+  it('refuses a missing or wrong engine token, and enterprise API keys', async () => {
+    const session = await newSession();
+    for (const token of ['', 'wrong-token', acme.apiKey]) {
+      const response = await ingest(session.sessionID, result(), token);
+      expect(response.status).toBe(401);
+      expect(response.body).toEqual({ error: CommonErrors.Unauthorized });
+    }
+    const withApiKey = await t.request('POST', `/internal/sessions/${session.sessionID}/result`, {
+      apiKey: acme.apiKey,
+      body: result(),
+    });
+    expect(withApiKey.status).toBe(401);
+  });
+
+  it('completes the session: level 5 shows every field, with percentiles of a lone session at 0.5', async () => {
+    const session = await newSession();
+    const response = await ingest(
+      session.sessionID,
+      result({ completedAt: '2026-11-20T10:00:00Z' }),
+    );
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ message: 'success' });
+    await setLevel(session.userIdentifier, 5);
+    expect(await read(session.sessionID)).toEqual({
+      externalID: session.userIdentifier,
+      sessionID: session.sessionID,
+      timestamp: '2026-11-20T10:00:00.000Z',
+      groupID: group.groupID,
+      version: 'v1.2.3',
+      mhci: 70,
+      subscores: { vision: 61, audio: 72, transcript: 83, assessment: 94 },
+      groupPercentiles: expect.any(Object),
+      userPercentiles: { pace: 0.5, pitch: 0.5 },
+      transcript: result().transcript,
+      features: { pitch: 0.5, pace: 2 },
+    });
+  });
+
+  it('each privacy level shows exactly its cumulative fields; lowering it hides past sessions', async () => {
+    const session = await newSession();
+    await ingest(session.sessionID, result());
+    const fields = [
+      ['externalID', 'sessionID', 'timestamp', 'groupID', 'version'],
+      ['mhci', 'subscores'],
+      ['groupPercentiles'],
+      ['userPercentiles'],
+      ['transcript'],
+      ['features'],
+    ];
+    for (const level of [0, 1, 2, 3, 4, 5, 2, 0]) {
+      await setLevel(session.userIdentifier, level);
+      expect(Object.keys(await read(session.sessionID))).toEqual(fields.slice(0, level + 1).flat());
+    }
+  });
+
+  it('computes mid-rank percentiles against the group and against the participant', async () => {
+    const fresh = await t.newGroup(acme, 'Percentiles');
+    const alice = await newSession('alice@example.com', fresh);
+    const bob = await newSession('bob@example.com', fresh);
+    const carol = await newSession('carol@example.com', fresh);
+    await ingest(alice.sessionID, result({ features: { x: 1 } }));
+    await ingest(bob.sessionID, result({ features: { x: 2 } }));
+    await ingest(carol.sessionID, result({ features: { x: 2 } }));
+    const alice2 = (await t.createSession(acme, fresh, alice.userIdentifier))
+      .body as SessionCreated;
+    await ingest(alice2.sessionID, result({ features: { x: 3 } }));
+    const stored = await t.db.query(
+      'SELECT session_id, group_percentiles, user_percentiles FROM sessions WHERE group_id = $1',
+      [fresh.groupID],
+    );
+    const byId = Object.fromEntries(stored.rows.map((row) => [row.session_id, row]));
+    // Group values at each completion: [1] → 0.5; [1,2] → 2 is (1 + 0.5)/2; [1,2,2] → (1 + 1)/3; [1,2,2,3] → 3/4 + 0.5/4.
+    expect(byId[alice.sessionID].group_percentiles).toEqual({ x: 0.5 });
+    expect(byId[bob.sessionID].group_percentiles).toEqual({ x: 0.75 });
+    expect(byId[carol.sessionID].group_percentiles.x).toBeCloseTo(2 / 3, 12);
+    expect(byId[alice2.sessionID].group_percentiles).toEqual({ x: 0.875 });
+    // Alice's own sessions: [1] then [1, 3].
+    expect(byId[alice.sessionID].user_percentiles).toEqual({ x: 0.5 });
+    expect(byId[alice2.sessionID].user_percentiles).toEqual({ x: 0.75 });
+  });
+
+  it('is idempotent for the same result, and refuses a different one with 409', async () => {
+    const session = await newSession();
+    const credits = async () =>
+      (await t.db.query('SELECT credits FROM groups WHERE group_id = $1', [group.groupID])).rows[0]
+        .credits;
+    const before = await credits();
+    expect((await ingest(session.sessionID, result())).status).toBe(200);
+    expect((await ingest(session.sessionID, result())).status).toBe(200);
+    expect(await credits()).toBe(before - 1);
+    const events = await t.db.query(
+      `SELECT payload FROM events WHERE type = 'user.session.result' AND payload->>'sessionID' = $1`,
+      [session.sessionID],
+    );
+    expect(events.rows).toEqual([
+      {
+        payload: {
+          groupID: group.groupID,
+          sessionID: session.sessionID,
+          externalUserID: session.userIdentifier,
+          timestamp: expect.stringMatching(/Z$/),
+        },
+      },
+    ]);
+    const different = await ingest(session.sessionID, result({ mhci: 12 }));
+    expect(different.status).toBe(409);
+    expect(different.body).toEqual({ error: IngestionErrors.DifferentResult });
+    await setLevel(session.userIdentifier, 1);
+    expect((await read(session.sessionID)).mhci).toBe(70);
+  });
+
+  it('records word counts of participant turns only, per session and per group and day', async () => {
+    const fresh = await t.newGroup(acme, 'Words');
+    const session = await newSession('words@example.com', fresh);
+    await ingest(session.sessionID, result({ completedAt: '2026-11-19T23:59:00Z' }));
+    const perSession = await t.db.query(
+      'SELECT word, count FROM session_word_counts WHERE session_id = $1 ORDER BY word',
+      [session.sessionID],
+    );
+    expect(perSession.rows).toEqual([
+      { word: 'badly', count: 1 },
+      { word: 'deadlines', count: 3 },
+      { word: 'everywhere', count: 1 },
+      { word: 'helps', count: 1 },
+      { word: 'stress', count: 1 },
+      { word: 'team', count: 1 },
+      { word: 'work', count: 1 },
+    ]);
+    const rollup = await t.db.query(
+      `SELECT to_char(day, 'YYYY-MM-DD') AS day, sum(count)::int AS words FROM group_word_counts
+        WHERE group_id = $1 GROUP BY day`,
+      [fresh.groupID],
+    );
+    expect(rollup.rows).toEqual([{ day: '2026-11-19', words: 9 }]);
+  });
+
+  it('credits go negative rather than blocking a check-in', async () => {
+    const fresh = await t.newGroup(acme, 'Broke');
+    const session = await newSession('broke@example.com', fresh);
+    expect((await ingest(session.sessionID, result())).status).toBe(200);
+    const groups = (await t.request('GET', '/groups', { apiKey: acme.apiKey })).body as {
+      groupID: number;
+      credits: number;
+    }[];
+    expect(groups.find((g) => g.groupID === fresh.groupID)?.credits).toBe(-1);
+  });
+
+  it.each([
+    ['version absent', { version: undefined }, IngestionErrors.VersionMissing],
+    ['version a number', { version: 1 }, IngestionErrors.VersionNotString],
+    ['version malformed', { version: '1.2.3' }, IngestionErrors.VersionFormat],
+    ['mhci absent', { mhci: undefined }, IngestionErrors.MhciMissing],
+    ['mhci above 100', { mhci: 100.5 }, IngestionErrors.MhciInvalid],
+    ['mhci negative', { mhci: -1 }, IngestionErrors.MhciInvalid],
+    ['mhci a string', { mhci: '50' }, IngestionErrors.MhciInvalid],
+    ['subscores absent', { subscores: undefined }, IngestionErrors.SubscoresMissing],
+    [
+      'a subscore missing',
+      { subscores: { vision: 1, audio: 1, transcript: 1 } },
+      IngestionErrors.SubscoresInvalid,
+    ],
+    [
+      'a subscore out of range',
+      { subscores: { vision: 1, audio: 1, transcript: 1, assessment: 101 } },
+      IngestionErrors.SubscoresInvalid,
+    ],
+    [
+      'an extra subscore',
+      { subscores: { vision: 1, audio: 1, transcript: 1, assessment: 1, x: 1 } },
+      IngestionErrors.SubscoresInvalid,
+    ],
+    ['transcript absent', { transcript: undefined }, IngestionErrors.TranscriptMissing],
+    [
+      'a transcript role unknown',
+      { transcript: [{ role: 'system', content: 'x' }] },
+      IngestionErrors.TranscriptInvalid,
+    ],
+    [
+      'transcript content not a string',
+      { transcript: [{ role: 'user', content: 5 }] },
+      IngestionErrors.TranscriptInvalid,
+    ],
+    ['features absent', { features: undefined }, IngestionErrors.FeaturesMissing],
+    ['a feature not a number', { features: { pitch: 'high' } }, IngestionErrors.FeaturesInvalid],
+    ['a feature name with spaces', { features: { 'a b': 1 } }, IngestionErrors.FeaturesInvalid],
+    ['features an array', { features: [1] }, IngestionErrors.FeaturesInvalid],
+    ['completedAt not a date', { completedAt: 'yesterday' }, IngestionErrors.CompletedAtInvalid],
+    [
+      'completedAt in the future',
+      { completedAt: '2999-01-01T00:00:00Z' },
+      IngestionErrors.CompletedAtInvalid,
+    ],
+  ])('refuses %s and changes nothing', async (_, change, message) => {
+    const session = await newSession();
+    const response = await ingest(session.sessionID, result(change));
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({ error: message });
+    const stored = await t.db.query('SELECT status FROM sessions WHERE session_id = $1', [
+      session.sessionID,
+    ]);
+    expect(stored.rows[0].status).toBe('created');
+  });
+
+  it('answers Session not found for unknown sessions, and the missing-parameter message', async () => {
+    for (const id of ['ses_AAAAAAAAAAAAAAAAAAAAAAAA', 'nope']) {
+      const response = await ingest(id, result());
+      expect(response.status).toBe(400);
+      expect(response.body).toEqual({ error: IngestionErrors.SessionNotFound });
+    }
+    const missing = await ingest('', result());
+    expect(missing.body).toEqual({ error: SessionErrors.SessionIdMissing });
+  });
+});

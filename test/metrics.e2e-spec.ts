@@ -1,0 +1,285 @@
+import { GroupErrors } from '../src/groups/groups.errors';
+import { MetricsErrors } from '../src/metrics/metrics.errors';
+import { ParticipantErrors } from '../src/participants/participants.errors';
+import {
+  SessionCreated,
+  startTestApp,
+  TestApp,
+  TestEnterprise,
+  TestGroup,
+} from './support/test-app';
+
+const ENGINE_TOKEN = 'test-engine-token-0123456789-abcdefghij';
+
+/** Known data: completion day, MHCI and the participant's words (assistant turns must not count). */
+const DATA: [string, number, string][] = [
+  ['2025-12-29T10:00:00Z', 10, 'I sleep badly'],
+  ['2026-01-02T23:59:59Z', 20, 'sleep and work'],
+  ['2026-01-31T12:00:00Z', 30, 'work work'],
+  ['2026-02-01T00:00:00Z', 40, 'the team helps'],
+  ['2026-02-01T08:30:00Z', 50, 'sleep'],
+];
+
+describe('Metrics', () => {
+  let t: TestApp;
+  let acme: TestEnterprise;
+  let globex: TestEnterprise;
+  let group: TestGroup;
+  let empty: TestGroup;
+  let person: string;
+
+  const ingest = (sessionId: string, completedAt: string, mhci: number, words: string) =>
+    t.request('POST', `/internal/sessions/${sessionId}/result`, {
+      headers: { authorization: `Bearer ${ENGINE_TOKEN}` },
+      body: {
+        version: 'v1.0.0',
+        mhci,
+        subscores: { vision: 1, audio: 1, transcript: 1, assessment: 1 },
+        transcript: [
+          { role: 'assistant', content: 'assistant chatter never counted' },
+          { role: 'user', content: words },
+        ],
+        features: { pitch: mhci },
+        completedAt,
+      },
+    });
+
+  beforeAll(async () => {
+    t = await startTestApp({ ENGINE_TOKEN });
+    acme = await t.newEnterprise('Acme');
+    globex = await t.newEnterprise('Globex');
+    group = await t.newGroup(acme, 'Metrics');
+    empty = await t.newGroup(acme, 'Empty');
+    let index = 0;
+    for (const [completedAt, mhci, words] of DATA) {
+      const session = (await t.createSession(acme, group, `metric${index++}@example.com`))
+        .body as SessionCreated;
+      expect((await ingest(session.sessionID, completedAt, mhci, words)).status).toBe(200);
+    }
+    // A pending session never counts.
+    await t.createSession(acme, group, 'pending@example.com');
+    // One participant with two completed sessions, for privacy gating.
+    const first = (await t.createSession(acme, group, 'gated@example.com')).body as SessionCreated;
+    person = first.userIdentifier;
+    await ingest(first.sessionID, '2026-03-01T10:00:00Z', 60, 'private thoughts');
+    const second = (await t.createSession(acme, group, person)).body as SessionCreated;
+    await ingest(second.sessionID, '2026-03-02T10:00:00Z', 80, 'private words');
+  });
+  afterAll(() => t.close());
+
+  const get = async (path: string, apiKey = acme.apiKey) => {
+    const response = await t.request('GET', path, { apiKey });
+    return { status: response.status, body: response.body };
+  };
+  const group_ = (metric: string, query = '') =>
+    get(`/metrics/groups/${group.groupID}/${metric}${query}`);
+  const upTo = '?to=2026-02-28';
+
+  describe('count', () => {
+    it('counts completed sessions, inclusive dates in UTC', async () => {
+      expect(await group_('count', upTo)).toEqual({ status: 200, body: { all: 5 } });
+      expect(await group_('count')).toEqual({ status: 200, body: { all: 7 } });
+      expect(await group_('count', '?from=2026-01-02&to=2026-02-01')).toEqual({
+        status: 200,
+        body: { all: 4 },
+      });
+      expect(await group_('count', '?from=2026-01-03&to=2026-01-30')).toEqual({
+        status: 200,
+        body: { all: 0 },
+      });
+    });
+
+    it('groups by day, ISO week (across the year) and month, listing only periods with sessions', async () => {
+      expect((await group_('count', `${upTo}&groupBy=day`)).body).toEqual({
+        '2025-12-29': 1,
+        '2026-01-02': 1,
+        '2026-01-31': 1,
+        '2026-02-01': 2,
+      });
+      expect((await group_('count', `${upTo}&groupBy=week`)).body).toEqual({
+        '2025-12-29': 2,
+        '2026-01-26': 3,
+      });
+      expect((await group_('count', `${upTo}&groupBy=month`)).body).toEqual({
+        '2025-12': 1,
+        '2026-01': 2,
+        '2026-02': 2,
+      });
+      expect((await get(`/metrics/groups/${empty.groupID}/count?groupBy=day`)).body).toEqual({});
+    });
+  });
+
+  describe('mhci', () => {
+    it('matches hand-computed statistics, with continuous percentiles', async () => {
+      expect((await group_('mhci', upTo)).body).toEqual({
+        all: {
+          minMhci: 10,
+          maxMhci: 50,
+          avgMhci: 30,
+          percentile25Mhci: 20,
+          percentile50Mhci: 30,
+          percentile75Mhci: 40,
+        },
+      });
+      // [20, 30, 40, 50]: interpolated quartiles.
+      expect((await group_('mhci', '?from=2026-01-01&to=2026-02-01')).body).toEqual({
+        all: {
+          minMhci: 20,
+          maxMhci: 50,
+          avgMhci: 35,
+          percentile25Mhci: 27.5,
+          percentile50Mhci: 35,
+          percentile75Mhci: 42.5,
+        },
+      });
+      expect((await group_('mhci', `${upTo}&groupBy=month`)).body).toEqual({
+        '2025-12': {
+          minMhci: 10,
+          maxMhci: 10,
+          avgMhci: 10,
+          percentile25Mhci: 10,
+          percentile50Mhci: 10,
+          percentile75Mhci: 10,
+        },
+        '2026-01': {
+          minMhci: 20,
+          maxMhci: 30,
+          avgMhci: 25,
+          percentile25Mhci: 22.5,
+          percentile50Mhci: 25,
+          percentile75Mhci: 27.5,
+        },
+        '2026-02': {
+          minMhci: 40,
+          maxMhci: 50,
+          avgMhci: 45,
+          percentile25Mhci: 42.5,
+          percentile50Mhci: 45,
+          percentile75Mhci: 47.5,
+        },
+      });
+    });
+
+    it('answers {"all": null} when no session matches', async () => {
+      expect((await get(`/metrics/groups/${empty.groupID}/mhci`)).body).toEqual({ all: null });
+    });
+  });
+
+  describe('wordcloud', () => {
+    it('shares of participant words only, stopwords removed, summing to 1, ties by word', async () => {
+      const body = (await group_('wordcloud', upTo)).body as { all: Record<string, number> };
+      expect(Object.keys(body.all)).toEqual(['sleep', 'work', 'badly', 'helps', 'team']);
+      expect(body.all.sleep).toBeCloseTo(3 / 9, 12);
+      expect(body.all.team).toBeCloseTo(1 / 9, 12);
+      expect(Object.values(body.all).reduce((sum, share) => sum + share, 0)).toBeCloseTo(1, 12);
+      expect(Object.keys(body.all)).not.toContain('assistant');
+      expect(Object.keys(body.all)).not.toContain('the');
+    });
+
+    it('honours top (shares stay shares of all words) and groupBy', async () => {
+      const top = (await group_('wordcloud', `${upTo}&top=2`)).body as {
+        all: Record<string, number>;
+      };
+      expect(Object.keys(top.all)).toEqual(['sleep', 'work']);
+      expect(top.all.work).toBeCloseTo(3 / 9, 12);
+      const monthly = (await group_('wordcloud', `${upTo}&groupBy=month&top=1`)).body;
+      expect(monthly).toEqual({
+        '2025-12': { badly: 0.5 },
+        '2026-01': { work: 0.75 },
+        '2026-02': { helps: 1 / 3 },
+      });
+    });
+  });
+
+  describe('participant metrics respect the privacy level', () => {
+    const setLevel = (level: number) =>
+      t.db.query(
+        `UPDATE memberships m SET privacy_level = $2 FROM participants p
+          WHERE p.id = m.participant_id AND p.external_id = $1`,
+        [person, level],
+      );
+    const mine = (metric: string) => get(`/metrics/participants/${person}/${metric}`);
+
+    it('level 0: count only', async () => {
+      await setLevel(0);
+      expect((await mine('count')).body).toEqual({ all: 2 });
+      expect((await mine('mhci')).body).toEqual({ all: null });
+      expect((await mine('wordcloud')).body).toEqual({ all: {} });
+    });
+
+    it('level 1: count and mhci, no words', async () => {
+      await setLevel(1);
+      expect((await mine('mhci')).body).toEqual({
+        all: {
+          minMhci: 60,
+          maxMhci: 80,
+          avgMhci: 70,
+          percentile25Mhci: 65,
+          percentile50Mhci: 70,
+          percentile75Mhci: 75,
+        },
+      });
+      expect((await mine('wordcloud')).body).toEqual({ all: {} });
+    });
+
+    it('level 4: words too', async () => {
+      await setLevel(4);
+      expect((await mine('wordcloud')).body).toEqual({
+        all: { private: 0.5, thoughts: 0.25, words: 0.25 },
+      });
+    });
+  });
+
+  describe('errors', () => {
+    it.each([
+      ['?from=2026-02-30', MetricsErrors.FromInvalid],
+      ['?from=2026/01/01', MetricsErrors.FromInvalid],
+      ['?from=20260101', MetricsErrors.FromInvalid],
+      ['?to=2026-13-01', MetricsErrors.ToInvalid],
+      ['?from=2026-01-01&to=yesterday', MetricsErrors.ToInvalid],
+      ['?groupBy=year', MetricsErrors.GroupByInvalid],
+      ['?top=0', MetricsErrors.TopInvalid],
+      ['?top=-1', MetricsErrors.TopInvalid],
+      ['?top=1.5', MetricsErrors.TopInvalid],
+      ['?top=many', MetricsErrors.TopInvalid],
+      ['?from=2026-02-01&to=2026-01-01', MetricsErrors.RangeInvalid],
+      ['?from=x&groupBy=year', MetricsErrors.FromInvalid],
+    ])('%s → %s', async (query, message) => {
+      expect(await group_('wordcloud', query)).toEqual({ status: 400, body: { error: message } });
+    });
+
+    it('path errors, unknown groups and participants, and tenancy', async () => {
+      for (const metric of ['count', 'mhci', 'wordcloud']) {
+        expect(await get(`/metrics/groups//${metric}`)).toEqual({
+          status: 400,
+          body: { error: GroupErrors.GroupIdMissing },
+        });
+        expect(await get(`/metrics/groups/x/${metric}`)).toEqual({
+          status: 400,
+          body: { error: GroupErrors.GroupIdNotNumber },
+        });
+        expect(await get(`/metrics/groups/999999/${metric}`)).toEqual({
+          status: 400,
+          body: { error: GroupErrors.NotFound },
+        });
+        expect(await get(`/metrics/participants//${metric}`)).toEqual({
+          status: 400,
+          body: { error: ParticipantErrors.ExternalIdMissing },
+        });
+        expect(await get(`/metrics/participants/ok_${'4'.repeat(48)}/${metric}`)).toEqual({
+          status: 400,
+          body: { error: ParticipantErrors.NotFound },
+        });
+        expect(await get(`/metrics/groups/${group.groupID}/${metric}`, globex.apiKey)).toEqual({
+          status: 400,
+          body: { error: GroupErrors.NotFound },
+        });
+        expect(await get(`/metrics/participants/${person}/${metric}`, globex.apiKey)).toEqual({
+          status: 400,
+          body: { error: ParticipantErrors.NotFound },
+        });
+      }
+      expect((await get(`/metrics/groups/${group.groupID}/average`)).status).toBe(404);
+    });
+  });
+});

@@ -1,0 +1,113 @@
+import SwaggerParser from '@apidevtools/swagger-parser';
+import type { OpenAPIV3 } from 'openapi-types';
+import { GroupErrors } from '../src/groups/groups.errors';
+import { startTestApp, TestApp } from './support/test-app';
+
+type Operation = OpenAPIV3.OperationObject;
+const METHODS = ['get', 'post', 'put', 'delete', 'patch'] as const;
+
+describe('OpenAPI document', () => {
+  let t: TestApp;
+  let document: OpenAPIV3.Document;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    const response = await t.request('GET', '/docs-json');
+    expect(response.status).toBe(200);
+    document = response.body as OpenAPIV3.Document;
+  });
+  afterAll(() => t.close());
+
+  const operations = () =>
+    Object.entries(document.paths).flatMap(([path, item]) =>
+      METHODS.filter((method) => item?.[method]).map((method) => ({
+        path,
+        method,
+        operation: item![method] as Operation,
+      })),
+    );
+
+  const badRequestMessages = (operation: Operation): string[] => {
+    const response = operation.responses['400'] as OpenAPIV3.ResponseObject | undefined;
+    const schema = response?.content?.['application/json']?.schema as OpenAPIV3.SchemaObject;
+    const error = schema?.properties?.error as OpenAPIV3.SchemaObject | undefined;
+    return (error?.enum as string[]) ?? [];
+  };
+
+  it('is a valid OpenAPI document', async () => {
+    await expect(SwaggerParser.validate(structuredClone(document) as never)).resolves.toBeDefined();
+  });
+
+  it('declares the x-api-key security scheme', () => {
+    expect(document.components?.securitySchemes?.['x-api-key']).toEqual(
+      expect.objectContaining({ type: 'apiKey', in: 'header', name: 'x-api-key' }),
+    );
+  });
+
+  it('requires the key and documents 401 on every enterprise operation', () => {
+    const unguarded = operations()
+      .filter(({ path }) => path !== '/health' && !path.startsWith('/internal/'))
+      .filter(
+        ({ operation }) =>
+          !operation.security?.some((requirement) => 'x-api-key' in requirement) ||
+          !operation.responses['401'],
+      )
+      .map(({ method, path }) => `${method} ${path}`);
+    expect(unguarded).toEqual([]);
+  });
+
+  it('documents the ingestion endpoint with the engine bearer token instead', () => {
+    const ingestion = operations().find(
+      (op) => op.path === '/internal/sessions/{sessionID}/result',
+    );
+    expect(ingestion?.operation.security).toEqual([{ 'engine-token': [] }]);
+  });
+
+  it("documents the groups endpoints with the spec's exact 400 messages", () => {
+    const find = (method: string, path: string) =>
+      operations().find((op) => op.method === method && op.path === path)!.operation;
+    expect(badRequestMessages(find('post', '/groups'))).toEqual(
+      expect.arrayContaining([GroupErrors.GroupNameMissing, GroupErrors.GroupNameNotString]),
+    );
+    for (const [method, path] of [
+      ['put', '/groups/{groupID}'],
+      ['delete', '/groups/{groupID}'],
+      ['get', '/groups/{groupID}/participants'],
+    ]) {
+      expect(badRequestMessages(find(method, path))).toEqual(
+        expect.arrayContaining([
+          GroupErrors.GroupIdMissing,
+          GroupErrors.GroupIdNotNumber,
+          GroupErrors.NotFound,
+        ]),
+      );
+    }
+  });
+
+  it('describes the Group schema with the spec fields and an example', () => {
+    const group = document.components?.schemas?.GroupDto as OpenAPIV3.SchemaObject;
+    expect(Object.keys(group.properties ?? {})).toEqual([
+      'groupID',
+      'groupName',
+      'requestedPrivacyLevel',
+      'inviteCode',
+      'key',
+      'consentRequired',
+      'credits',
+    ]);
+    expect((group.properties?.consentRequired as OpenAPIV3.SchemaObject).enum).toEqual([
+      'true',
+      'false',
+    ]);
+  });
+
+  it('serves the Swagger UI at /docs', async () => {
+    const response = await t.request('GET', '/docs');
+    expect(response.status).toBe(200);
+    expect(response.text).toContain('swagger-ui');
+  });
+
+  it('hides the "absent path parameter" routes from the document', () => {
+    expect(Object.keys(document.paths)).not.toContain('/groups//participants');
+  });
+});

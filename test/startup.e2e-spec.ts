@@ -1,0 +1,149 @@
+import { Client } from 'pg';
+import { databaseUrl, dropDatabase, TEST_DATABASE_PREFIX } from './support/databases';
+import { freePort, runToExit, startService } from './support/processes';
+
+const stderrLines = (stderr: string) => stderr.split('\n').filter((line) => line.trim() !== '');
+
+describe('Start-up', () => {
+  const fresh = `${TEST_DATABASE_PREFIX}startup_${process.pid}`;
+  afterAll(() => dropDatabase(fresh));
+
+  it('stops on a bad variable with one line naming it and the reason', async () => {
+    const result = await runToExit('main', [], { PORT: 'abc', REDIS_URL: 'http://nope' });
+    expect(result.code).toBe(1);
+    expect(stderrLines(result.stderr)).toEqual([
+      'Invalid configuration: PORT must be a whole number between 0 and 65535 (got "abc"); ' +
+        'REDIS_URL must be a URL starting with redis:// or rediss:// (got "http://nope")',
+    ]);
+  });
+
+  it('says in one line when PostgreSQL cannot be reached, and how to start it', async () => {
+    const result = await runToExit('main', [], {
+      DATABASE_URL: 'postgres://postgres@127.0.0.1:1/checkin',
+    });
+    expect(result.code).toBe(1);
+    const lines = stderrLines(result.stderr);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(
+      /^PostgreSQL is not reachable at 127\.0\.0\.1:1\/checkin \(ECONNREFUSED\)\. Start PostgreSQL .*docker compose up -d postgres.* or set DATABASE_URL\.$/,
+    );
+    expect(result.stdout).toBe('');
+  });
+
+  it('says in one line when Redis cannot be reached, and how to start it', async () => {
+    const result = await runToExit('main', [], {
+      DATABASE_URL: databaseUrl(fresh),
+      REDIS_URL: 'redis://127.0.0.1:1',
+    });
+    expect(result.code).toBe(1);
+    const lines = stderrLines(result.stderr);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(
+      /^Redis is not reachable at 127\.0\.0\.1:1 \(ECONNREFUSED\)\. Start Redis .*docker compose up -d redis.* or set REDIS_URL\.$/,
+    );
+  });
+
+  it('two processes starting together on a missing database: created once, migrated once, one demo enterprise printed once', async () => {
+    await dropDatabase(fresh);
+    const env = { DATABASE_URL: databaseUrl(fresh), DEMO_BOOTSTRAP: 'true', LOG_LEVEL: 'warn' };
+    const started = await Promise.allSettled([
+      freePort().then((port) => startService(env, port)),
+      freePort().then((port) => startService(env, port)),
+    ]);
+    const running = started.flatMap((result) =>
+      result.status === 'fulfilled' ? [result.value] : [],
+    );
+    if (running.length < 2) {
+      await Promise.all(running.map((process) => process.stop()));
+      throw (started.find((result) => result.status === 'rejected') as PromiseRejectedResult)
+        .reason;
+    }
+    const [a, b] = running;
+    try {
+      // Give the losing process time to run its (empty) bootstrap too.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const printed = [a.output(), b.output()].join('\n').match(/ck_[0-9A-Za-z]{40}/g) ?? [];
+      expect(new Set(printed).size).toBe(1);
+
+      const client = new Client({ connectionString: databaseUrl(fresh) });
+      await client.connect();
+      try {
+        const migrations = await client.query('SELECT name FROM typeorm_migrations');
+        expect(migrations.rows.length).toBeGreaterThan(0);
+        expect(new Set(migrations.rows.map((row) => row.name)).size).toBe(migrations.rows.length);
+        const enterprises = await client.query('SELECT name FROM enterprises');
+        expect(enterprises.rows).toEqual([{ name: 'Demo Enterprise' }]);
+      } finally {
+        await client.end();
+      }
+    } finally {
+      expect(await a.stop()).toBe(true);
+      expect(await b.stop()).toBe(true);
+    }
+
+    // A restart on a non-empty database prints no key.
+    const again = await startService(env, await freePort());
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(again.output()).not.toMatch(/ck_[0-9A-Za-z]{40}/);
+    expect(await again.stop()).toBe(true);
+  });
+
+  it('logs every request as JSON with its id, and never an API key or a query string', async () => {
+    const port = await freePort();
+    const env = { DATABASE_URL: databaseUrl(fresh), DEMO_BOOTSTRAP: 'true', LOG_LEVEL: 'trace' };
+    const service = await startService(env, port);
+    try {
+      const secretKey = `ck_${'S'.repeat(40)}`;
+      await fetch(`http://127.0.0.1:${port}/groups?token=tok_secret`, {
+        headers: { 'x-api-key': secretKey, 'x-request-id': 'req-log-1' },
+      });
+      await fetch(`http://127.0.0.1:${port}/groups`, {
+        method: 'POST',
+        headers: { 'x-api-key': secretKey, 'content-type': 'application/json' },
+        body: JSON.stringify({ groupName: 'person@example.com' }),
+      });
+      // A real key and a participant's email through the busiest paths, errors included.
+      const created = await runToExit('cli', ['enterprises:create', '--name', 'Logs', '--json'], {
+        DATABASE_URL: databaseUrl(fresh),
+      });
+      const { apiKey } = JSON.parse(created.stdout);
+      const call = (path: string, body?: unknown) =>
+        fetch(`http://127.0.0.1:${port}${path}`, {
+          method: body === undefined ? 'GET' : 'POST',
+          headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        }).then((response) => response.json() as Promise<Record<string, string>>);
+      const group = await call('/groups', { groupName: 'Logged' });
+      const session = await call('/session/create', {
+        groupID: group.groupID,
+        groupKey: group.key,
+        userIdentifier: 'logged.person@example.com',
+        returnURL: 'https://app.example.com/done',
+      });
+      await call('/session/create', {
+        groupID: group.groupID,
+        groupKey: group.key,
+        userIdentifier: 'logged.person@example.com',
+        returnURL: 'https://app.example.com/done',
+      });
+      await call(`/participants/${session.userIdentifier}`);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const output = service.output();
+      expect(output).not.toContain(apiKey);
+      expect(output).not.toContain(apiKey.slice(11));
+      expect(output).not.toContain('logged.person');
+      expect(output).not.toContain(secretKey);
+      expect(output).not.toContain('SSSSSSSS');
+      expect(output).not.toContain('tok_secret');
+      expect(output).not.toContain('person@example.com');
+      const line = output.split('\n').find((candidate) => candidate.includes('"req-log-1"'));
+      expect(JSON.parse(line!)).toMatchObject({
+        req: { id: 'req-log-1', method: 'GET', path: '/groups' },
+        res: { statusCode: 401 },
+        msg: 'request completed',
+      });
+    } finally {
+      expect(await service.stop()).toBe(true);
+    }
+  });
+});

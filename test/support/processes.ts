@@ -1,0 +1,102 @@
+/** Runs the built entry points (dist/) as real processes, as an operator would. */
+import { ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+
+const ROOT = join(__dirname, '..', '..');
+
+export function distEntry(name: 'main' | 'cli' | 'worker'): string {
+  const file = join(ROOT, 'dist', `${name}.js`);
+  if (!existsSync(file)) throw new Error(`${file} is missing: run \`npm run build\` first`);
+  return file;
+}
+
+export interface ProcessResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Environment for a child: this process's PATH etc., no inherited service settings. */
+function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
+  const base: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME };
+  return { ...base, NODE_ENV: 'test', LOG_LEVEL: 'warn', ...env };
+}
+
+export function runToExit(
+  entry: 'main' | 'cli',
+  args: string[],
+  env: Record<string, string>,
+  timeoutMs = 20_000,
+): Promise<ProcessResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [distEntry(entry), ...args], { env: childEnv(env) });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${entry} ${args.join(' ')} did not exit in ${timeoutMs} ms: ${stderr}`));
+    }, timeoutMs);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+export interface RunningProcess {
+  child: ChildProcess;
+  output: () => string;
+  /** SIGTERM, then resolves true when the process shut down cleanly (exit 0, or by SIGTERM). */
+  stop: () => Promise<boolean>;
+}
+
+/** Starts the API and resolves once `/health` answers 200. */
+export async function startService(
+  env: Record<string, string>,
+  port: number,
+  timeoutMs = 20_000,
+): Promise<RunningProcess> {
+  const child = spawn(process.execPath, [distEntry('main')], {
+    env: childEnv({ HOST: '127.0.0.1', PORT: String(port), ...env }),
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk) => (output += chunk));
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  // Nest's shutdown hooks close the app, then re-raise the signal: a clean stop ends "by SIGTERM".
+  const exited = new Promise<boolean>((resolve) =>
+    child.on('exit', (code, signal) => resolve(code === 0 || signal === 'SIGTERM')),
+  );
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    return exited;
+  };
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`service exited: ${output}`);
+    try {
+      const response = await fetch(`http://127.0.0.1:${port}/health`);
+      if (response.status === 200) return { child, output: () => output, stop };
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  await stop();
+  throw new Error(`service did not become healthy: ${output}`);
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(),
+      );
+    });
+  });
+}

@@ -1,0 +1,166 @@
+/**
+ * Boots the real application (createApp, the same factory as main.ts) on a fresh database and a
+ * real port, and speaks HTTP to it.
+ */
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { AddressInfo } from 'node:net';
+import { Pool } from 'pg';
+import { createApp, CreateAppOptions } from '../../src/app.factory';
+import { AppConfig, loadConfig } from '../../src/config/config';
+import { EnterprisesService } from '../../src/enterprises/enterprises.service';
+import { createTestDatabase, databaseUrl, dropDatabase } from './databases';
+import Redis from 'ioredis';
+
+async function deleteRedisKeys(url: string, pattern: string): Promise<void> {
+  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  await redis.connect();
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
+      if (keys.length) await redis.del(...keys);
+      cursor = next;
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
+}
+
+export interface HttpResult {
+  status: number;
+  headers: Headers;
+  text: string;
+  /** The parsed JSON body (undefined when the body is not JSON). */
+  body: unknown;
+}
+
+export interface RequestOptions {
+  apiKey?: string;
+  /** Sent as JSON. */
+  body?: unknown;
+  /** Sent as is, with `contentType` (default application/json). */
+  rawBody?: string | Buffer;
+  contentType?: string;
+  headers?: Record<string, string>;
+}
+
+export interface TestEnterprise {
+  enterpriseId: string;
+  name: string;
+  apiKey: string;
+}
+
+export interface TestGroup {
+  groupID: number;
+  groupName: string;
+  key: string;
+  inviteCode: string;
+}
+
+export interface SessionCreated {
+  success: boolean;
+  message: string;
+  userIdentifier: string;
+  redirectUrl: string;
+  sessionID: string;
+}
+
+export class TestApp {
+  constructor(
+    readonly app: NestFastifyApplication,
+    readonly config: AppConfig,
+    readonly baseUrl: string,
+    readonly databaseName: string,
+    /** Direct access for assertions on what was stored. */
+    readonly db: Pool,
+  ) {}
+
+  async request(method: string, path: string, options: RequestOptions = {}): Promise<HttpResult> {
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.apiKey !== undefined) headers['x-api-key'] = options.apiKey;
+    let payload: string | Buffer | undefined;
+    if (options.rawBody !== undefined) {
+      payload = options.rawBody;
+      headers['content-type'] = options.contentType ?? 'application/json';
+    } else if (options.body !== undefined) {
+      payload = JSON.stringify(options.body);
+      headers['content-type'] = 'application/json';
+    }
+    const response = await fetch(`${this.baseUrl}${path}`, { method, headers, body: payload });
+    const text = await response.text();
+    let body: unknown;
+    try {
+      body = text ? JSON.parse(text) : undefined;
+    } catch {
+      body = undefined;
+    }
+    return { status: response.status, headers: response.headers, text, body };
+  }
+
+  /** A new tenant with one API key, created through the same service the CLI uses. */
+  newEnterprise(name = 'Test Enterprise'): Promise<TestEnterprise> {
+    return this.app.get(EnterprisesService).create(name);
+  }
+
+  /** A group of this enterprise, created over HTTP. */
+  async newGroup(enterprise: TestEnterprise, groupName = 'Test group'): Promise<TestGroup> {
+    const response = await this.request('POST', '/groups', {
+      apiKey: enterprise.apiKey,
+      body: { groupName },
+    });
+    if (response.status !== 200) throw new Error(`newGroup: ${response.status} ${response.text}`);
+    return response.body as TestGroup;
+  }
+
+  /** POST /session/create; `identifier` is an email (first session) or an ok_ id. */
+  createSession(
+    enterprise: TestEnterprise,
+    group: TestGroup,
+    identifier: string,
+    options: { returnURL?: string; headers?: Record<string, string> } = {},
+  ): Promise<HttpResult> {
+    return this.request('POST', '/session/create', {
+      apiKey: enterprise.apiKey,
+      headers: options.headers,
+      body: {
+        groupID: group.groupID,
+        groupKey: group.key,
+        userIdentifier: identifier,
+        returnURL: options.returnURL ?? 'https://app.example.com/done',
+      },
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.app.close();
+    await this.db.end();
+    await dropDatabase(this.databaseName);
+    await deleteRedisKeys(this.config.redis.url, `${this.config.redis.queuePrefix}:*`);
+  }
+}
+
+export async function startTestApp(
+  env: Record<string, string> = {},
+  options: CreateAppOptions = {},
+): Promise<TestApp> {
+  const databaseName = await createTestDatabase();
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    DATABASE_URL: databaseUrl(databaseName),
+    DB_MIGRATE_ON_START: 'false',
+    PUBLIC_BASE_URL: 'http://127.0.0.1',
+    // Each test file has its own queues in the shared Redis, and local webhook receivers.
+    QUEUE_PREFIX: databaseName,
+    WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+    WEBHOOK_SWEEP_INTERVAL_MS: '200',
+    ...env,
+  });
+  const app = await createApp(config, options);
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = app.getHttpServer().address() as AddressInfo;
+  const db = new Pool({ connectionString: config.database.url, max: 2 });
+  // An idle connection is terminated when the database is dropped at the end of a file.
+  db.on('error', () => undefined);
+  return new TestApp(app, config, `http://127.0.0.1:${port}`, databaseName, db);
+}

@@ -1,0 +1,90 @@
+/** A real local HTTP receiver for webhook tests; verifies with the `standardwebhooks` package. */
+import { createServer, IncomingHttpHeaders, Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Webhook } from 'standardwebhooks';
+
+export interface Received {
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+  at: number;
+}
+
+export interface Reply {
+  status: number;
+  headers?: Record<string, string>;
+  body?: string;
+  /** Answer after this long (a slow receiver). */
+  delayMs?: number;
+}
+
+export class WebhookReceiver {
+  readonly received: Received[] = [];
+  /** Replies used in order; when empty, 200. */
+  readonly replies: Reply[] = [];
+  private server!: Server;
+  url = '';
+
+  async start(): Promise<this> {
+    this.server = createServer((request, response) => {
+      const chunks: Buffer[] = [];
+      request.on('data', (chunk: Buffer) => chunks.push(chunk));
+      request.on('end', () => {
+        this.received.push({
+          path: request.url ?? '',
+          headers: request.headers,
+          body: Buffer.concat(chunks).toString('utf8'),
+          at: Date.now(),
+        });
+        const reply = this.replies.shift() ?? { status: 200 };
+        setTimeout(() => {
+          response.writeHead(reply.status, reply.headers);
+          response.end(reply.body ?? 'ok');
+        }, reply.delayMs ?? 0);
+      });
+    });
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    return this;
+  }
+
+  async stop(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  /** Verifies a delivery with the secret, as a receiver would; throws when it does not verify. */
+  static verify(received: Received, secret: string): Record<string, unknown> {
+    const headers = Object.fromEntries(
+      Object.entries(received.headers).map(([name, value]) => [name, String(value)]),
+    );
+    return new Webhook(secret).verify(received.body, headers) as Record<string, unknown>;
+  }
+
+  async waitFor(count: number, timeoutMs = 10_000): Promise<Received[]> {
+    const deadline = Date.now() + timeoutMs;
+    while (this.received.length < count) {
+      if (Date.now() > deadline) {
+        throw new Error(`expected ${count} deliveries, got ${this.received.length}`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    return this.received;
+  }
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Retries `check` (which throws while not yet true) until it passes or `timeoutMs` is over. */
+export async function eventually(check: () => Promise<void>, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      await check();
+      return;
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await sleep(100);
+    }
+  }
+}

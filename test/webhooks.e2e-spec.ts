@@ -1,0 +1,576 @@
+import { lookup } from 'node:dns/promises';
+import { hostname } from 'node:os';
+import { GroupErrors } from '../src/groups/groups.errors';
+import { isPublicAddress } from '../src/webhooks/safe-http';
+import { WebhookErrors } from '../src/webhooks/webhooks.errors';
+import {
+  SessionCreated,
+  startTestApp,
+  TestApp,
+  TestEnterprise,
+  TestGroup,
+} from './support/test-app';
+import { eventually, sleep, WebhookReceiver } from './support/webhook-receiver';
+
+const ENGINE_TOKEN = 'test-engine-token-0123456789-abcdefghij';
+
+interface Endpoint {
+  id: string;
+  description: string;
+  object: string;
+  status: string;
+  url: string;
+  enabledEvents: string[];
+  secret: string;
+}
+
+const result = {
+  version: 'v1.0.0',
+  mhci: 60,
+  subscores: { vision: 60, audio: 60, transcript: 60, assessment: 60 },
+  transcript: [{ role: 'user', content: 'fine' }],
+  features: { pitch: 1 },
+};
+
+describe('Webhooks', () => {
+  let t: TestApp;
+  let acme: TestEnterprise;
+  let globex: TestEnterprise;
+  let n = 0;
+  const receivers: WebhookReceiver[] = [];
+
+  beforeAll(async () => {
+    t = await startTestApp({ ENGINE_TOKEN, WEBHOOK_RETRY_SCHEDULE: '1s,1s,1s' });
+    acme = await t.newEnterprise('Acme');
+    globex = await t.newEnterprise('Globex');
+  });
+  afterAll(async () => {
+    await Promise.all(receivers.map((receiver) => receiver.stop()));
+    await t.close();
+  });
+
+  const receiver = async () => {
+    const started = await new WebhookReceiver().start();
+    receivers.push(started);
+    return started;
+  };
+  const addEndpoint = async (group: TestGroup, url: string, enterprise = acme) => {
+    const response = await t.request('POST', `/webhooks/${group.groupID}`, {
+      apiKey: enterprise.apiKey,
+      body: { url, description: 'Receiver' },
+    });
+    expect(response.status).toBe(200);
+    return response.body as Endpoint;
+  };
+  const firstSession = async (group: TestGroup) => {
+    const response = await t.createSession(acme, group, `wh${++n}@example.com`);
+    expect(response.status).toBe(200);
+    return response.body as SessionCreated;
+  };
+
+  describe('endpoint management', () => {
+    it('creates an enabled endpoint for both events, with a whsec_ secret', async () => {
+      const group = await t.newGroup(acme, 'CRUD');
+      const response = await t.request('POST', `/webhooks/${group.groupID}`, {
+        apiKey: acme.apiKey,
+        body: { url: 'https://hooks.example.com/in', description: 'Production' },
+      });
+      expect(response.status).toBe(200);
+      expect(Object.keys(response.body as object)).toEqual([
+        'id',
+        'description',
+        'object',
+        'status',
+        'url',
+        'enabledEvents',
+        'secret',
+      ]);
+      const endpoint = response.body as Endpoint;
+      expect(endpoint).toEqual({
+        id: expect.stringMatching(/^we_[0-9A-Za-z]{24}$/),
+        description: 'Production',
+        object: 'webhook_endpoint',
+        status: 'enabled',
+        url: 'https://hooks.example.com/in',
+        enabledEvents: ['user.created', 'user.session.result'],
+        secret: expect.stringMatching(/^whsec_/),
+      });
+      const listed = await t.request('GET', `/webhooks/${group.groupID}`, { apiKey: acme.apiKey });
+      const { secret: _secret, ...withoutSecret } = endpoint;
+      expect(listed.body).toEqual([withoutSecret]);
+      const stored = await t.db.query(
+        'SELECT secret_ciphertext FROM webhook_endpoints WHERE id = $1',
+        [endpoint.id],
+      );
+      expect(stored.rows[0].secret_ciphertext).not.toContain(endpoint.secret.slice(6));
+    });
+
+    it('updates url, description and status; deletes', async () => {
+      const group = await t.newGroup(acme, 'Update');
+      const endpoint = await addEndpoint(group, 'https://hooks.example.com/a');
+      const path = `/webhooks/${group.groupID}/${endpoint.id}`;
+      const updated = await t.request('PUT', path, {
+        apiKey: acme.apiKey,
+        body: { url: 'https://hooks.example.com/b', description: 'B', status: 'disabled' },
+      });
+      expect(updated.status).toBe(200);
+      expect(updated.body).toMatchObject({
+        url: 'https://hooks.example.com/b',
+        description: 'B',
+        status: 'disabled',
+      });
+      expect((updated.body as Endpoint).secret).toBeUndefined();
+      const enabled = await t.request('PUT', path, {
+        apiKey: acme.apiKey,
+        body: { status: 'enabled' },
+      });
+      expect(enabled.body).toMatchObject({ status: 'enabled', description: 'B' });
+      const deleted = await t.request('DELETE', path, { apiKey: acme.apiKey });
+      expect(deleted.body).toEqual({ message: 'success' });
+      const again = await t.request('DELETE', path, { apiKey: acme.apiKey });
+      expect(again.status).toBe(400);
+      expect(again.body).toEqual({ error: WebhookErrors.NotFound });
+    });
+
+    it('answers every spec error string', async () => {
+      const group = await t.newGroup(acme, 'Errors');
+      const endpoint = await addEndpoint(group, 'https://hooks.example.com/e');
+      const cases: [string, string, unknown, string][] = [
+        [
+          'POST',
+          '/webhooks/',
+          { url: 'https://x.example.com', description: 'd' },
+          GroupErrors.GroupIdMissing,
+        ],
+        ['POST', '/webhooks/abc', {}, GroupErrors.GroupIdNotNumber],
+        ['POST', `/webhooks/${group.groupID}`, { description: 'd' }, WebhookErrors.UrlMissing],
+        [
+          'POST',
+          `/webhooks/${group.groupID}`,
+          { url: 5, description: 'd' },
+          WebhookErrors.UrlNotString,
+        ],
+        [
+          'POST',
+          `/webhooks/${group.groupID}`,
+          { url: 'not a url', description: 'd' },
+          WebhookErrors.InvalidUrl,
+        ],
+        [
+          'POST',
+          `/webhooks/${group.groupID}`,
+          { url: 'ftp://x.example.com', description: 'd' },
+          WebhookErrors.InvalidUrl,
+        ],
+        [
+          'POST',
+          `/webhooks/${group.groupID}`,
+          { url: 'https://x.example.com' },
+          WebhookErrors.DescriptionMissing,
+        ],
+        [
+          'POST',
+          `/webhooks/${group.groupID}`,
+          { url: 'https://x.example.com', description: 1 },
+          WebhookErrors.DescriptionNotString,
+        ],
+        [
+          'POST',
+          '/webhooks/999999',
+          { url: 'https://x.example.com', description: 'd' },
+          GroupErrors.NotFound,
+        ],
+        ['GET', '/webhooks/999999', undefined, GroupErrors.NotFound],
+        ['PUT', `/webhooks/${group.groupID}/`, {}, WebhookErrors.WebhookIdMissing],
+        ['DELETE', `/webhooks/${group.groupID}/`, undefined, WebhookErrors.WebhookIdMissing],
+        ['PUT', `/webhooks//${endpoint.id}`, {}, GroupErrors.GroupIdMissing],
+        ['DELETE', `/webhooks//${endpoint.id}`, undefined, GroupErrors.GroupIdMissing],
+        ['PUT', `/webhooks/${group.groupID}/we_nothere`, {}, WebhookErrors.NotFound],
+        [
+          'DELETE',
+          `/webhooks/${group.groupID}/we_${'A'.repeat(24)}`,
+          undefined,
+          WebhookErrors.NotFound,
+        ],
+        [
+          'PUT',
+          `/webhooks/${group.groupID}/${endpoint.id}`,
+          { url: 7 },
+          WebhookErrors.UrlNotString,
+        ],
+        [
+          'PUT',
+          `/webhooks/${group.groupID}/${endpoint.id}`,
+          { url: 'nope' },
+          WebhookErrors.InvalidUrl,
+        ],
+        [
+          'PUT',
+          `/webhooks/${group.groupID}/${endpoint.id}`,
+          { description: false },
+          WebhookErrors.DescriptionNotString,
+        ],
+        [
+          'PUT',
+          `/webhooks/${group.groupID}/${endpoint.id}`,
+          { status: 'paused' },
+          WebhookErrors.StatusInvalid,
+        ],
+      ];
+      for (const [method, path, body, message] of cases) {
+        const response = await t.request(method, path, { apiKey: acme.apiKey, body });
+        expect({ method, path, status: response.status, body: response.body }).toEqual({
+          method,
+          path,
+          status: 400,
+          body: { error: message },
+        });
+      }
+      expect(WebhookErrors.WebhookIdMissing).toBe('You are missing the path parameter webhookID');
+      expect(WebhookErrors.UrlMissing).toBe('You are missing the body parameter url');
+      expect(WebhookErrors.DescriptionMissing).toBe(
+        'You are missing the body parameter description',
+      );
+    });
+
+    it('another enterprise can neither list, change nor delete an endpoint', async () => {
+      const group = await t.newGroup(acme, 'Tenancy');
+      const endpoint = await addEndpoint(group, 'https://hooks.example.com/t');
+      const path = `/webhooks/${group.groupID}/${endpoint.id}`;
+      for (const [method, target, body] of [
+        ['GET', `/webhooks/${group.groupID}`, undefined],
+        [
+          'POST',
+          `/webhooks/${group.groupID}`,
+          { url: 'https://evil.example.com', description: 'x' },
+        ],
+        ['PUT', path, { url: 'https://evil.example.com' }],
+        ['DELETE', path, undefined],
+        ['POST', `${path}/rotate-secret`, undefined],
+        ['GET', `${path}/deliveries`, undefined],
+      ] as const) {
+        const response = await t.request(method, target, { apiKey: globex.apiKey, body });
+        expect({ method, target, body: response.body }).toEqual({
+          method,
+          target,
+          body: { error: GroupErrors.NotFound },
+        });
+      }
+      const theirGroup = await t.newGroup(globex, 'Theirs');
+      const wrongGroup = await t.request('PUT', `/webhooks/${theirGroup.groupID}/${endpoint.id}`, {
+        apiKey: globex.apiKey,
+        body: { url: 'https://evil.example.com' },
+      });
+      expect(wrongGroup.body).toEqual({ error: WebhookErrors.NotFound });
+      const stored = await t.db.query('SELECT url FROM webhook_endpoints WHERE id = $1', [
+        endpoint.id,
+      ]);
+      expect(stored.rows[0].url).toBe('https://hooks.example.com/t');
+    });
+  });
+
+  describe('delivery', () => {
+    it('delivers user.created and user.session.result, signed so that standardwebhooks verifies', async () => {
+      const group = await t.newGroup(acme, 'Deliver');
+      const inbox = await receiver();
+      const endpoint = await addEndpoint(group, `${inbox.url}/hook`);
+      const session = await firstSession(group);
+      await inbox.waitFor(1);
+      const created = WebhookReceiver.verify(inbox.received[0], endpoint.secret);
+      expect(created).toEqual({
+        id: expect.stringMatching(/^evt_[0-9a-f]{48}$/),
+        object: 'event',
+        type: 'user.created',
+        created: expect.stringMatching(/Z$/),
+        data: {
+          object: {
+            groupID: group.groupID,
+            userIdentifier: session.userIdentifier,
+            email: `wh${n}@example.com`,
+          },
+        },
+      });
+      expect(inbox.received[0].headers['webhook-id']).toBe(created.id);
+      expect(inbox.received[0].path).toBe('/hook');
+
+      const ingest = await t.request('POST', `/internal/sessions/${session.sessionID}/result`, {
+        headers: { authorization: `Bearer ${ENGINE_TOKEN}` },
+        body: result,
+      });
+      expect(ingest.status).toBe(200);
+      await inbox.waitFor(2);
+      expect(WebhookReceiver.verify(inbox.received[1], endpoint.secret)).toMatchObject({
+        type: 'user.session.result',
+        data: {
+          object: {
+            groupID: group.groupID,
+            sessionID: session.sessionID,
+            externalUserID: session.userIdentifier,
+            timestamp: expect.stringMatching(/Z$/),
+          },
+        },
+      });
+    });
+
+    it('retries a failure with the same webhook-id, re-signed', async () => {
+      const group = await t.newGroup(acme, 'Retry');
+      const inbox = await receiver();
+      inbox.replies.push({ status: 500 });
+      const endpoint = await addEndpoint(group, inbox.url);
+      await firstSession(group);
+      const [first, second] = await inbox.waitFor(2);
+      expect(second.headers['webhook-id']).toBe(first.headers['webhook-id']);
+      expect(second.at - first.at).toBeGreaterThanOrEqual(800);
+      WebhookReceiver.verify(second, endpoint.secret);
+      // The receiver has answered; the worker records the outcome just after.
+      type Delivery = { status: string; attempts: number; attemptLog: { statusCode: number }[] };
+      let delivery: Delivery | undefined;
+      for (let tries = 0; tries < 50 && delivery?.status !== 'delivered'; tries++) {
+        if (tries > 0) await sleep(100);
+        const deliveries = await t.request(
+          'GET',
+          `/webhooks/${group.groupID}/${endpoint.id}/deliveries`,
+          { apiKey: acme.apiKey },
+        );
+        expect(deliveries.status).toBe(200);
+        delivery = (deliveries.body as Delivery[])[0];
+      }
+      expect(delivery).toMatchObject({
+        status: 'delivered',
+        attempts: 2,
+        eventType: 'user.created',
+      });
+      expect(delivery!.attemptLog.map((attempt) => attempt.statusCode)).toEqual([500, 200]);
+    });
+
+    it('honours Retry-After', async () => {
+      const group = await t.newGroup(acme, 'RetryAfter');
+      const inbox = await receiver();
+      inbox.replies.push({ status: 503, headers: { 'retry-after': '3' } });
+      await addEndpoint(group, inbox.url);
+      await firstSession(group);
+      const [first, second] = await inbox.waitFor(2, 15_000);
+      expect(second.at - first.at).toBeGreaterThanOrEqual(2_800);
+    });
+
+    it('a 410 disables the endpoint', async () => {
+      const group = await t.newGroup(acme, 'Gone');
+      const inbox = await receiver();
+      inbox.replies.push({ status: 410 });
+      const endpoint = await addEndpoint(group, inbox.url);
+      await firstSession(group);
+      await inbox.waitFor(1);
+      await eventually(async () => {
+        const listed = (
+          await t.request('GET', `/webhooks/${group.groupID}`, { apiKey: acme.apiKey })
+        ).body as Endpoint[];
+        expect(listed[0]).toMatchObject({ id: endpoint.id, status: 'disabled' });
+      });
+      await firstSession(group);
+      await sleep(800);
+      expect(inbox.received).toHaveLength(1);
+    });
+
+    it('an endpoint failing continuously for 5 days is disabled at its next failure', async () => {
+      const group = await t.newGroup(acme, 'Five days');
+      const inbox = await receiver();
+      const endpoint = await addEndpoint(group, inbox.url);
+      await t.db.query(
+        `UPDATE webhook_endpoints SET failing_since = now() - interval '5 days 1 minute' WHERE id = $1`,
+        [endpoint.id],
+      );
+      inbox.replies.push({ status: 500 });
+      await firstSession(group);
+      await inbox.waitFor(1);
+      await eventually(async () => {
+        const listed = (
+          await t.request('GET', `/webhooks/${group.groupID}`, { apiKey: acme.apiKey })
+        ).body as Endpoint[];
+        expect(listed[0]).toMatchObject({ id: endpoint.id, status: 'disabled' });
+      });
+      await sleep(1_200);
+      expect(inbox.received).toHaveLength(1);
+    });
+
+    it('a success ends the failure streak', async () => {
+      const group = await t.newGroup(acme, 'Streak');
+      const inbox = await receiver();
+      const endpoint = await addEndpoint(group, inbox.url);
+      await t.db.query(
+        `UPDATE webhook_endpoints SET failing_since = now() - interval '4 days' WHERE id = $1`,
+        [endpoint.id],
+      );
+      await firstSession(group);
+      await inbox.waitFor(1);
+      await eventually(async () => {
+        const stored = await t.db.query(
+          'SELECT failing_since, status FROM webhook_endpoints WHERE id = $1',
+          [endpoint.id],
+        );
+        expect(stored.rows[0]).toEqual({ failing_since: null, status: 'enabled' });
+      });
+    });
+
+    it('does not follow redirects', async () => {
+      const group = await t.newGroup(acme, 'Redirect');
+      const inbox = await receiver();
+      inbox.replies.push({ status: 302, headers: { location: `${inbox.url}/elsewhere` } });
+      await addEndpoint(group, `${inbox.url}/hook`);
+      await firstSession(group);
+      await inbox.waitFor(2);
+      expect(inbox.received.map((request) => request.path)).toEqual(['/hook', '/hook']);
+    });
+
+    it("never sends one group's events to another group's endpoint", async () => {
+      const groupA = await t.newGroup(acme, 'A');
+      const groupB = await t.newGroup(acme, 'B');
+      const inboxA = await receiver();
+      const endpointA = await addEndpoint(groupA, inboxA.url);
+      await firstSession(groupB);
+      await firstSession(groupA);
+      await inboxA.waitFor(1);
+      await sleep(500);
+      expect(inboxA.received).toHaveLength(1);
+      expect(WebhookReceiver.verify(inboxA.received[0], endpointA.secret)).toMatchObject({
+        data: { object: { groupID: groupA.groupID } },
+      });
+    });
+
+    it('rotating the secret signs with both for a while; the old one still verifies', async () => {
+      const group = await t.newGroup(acme, 'Rotate');
+      const inbox = await receiver();
+      const endpoint = await addEndpoint(group, inbox.url);
+      const rotated = await t.request(
+        'POST',
+        `/webhooks/${group.groupID}/${endpoint.id}/rotate-secret`,
+        {
+          apiKey: acme.apiKey,
+        },
+      );
+      expect(rotated.status).toBe(200);
+      const newSecret = (rotated.body as Endpoint).secret;
+      expect(newSecret).not.toBe(endpoint.secret);
+      await firstSession(group);
+      const [delivery] = await inbox.waitFor(1);
+      expect(String(delivery.headers['webhook-signature']).split(' ')).toHaveLength(2);
+      WebhookReceiver.verify(delivery, newSecret);
+      WebhookReceiver.verify(delivery, endpoint.secret);
+    });
+
+    it('sends a webhook.test event and redelivers on request', async () => {
+      const group = await t.newGroup(acme, 'Test event');
+      const inbox = await receiver();
+      const endpoint = await addEndpoint(group, inbox.url);
+      const sent = await t.request('POST', `/webhooks/${group.groupID}/${endpoint.id}/test`, {
+        apiKey: acme.apiKey,
+      });
+      expect(sent.status).toBe(200);
+      await inbox.waitFor(1);
+      expect(WebhookReceiver.verify(inbox.received[0], endpoint.secret)).toMatchObject({
+        id: (sent.body as { eventId: string }).eventId,
+        type: 'webhook.test',
+      });
+      const [delivery] = (
+        await t.request('GET', `/webhooks/${group.groupID}/${endpoint.id}/deliveries`, {
+          apiKey: acme.apiKey,
+        })
+      ).body as { id: string }[];
+      const again = await t.request(
+        'POST',
+        `/webhooks/${group.groupID}/${endpoint.id}/deliveries/${delivery.id}/redeliver`,
+        { apiKey: acme.apiKey },
+      );
+      expect(again.body).toEqual({ message: 'success' });
+      await inbox.waitFor(2);
+      expect(inbox.received[1].headers['webhook-id']).toBe(inbox.received[0].headers['webhook-id']);
+      const unknown = await t.request(
+        'POST',
+        `/webhooks/${group.groupID}/${endpoint.id}/deliveries/00000000-0000-0000-0000-000000000000/redeliver`,
+        { apiKey: acme.apiKey },
+      );
+      expect(unknown.body).toEqual({ error: WebhookErrors.DeliveryNotFound });
+    });
+
+    it('deleting an endpoint stops its pending deliveries; deleting the group removes endpoints', async () => {
+      const group = await t.newGroup(acme, 'Delete');
+      const inbox = await receiver();
+      inbox.replies.push({ status: 500 });
+      const endpoint = await addEndpoint(group, inbox.url);
+      await firstSession(group);
+      await inbox.waitFor(1);
+      await t.request('DELETE', `/webhooks/${group.groupID}/${endpoint.id}`, {
+        apiKey: acme.apiKey,
+      });
+      await sleep(1_500);
+      expect(inbox.received).toHaveLength(1);
+      const other = await addEndpoint(group, inbox.url);
+      await t.request('DELETE', `/groups/${group.groupID}`, { apiKey: acme.apiKey });
+      const stored = await t.db.query(
+        'SELECT count(*)::int AS n FROM webhook_endpoints WHERE id = $1',
+        [other.id],
+      );
+      expect(stored.rows[0].n).toBe(0);
+    });
+  });
+});
+
+describe('Webhooks: SSRF guard on', () => {
+  let t: TestApp;
+  let acme: TestEnterprise;
+  let group: TestGroup;
+
+  beforeAll(async () => {
+    t = await startTestApp({ WEBHOOK_ALLOW_PRIVATE_URLS: 'false', WEBHOOK_RETRY_SCHEDULE: '1s' });
+    acme = await t.newEnterprise('Acme');
+    group = await t.newGroup(acme, 'Guarded');
+  });
+  afterAll(() => t.close());
+
+  it.each([
+    'https://127.0.0.1/hook',
+    'https://10.0.0.1/hook',
+    'https://172.16.0.1/hook',
+    'https://192.168.1.1/hook',
+    'https://169.254.169.254/latest/meta-data',
+    'https://[::1]/hook',
+    'https://[::ffff:127.0.0.1]/hook',
+    'https://2130706433/hook',
+    'https://0177.0.0.1/hook',
+    'https://localhost/hook',
+    'http://hooks.example.com/plain-http',
+  ])('refuses to register %s', async (url) => {
+    const response = await t.request('POST', `/webhooks/${group.groupID}`, {
+      apiKey: acme.apiKey,
+      body: { url, description: 'x' },
+    });
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({ error: WebhookErrors.InvalidUrl });
+  });
+
+  it('refuses at send time a name that resolves to a private address', async () => {
+    // This machine's own name resolves to a loopback address (/etc/hosts): a name, not a literal,
+    // so it passes registration and must be caught when the delivery resolves it.
+    const host = hostname();
+    const { address } = await lookup(host);
+    expect(isPublicAddress(address)).toBe(false);
+    const created = await t.request('POST', `/webhooks/${group.groupID}`, {
+      apiKey: acme.apiKey,
+      body: { url: `https://${host}/hook`, description: 'resolves privately' },
+    });
+    expect(created.status).toBe(200);
+    const endpoint = created.body as Endpoint;
+    await t.createSession(acme, group, 'ssrf@example.com');
+    const deadline = Date.now() + 10_000;
+    let attempts: { error: string | null }[] = [];
+    while (Date.now() < deadline && attempts.length === 0) {
+      await sleep(100);
+      const deliveries = (
+        await t.request('GET', `/webhooks/${group.groupID}/${endpoint.id}/deliveries`, {
+          apiKey: acme.apiKey,
+        })
+      ).body as { attemptLog: { error: string | null }[] }[];
+      attempts = deliveries[0]?.attemptLog ?? [];
+    }
+    expect(attempts[0].error).toBe(`refused: ${host} resolves to a private or reserved address`);
+  });
+});
