@@ -1,3 +1,4 @@
+import { featureBucket } from '../src/checkin/ingestion/feature-buckets';
 import { IngestionErrors } from '../src/checkin/ingestion/ingestion.errors';
 import { CommonErrors } from '../src/common/errors/common.errors';
 import { SessionErrors } from '../src/sessions/sessions.errors';
@@ -10,6 +11,17 @@ import {
 } from './support/test-app';
 
 const ENGINE_TOKEN = 'test-engine-token-0123456789-abcdefghij';
+
+/** A small seeded PRNG (mulberry32): the same values on every run. */
+function mulberry32(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let value = Math.imul(state ^ (state >>> 15), state | 1);
+    value ^= value + Math.imul(value ^ (value >>> 7), value | 61);
+    return ((value ^ (value >>> 14)) >>> 0) / 4294967296;
+  };
+}
 
 const result = (overrides: Record<string, unknown> = {}) => ({
   version: 'v1.2.3',
@@ -139,6 +151,63 @@ describe('Result ingestion', () => {
     // Alice's own sessions: [1] then [1, 3].
     expect(byId[alice.sessionID].user_percentiles).toEqual({ x: 0.5 });
     expect(byId[alice2.sessionID].user_percentiles).toEqual({ x: 0.75 });
+  });
+
+  it('group percentiles from histograms are exact, across bucket edges, ties, zero and negatives', async () => {
+    const fresh = await t.newGroup(acme, 'Histograms');
+    // 1 and 1.0078125 are the edges of one bucket; 1.0078124 is inside it; -0 equals 0.
+    const palette = [-3.2, -1e-9, -0, 0, 1e-9, 0.5, 0.504, 1, 1.0078124, 1.0078125, 2, 100];
+    const random = mulberry32(7);
+    const seen: { x: number; y: number }[] = [];
+    for (let i = 0; i < 120; i++) {
+      const values = {
+        x: palette[Math.floor(random() * palette.length)],
+        y: Math.round(random() * 1e6) / 1e3 - 500,
+      };
+      const session = await newSession(`hist${i}@example.com`, fresh);
+      const response = await ingest(session.sessionID, result({ features: values }));
+      expect(response.status).toBe(200);
+      seen.push(values);
+      const stored = await t.db.query(
+        'SELECT group_percentiles FROM sessions WHERE session_id = $1',
+        [session.sessionID],
+      );
+      const expected = (name: 'x' | 'y') => {
+        const mine = values[name];
+        const below = seen.filter((v) => v[name] < mine).length;
+        const equal = seen.filter((v) => v[name] === mine).length;
+        return (below + 0.5 * equal) / seen.length;
+      };
+      expect(stored.rows[0].group_percentiles).toEqual({ x: expected('x'), y: expected('y') });
+    }
+    // The histograms equal a recount through the SQL bucket function (which the migration uses).
+    const mismatches = await t.db.query(
+      `SELECT * FROM (
+         SELECT name, feature_bucket(value) AS bucket, count(*)::int AS count
+           FROM session_features WHERE group_id = $1 GROUP BY 1, 2) AS recount
+       FULL JOIN (SELECT name, bucket, count FROM group_feature_histograms WHERE group_id = $1) AS h
+         USING (name, bucket)
+       WHERE recount.count IS DISTINCT FROM h.count`,
+      [fresh.groupID],
+    );
+    expect(mismatches.rows).toEqual([]);
+  });
+
+  it('the SQL bucket function and its TypeScript twin agree on any float', async () => {
+    const random = mulberry32(11);
+    const view = new DataView(new ArrayBuffer(8));
+    const values: number[] = [0, -0, 5e-324, -5e-324, Number.MAX_VALUE, -Number.MAX_VALUE];
+    while (values.length < 5000) {
+      view.setUint32(0, Math.floor(random() * 2 ** 32));
+      view.setUint32(4, Math.floor(random() * 2 ** 32));
+      const value = view.getFloat64(0);
+      if (Number.isFinite(value)) values.push(value);
+    }
+    const buckets = await t.db.query(
+      'SELECT feature_bucket(v) AS bucket FROM unnest($1::float8[]) WITH ORDINALITY AS u(v, i) ORDER BY i',
+      [values.map((value) => (Object.is(value, -0) ? '-0' : String(value)))],
+    );
+    expect(buckets.rows.map((row) => row.bucket)).toEqual(values.map(featureBucket));
   });
 
   it('is idempotent for the same result, and refuses a different one with 409', async () => {

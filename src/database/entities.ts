@@ -7,6 +7,7 @@ import { EmailMessageEntity } from '../interact/email-message.entity';
 import { MembershipEntity } from '../participants/membership.entity';
 import { ParticipantEntity } from '../participants/participant.entity';
 import {
+  GroupFeatureHistogramEntity,
   GroupWordCountEntity,
   SessionFeatureEntity,
   SessionWordCountEntity,
@@ -29,6 +30,7 @@ export const ENTITIES = [
   SessionFeatureEntity,
   SessionWordCountEntity,
   GroupWordCountEntity,
+  GroupFeatureHistogramEntity,
   EventEntity,
   IdempotencyKeyEntity,
   WebhookEndpointEntity,

@@ -75,3 +75,34 @@ export class GroupWordCountEntity {
   @Column({ type: 'bigint' })
   count!: string;
 }
+
+/**
+ * Schema of `group_feature_histograms`: per group and feature, how many completed sessions fall in
+ * each value bucket (`feature_bucket`, src/checkin/ingestion/feature-buckets.ts); group
+ * percentiles read it instead of scanning the group.
+ */
+@Entity({ name: 'group_feature_histograms' })
+export class GroupFeatureHistogramEntity {
+  @PrimaryColumn({
+    name: 'group_id',
+    type: 'bigint',
+    primaryKeyConstraintName: 'group_feature_histograms_pkey',
+  })
+  groupId!: string;
+
+  @PrimaryColumn({ type: 'text', primaryKeyConstraintName: 'group_feature_histograms_pkey' })
+  name!: string;
+
+  @PrimaryColumn({ type: 'integer', primaryKeyConstraintName: 'group_feature_histograms_pkey' })
+  bucket!: number;
+
+  @ManyToOne(() => GroupEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({
+    name: 'group_id',
+    foreignKeyConstraintName: 'group_feature_histograms_group_fkey',
+  })
+  group?: GroupEntity;
+
+  @Column({ type: 'integer' })
+  count!: number;
+}

@@ -62,9 +62,13 @@ export class IngestionService {
         throw new ApiError(409, IngestionErrors.DifferentResult);
       }
       const completedAt = result.completedAt ? new Date(result.completedAt) : new Date();
-      await this.ingestion.insertFeatures(sql, session, result.features);
-      const groupPercentiles = await this.ingestion.percentiles(sql, sessionId, 'group');
-      const userPercentiles = await this.ingestion.percentiles(sql, sessionId, 'participant');
+      const features = Object.keys(result.features)
+        .sort()
+        .map((name) => ({ name, value: result.features[name] }));
+      await this.ingestion.insertFeatures(sql, session, features);
+      await this.ingestion.addToHistograms(sql, session, features);
+      const groupPercentiles = await this.ingestion.groupPercentiles(sql, session.groupId, features);
+      const userPercentiles = await this.ingestion.participantPercentiles(sql, sessionId);
       await this.ingestion.complete(sql, sessionId, {
         completedAt,
         version: result.version,

@@ -1,0 +1,25 @@
+/**
+ * Histogram buckets of feature values, identical to the SQL function `feature_bucket`
+ * (migrations/1764205200000-FeatureHistograms.ts): the float64's bits as an order-preserving
+ * signed 64-bit integer, shifted right by {@link BUCKET_SHIFT}. Buckets are about 0.8 % of the
+ * value wide, so a group needs at most a few thousand buckets per feature, however many sessions.
+ */
+export const BUCKET_SHIFT = 45n;
+const ALL_BUT_SIGN = 0x7fff_ffff_ffff_ffffn;
+
+const view = new DataView(new ArrayBuffer(8));
+
+/** The bucket holding `value` (finite; -0 is 0). */
+export function featureBucket(value: number): number {
+  view.setFloat64(0, value === 0 ? 0 : value);
+  const bits = view.getBigInt64(0);
+  const key = bits >= 0n ? bits : bits ^ ALL_BUT_SIGN;
+  return Number(key >> BUCKET_SHIFT);
+}
+
+/** The smallest float64 in `bucket`: the bucket is [bucketFloor(b), bucketFloor(b + 1)). */
+export function bucketFloor(bucket: number): number {
+  const key = BigInt(bucket) << BUCKET_SHIFT;
+  view.setBigInt64(0, key >= 0n ? key : key ^ ALL_BUT_SIGN);
+  return view.getFloat64(0);
+}
