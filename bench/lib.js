@@ -157,13 +157,20 @@ function runAutocannonOnce(options) {
 /**
  * Loads `url` with autocannon: a `warmupSeconds` run that is thrown away, then the measured run.
  * Fails when any request errored, timed out or answered non-2xx (a fast 401 is no result).
+ * `requests`, when given, is a function returning autocannon's `requests` array (e.g. one request
+ * whose `setupRequest` picks the next id of a list); it is called once per measure(), so each
+ * measurement starts the same sequence and its measured run continues where the warm-up stopped.
  */
-async function measure(url, { headers = {}, connections, durationSeconds, warmupSeconds } = {}) {
+async function measure(
+  url,
+  { headers = {}, connections, durationSeconds, warmupSeconds, requests } = {},
+) {
   const base = {
     url,
     headers,
     connections: connections ?? DEFAULTS.connections,
     pipelining: 1,
+    ...(requests ? { requests: requests() } : {}),
   };
   const warmup = warmupSeconds ?? DEFAULTS.warmupSeconds;
   if (warmup > 0) await runAutocannonOnce({ ...base, duration: warmup });
@@ -186,6 +193,115 @@ async function measure(url, { headers = {}, connections, durationSeconds, warmup
     latencyAvg: result.latency.average,
     throughputBytesPerSec: result.throughput.average,
   };
+}
+
+/** autocannon's result → the figures measure() reports, plus the count of 2xx answers. */
+function figuresOf(result) {
+  return {
+    requestsPerSec: result.requests.average,
+    requestsTotal: result.requests.total,
+    responses2xx: result['2xx'],
+    latencyP50: result.latency.p50,
+    latencyP99: result.latency.p99,
+    latencyAvg: result.latency.average,
+    throughputBytesPerSec: result.throughput.average,
+  };
+}
+
+/**
+ * One autocannon run with any autocannon options (`requests` with `setupRequest`, `method`,
+ * `body`, `amount` …), no warm-up: for scenarios where every request differs (a different
+ * session each time). Fails, like measure(), when any request errored, timed out or answered
+ * non-2xx.
+ */
+async function measureOnce(options) {
+  const result = await runAutocannonOnce({
+    connections: DEFAULTS.connections,
+    pipelining: 1,
+    duration: DEFAULTS.durationSeconds,
+    ...options,
+  });
+  const failures = result.errors + result.timeouts + result.non2xx;
+  if (failures > 0) {
+    throw new Error(
+      `${options.url}: ${result.errors} errors, ${result.timeouts} timeouts, ` +
+        `${result.non2xx} non-2xx answers out of ${result.requests.total} requests`,
+    );
+  }
+  return figuresOf(result);
+}
+
+/** The value at percentile `p` (0–100) of `values`, nearest rank; NaN when empty. */
+function percentile(values, p) {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const rank = Math.ceil((p / 100) * sorted.length);
+  return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1];
+}
+
+/**
+ * Starts a process that serves no HTTP (a queue worker). Resolves once a line of its output
+ * matches `readyLine` (at once when none is given); rejects with its last output when it exits
+ * first or `timeoutMs` passes. Tracked like startProcess(), so stopAll() ends it.
+ */
+async function startBackgroundProcess({
+  name,
+  command,
+  args = [],
+  env,
+  cwd = ROOT,
+  readyLine,
+  timeoutMs = 60_000,
+}) {
+  const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const lines = [];
+  let lineCount = 0;
+  let ready = !readyLine;
+  const collect = (chunk) => {
+    for (const line of chunk.toString('utf8').split('\n')) {
+      if (line === '') continue;
+      lineCount += 1;
+      lines.push(line);
+      if (lines.length > 200) lines.shift();
+      if (!ready && readyLine.test(line)) ready = true;
+    }
+  };
+  child.stdout.on('data', collect);
+  child.stderr.on('data', collect);
+  let exitInfo = null;
+  const exited = new Promise((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+  const handle = {
+    name,
+    child,
+    exited,
+    output: () => lines.slice(),
+    lineCount: () => lineCount,
+    resetLineCount: () => {
+      lineCount = 0;
+    },
+  };
+  exited.then((info) => {
+    exitInfo = info;
+    children.delete(handle);
+  });
+  children.add(handle);
+
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (ready) return handle;
+    if (exitInfo) {
+      const how = exitInfo.signal ? `signal ${exitInfo.signal}` : `code ${exitInfo.code}`;
+      const tail = lines.slice(-20).join('\n  ');
+      throw new Error(`${name} exited during start-up (${how}):${tail ? `\n  ${tail}` : ''}`);
+    }
+    if (Date.now() > deadline) {
+      await stopProcess(handle);
+      throw new Error(`${name} did not print ${readyLine} within ${timeoutMs} ms`);
+    }
+    await sleep(100);
+  }
 }
 
 function median(values) {
@@ -284,7 +400,10 @@ module.exports = {
   stopProcess,
   stopAll,
   measure,
+  measureOnce,
   median,
+  percentile,
+  startBackgroundProcess,
   machineInfo,
   formatMachine,
   markdownTable,

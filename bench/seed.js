@@ -29,6 +29,9 @@ const GROUPS_ENTERPRISE = 'Benchmark Enterprise';
 const METRICS_ENTERPRISE = 'Benchmark Metrics Enterprise';
 /** A different PRNG seed, so the metrics enterprise's API key differs from the groups one. */
 const METRICS_SEED = 0x6d6574; // "met"
+const SESSIONS_ENTERPRISE = 'Benchmark Sessions Enterprise';
+/** The sessions enterprise's own PRNG seed (API key, group keys and invite codes). */
+const SESSIONS_SEED = 0x736573; // "ses"
 
 const NAME_WORDS = [
   'Support',
@@ -363,11 +366,306 @@ async function existingMetricsSeed(client, keyHash) {
   };
 }
 
+/**
+ * SQL for the seeded participant n's external ID: `ok_` + 48 hex characters taken from md5s of n,
+ * so they look random, never collide with the metrics seed's zero-padded ones (external IDs are
+ * unique across enterprises) and can be recomputed in SQL to join on.
+ */
+const sessionsExternalIdSql = (n) =>
+  `'ok_' || md5('bench-sessions/p' || ${n}) || left(md5('bench-sessions/q' || ${n}), 16)`;
+
+/** The seeded participant n's email (already normalised: lower case, no spaces). */
+const sessionsParticipantEmail = (n) => `participant${n}@sessions.bench.example`;
+
+/** Participants' lines in the seeded transcripts: quotes, a backslash, a newline, non-ASCII. */
+const TRANSCRIPT_LINES = [
+  'Work has been busy, but I am sleeping better this week.',
+  'I feel a bit tired, the deadlines keep coming.',
+  'Honestly? Good — the team is supportive and the "long" weekend helped.',
+  'Stress is high: meetings all day, little time for exercise.\nStill, walking helps.',
+  'Calmer than last month; ça va mieux 😊 (C:\\notes\\mood.txt says so too).',
+];
+
+/**
+ * The sessions scenarios' data, in their own enterprise ("Benchmark Sessions Enterprise", its own
+ * API key): `groups` groups, `participants` participants spread round-robin over them (one
+ * membership each, privacy level 5, so GET /sessions/{id} shows every field), and `sessions`
+ * completed sessions spread round-robin over the participants, each with a full result
+ * (version, mhci, subscores, group and user percentiles, a four-turn transcript, five
+ * features; the shapes the ingestion writes, values deterministic functions of the session's
+ * number). Sessions and memberships are generated in SQL (generate_series). Participants' emails
+ * are encrypted and hashed in Node with the service's own PiiCipher (dist/) under the key the
+ * service is started with (`serviceEnv`, the service's environment, read with its own
+ * loadConfig), so the service finds them by email like its own rows.
+ *
+ * Not seeded: the per-session inputs of percentiles and word clouds (session_features,
+ * session_word_counts) and the group rollups, which GET /sessions and POST /session/create do
+ * not read; result_hash is a SHA-256 of the session's number, not of its result.
+ *
+ * Seeding is skipped when the enterprise already holds exactly these sizes, at level 5, with
+ * emails hashed under the current key (`force` re-seeds anyway). Either way, sessions still
+ * pending (status 'created': those POST /session/create made in an earlier run; the seed only
+ * writes completed ones) are deleted, so repeated runs start from the same table.
+ *
+ * Returns { apiKey, enterpriseId, seeded, deletedPending, seconds, sessionIds (in seeding
+ * order), members: [{ externalId, email, groupId, groupKey }] (in participant order) }.
+ */
+async function seedSessions({
+  databaseUrl,
+  serviceEnv,
+  groups = 100,
+  participants = 10_000,
+  sessions = 100_000,
+  force = false,
+  log = () => undefined,
+}) {
+  if (!databaseUrl) throw new Error('seedSessions: databaseUrl is required');
+  if (!serviceEnv)
+    throw new Error("seedSessions: serviceEnv (the service's environment) is required");
+  const started = Date.now();
+  await prepareSchema(databaseUrl);
+  const { loadConfig } = loadDist('config/config.js');
+  const { PiiCipher } = loadDist('common/crypto/pii-cipher.js');
+  const cipher = new PiiCipher(loadConfig(serviceEnv).dataEncryptionKey);
+  const generator = createGenerator(SESSIONS_SEED);
+  const apiKey = generator.apiKey();
+  const keyHash = hashApiKey(apiKey);
+
+  const client = new Client({ connectionString: databaseUrl, connectionTimeoutMillis: 5_000 });
+  await client.connect();
+  try {
+    let seeded = false;
+    let enterpriseId = force
+      ? null
+      : await existingSessionsSeed(client, keyHash, {
+          groups,
+          participants,
+          sessions,
+          firstEmailHash: cipher.emailLookupHash(sessionsParticipantEmail(1)),
+        });
+    if (!enterpriseId) {
+      enterpriseId = await insertSessionsSeed(client, {
+        apiKey,
+        keyHash,
+        groupRows: buildGroups(generator, groups),
+        cipher,
+        participants,
+        sessions,
+        log,
+      });
+      seeded = true;
+    }
+
+    const deleted = await client.query(
+      `DELETE FROM sessions WHERE enterprise_id = $1 AND status = 'created'`,
+      [enterpriseId],
+    );
+    const deletedPending = deleted.rowCount;
+    if (seeded || deletedPending > 0) {
+      log(
+        `  VACUUM (ANALYZE) sessions${deletedPending ? ` (${deletedPending} pending deleted)` : ''} …`,
+      );
+      await client.query('VACUUM (ANALYZE) sessions');
+    }
+    if (seeded)
+      await client.query('ANALYZE enterprises, api_keys, groups, participants, memberships');
+
+    const sessionIds = (
+      await client.query(
+        `SELECT session_id FROM sessions WHERE enterprise_id = $1 ORDER BY completed_at`,
+        [enterpriseId],
+      )
+    ).rows.map((row) => row.session_id);
+    const memberRows = (
+      await client.query(
+        `SELECT p.external_id, m.group_id, g.key
+           FROM participants p
+           JOIN memberships m ON m.participant_id = p.id
+           JOIN groups g ON g.group_id = m.group_id
+          WHERE p.enterprise_id = $1
+          ORDER BY m.join_date`,
+        [enterpriseId],
+      )
+    ).rows;
+    const members = memberRows.map((row, i) => ({
+      externalId: row.external_id,
+      email: sessionsParticipantEmail(i + 1),
+      groupId: Number(row.group_id),
+      groupKey: row.key,
+    }));
+    return {
+      apiKey,
+      enterpriseId,
+      seeded,
+      deletedPending,
+      seconds: (Date.now() - started) / 1000,
+      sessionIds,
+      members,
+    };
+  } finally {
+    await client.end();
+  }
+}
+
+/** The sessions enterprise's id when it holds exactly the expected seed; else null. */
+async function existingSessionsSeed(client, keyHash, expected) {
+  const { rows } = await client.query(
+    `SELECT e.id FROM enterprises e
+       JOIN api_keys k ON k.enterprise_id = e.id AND k.key_hash = $2 AND k.revoked_at IS NULL
+      WHERE e.name = $1`,
+    [SESSIONS_ENTERPRISE, keyHash],
+  );
+  if (rows.length !== 1) return null;
+  const enterpriseId = rows[0].id;
+  const counts = (
+    await client.query(
+      `SELECT (SELECT count(*) FROM groups WHERE enterprise_id = $1)::int AS groups,
+              (SELECT count(*) FROM participants WHERE enterprise_id = $1)::int AS participants,
+              (SELECT count(*) FROM memberships m JOIN participants p ON p.id = m.participant_id
+                WHERE p.enterprise_id = $1 AND m.privacy_level = 5)::int AS members,
+              (SELECT count(*) FROM sessions WHERE enterprise_id = $1
+                  AND status = 'completed')::int AS sessions,
+              EXISTS (SELECT 1 FROM participants WHERE enterprise_id = $1
+                         AND email_hash = $2) AS key_matches`,
+      [enterpriseId, expected.firstEmailHash],
+    )
+  ).rows[0];
+  const same =
+    counts.groups === expected.groups &&
+    counts.participants === expected.participants &&
+    counts.members === expected.participants &&
+    counts.sessions === expected.sessions &&
+    counts.key_matches;
+  return same ? enterpriseId : null;
+}
+
+/** Deletes the previous sessions enterprise (cascading) and writes the seed; returns its id. */
+async function insertSessionsSeed(
+  client,
+  { apiKey, keyHash, groupRows, cipher, participants, sessions, log },
+) {
+  const groupCount = groupRows.length;
+  try {
+    await client.query('BEGIN');
+    log('  deleting the previous sessions enterprise (if any) …');
+    await client.query('DELETE FROM enterprises WHERE name = $1', [SESSIONS_ENTERPRISE]);
+    const enterpriseId = (
+      await client.query('INSERT INTO enterprises (name) VALUES ($1) RETURNING id', [
+        SESSIONS_ENTERPRISE,
+      ])
+    ).rows[0].id;
+    await client.query('INSERT INTO api_keys (enterprise_id, prefix, key_hash) VALUES ($1,$2,$3)', [
+      enterpriseId,
+      apiKey.slice(0, API_KEY_PREFIX_LENGTH),
+      keyHash,
+    ]);
+    await insertGroups(client, enterpriseId, groupRows);
+
+    log(`  ${participants} participants (emails encrypted as the service does) and memberships …`);
+    const ciphertexts = [];
+    const hashes = [];
+    for (let n = 1; n <= participants; n++) {
+      const email = sessionsParticipantEmail(n);
+      ciphertexts.push(cipher.encrypt(email));
+      hashes.push(cipher.emailLookupHash(email));
+    }
+    await client.query(
+      `INSERT INTO participants (enterprise_id, external_id, email_ciphertext, email_hash)
+       SELECT $1, ${sessionsExternalIdSql('t.n')}, t.ciphertext, t.hash
+         FROM unnest($2::text[], $3::text[]) WITH ORDINALITY AS t(ciphertext, hash, n)
+        ORDER BY t.n`,
+      [enterpriseId, ciphertexts, hashes],
+    );
+    // Participant n is in the ((n - 1) mod groups + 1)-th group (by group_id), at level 5; join
+    // dates follow n, one minute apart.
+    const seededParticipants = `
+      p AS (SELECT x.n, pt.id
+              FROM (SELECT n, ${sessionsExternalIdSql('n')} AS external_id
+                      FROM generate_series(1, $2::int) n) x
+              JOIN participants pt ON pt.external_id = x.external_id AND pt.enterprise_id = $1),
+      g AS (SELECT group_id, row_number() OVER (ORDER BY group_id) AS k
+              FROM groups WHERE enterprise_id = $1)`;
+    await client.query(
+      `WITH ${seededParticipants}
+       INSERT INTO memberships (participant_id, group_id, join_date, privacy_level)
+       SELECT p.id, g.group_id, timestamptz '2024-12-01 00:00:00+00' + p.n * interval '1 minute', 5
+         FROM p JOIN g ON g.k = (p.n - 1) % $3::int + 1
+        ORDER BY p.n`,
+      [enterpriseId, participants, groupCount],
+    );
+
+    log(`  ${sessions} completed sessions with full results …`);
+    // Session i: participant (i - 1) mod participants + 1, completed at 2025-01-01 UTC +
+    // (i - 1) × (year / sessions) + (i × 37 mod 1000) ms, created 5 to 6.6 minutes before.
+    await client.query(
+      `WITH ${seededParticipants},
+       s AS (
+         SELECT i, (i - 1) % $2::int + 1 AS n,
+                timestamptz '2025-01-01 00:00:00+00'
+                  + ((i - 1) * (31536000::float8 / $4::int)) * interval '1 second'
+                  + (i * 37 % 1000) * interval '1 millisecond' AS completed_at,
+                round(35 + (i * 7919 % 5501) / 100.0, 1) AS mhci
+           FROM generate_series(1, $4::int) i)
+       INSERT INTO sessions (session_id, enterprise_id, participant_id, group_id, status,
+                             return_url, created_at, completed_at, version, mhci, subscores,
+                             group_percentiles, user_percentiles, transcript, features,
+                             result_hash, synthetic)
+       SELECT 'ses_' || left(md5('bench-sessions/s' || s.i), 24), $1, p.id, g.group_id,
+              'completed', 'https://app.example.com/checkin/finished',
+              s.completed_at - interval '5 minutes' - (s.i % 97) * interval '1 second',
+              s.completed_at, 'v1.' || (s.i % 3) || '.0', s.mhci::float8,
+              jsonb_build_object(
+                'vision', round(least(100, greatest(0, s.mhci + (s.i * 31 % 241 - 120) / 10.0)), 1),
+                'audio', round(least(100, greatest(0, s.mhci + (s.i * 37 % 241 - 120) / 10.0)), 1),
+                'transcript', round(least(100, greatest(0, s.mhci + (s.i * 41 % 241 - 120) / 10.0)), 1),
+                'assessment', round(least(100, greatest(0, s.mhci + (s.i * 43 % 241 - 120) / 10.0)), 1)),
+              jsonb_build_object(
+                'speech_rate', round((s.i * 53 % 10001) / 10000.0, 4),
+                'pitch_variability', round((s.i * 59 % 10001) / 10000.0, 4),
+                'pause_ratio', round((s.i * 61 % 10001) / 10000.0, 4),
+                'smile_ratio', round((s.i * 67 % 10001) / 10000.0, 4),
+                'vocal_energy', round((s.i * 71 % 10001) / 10000.0, 4)),
+              jsonb_build_object(
+                'speech_rate', round((s.i * 73 % 10001) / 10000.0, 4),
+                'pitch_variability', round((s.i * 79 % 10001) / 10000.0, 4),
+                'pause_ratio', round((s.i * 83 % 10001) / 10000.0, 4),
+                'smile_ratio', round((s.i * 89 % 10001) / 10000.0, 4),
+                'vocal_energy', round((s.i * 97 % 10001) / 10000.0, 4)),
+              jsonb_build_array(
+                jsonb_build_object('role', 'assistant',
+                                   'content', 'How have you been feeling this week?'),
+                jsonb_build_object('role', 'user', 'content', ($5::text[])[1 + s.i % 5]),
+                jsonb_build_object('role', 'assistant',
+                                   'content', 'What helped, and what did not?'),
+                jsonb_build_object('role', 'user', 'content', ($5::text[])[1 + (s.i / 5) % 5])),
+              jsonb_build_object(
+                'speech_rate', round(2 + (s.i * 13 % 2501) / 1000.0, 3),
+                'pitch_variability', round(0.1 + (s.i * 17 % 501) / 1000.0, 3),
+                'pause_ratio', round(0.05 + (s.i * 19 % 351) / 1000.0, 3),
+                'smile_ratio', round((s.i * 23 % 501) / 1000.0, 3),
+                'vocal_energy', round(0.2 + (s.i * 29 % 701) / 1000.0, 3)),
+              encode(sha256(convert_to('bench-sessions/r' || s.i, 'UTF8')), 'hex'), false
+         FROM s
+         JOIN p ON p.n = s.n
+         JOIN g ON g.k = (s.n - 1) % $3::int + 1
+        ORDER BY s.i`,
+      [enterpriseId, participants, groupCount, sessions, TRANSCRIPT_LINES],
+    );
+    await client.query('COMMIT');
+    return enterpriseId;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  }
+}
+
 module.exports = {
   seedGroups,
   seedMetrics,
+  seedSessions,
   mulberry32,
   createGenerator,
   hashApiKey,
   METRICS_ENTERPRISE,
+  SESSIONS_ENTERPRISE,
 };

@@ -2,8 +2,30 @@ import { bucketFloor, featureBucket } from './feature-buckets';
 
 describe('feature buckets', () => {
   const samples = [
-    -1e300, -12345.678, -100, -1.5, -1, -0.75, -1e-300, -5e-324, -0, 0, 5e-324, 1e-300, 0.001,
-    0.5, 0.75, 1, 1.0000001, 2, 42.42, 99.9, 100, 1e6, Number.MAX_VALUE, -Number.MAX_VALUE,
+    -1e300,
+    -12345.678,
+    -100,
+    -1.5,
+    -1,
+    -0.75,
+    -1e-300,
+    -5e-324,
+    -0,
+    0,
+    5e-324,
+    1e-300,
+    0.001,
+    0.5,
+    0.75,
+    1,
+    1.0000001,
+    2,
+    42.42,
+    99.9,
+    100,
+    1e6,
+    Number.MAX_VALUE,
+    -Number.MAX_VALUE,
   ];
 
   it('preserves order', () => {

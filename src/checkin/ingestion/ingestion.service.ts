@@ -67,7 +67,11 @@ export class IngestionService {
         .map((name) => ({ name, value: result.features[name] }));
       await this.ingestion.insertFeatures(sql, session, features);
       await this.ingestion.addToHistograms(sql, session, features);
-      const groupPercentiles = await this.ingestion.groupPercentiles(sql, session.groupId, features);
+      const groupPercentiles = await this.ingestion.groupPercentiles(
+        sql,
+        session.groupId,
+        features,
+      );
       const userPercentiles = await this.ingestion.participantPercentiles(sql, sessionId);
       await this.ingestion.complete(sql, sessionId, {
         completedAt,
