@@ -1,7 +1,9 @@
 'use strict';
 /**
- * Two projects: `unit` (src, *.spec.ts: pure logic, no I/O) and `e2e` (test, *.e2e-spec.ts:
- * the real app on real PostgreSQL and Redis, one fresh database per test file).
+ * Three projects: `unit` (src, *.spec.ts: pure logic, no I/O), `e2e` (test, *.e2e-spec.ts: the
+ * real app on real PostgreSQL and Redis, one fresh database per test file) and `chaos`
+ * (test/chaos: real processes, killed Redis/PostgreSQL/workers, SIGTERM, scale-out, fuzzing).
+ * `npm test` runs unit and e2e; `npm run test:chaos` runs chaos; `.ci/run` runs both.
  */
 const shared = {
   testEnvironment: 'node',
@@ -22,8 +24,15 @@ module.exports = {
     {
       ...shared,
       displayName: 'e2e',
-      testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
+      testMatch: ['<rootDir>/test/*.e2e-spec.ts'],
       globalSetup: '<rootDir>/test/support/global-setup.ts',
+    },
+    {
+      ...shared,
+      displayName: 'chaos',
+      testMatch: ['<rootDir>/test/chaos/*.e2e-spec.ts'],
+      globalSetup: '<rootDir>/test/support/global-setup.ts',
+      testTimeout: 180_000,
     },
   ],
 };

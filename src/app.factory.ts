@@ -7,6 +7,7 @@ import { REQUEST_ID_HEADER, requestIdFor } from './common/logging/logger-options
 import { setupOpenApi } from './common/swagger/openapi';
 import { setupQueueDashboard } from './queues/queue-dashboard';
 import { AppConfig } from './config/config';
+import { ShutdownState } from './common/lifecycle/shutdown-state';
 
 /**
  * Builds the HTTP application exactly as production runs it; main.ts and the end-to-end tests
@@ -18,6 +19,11 @@ import { AppConfig } from './config/config';
 export interface CreateAppOptions {
   /** Called for every route as it is registered (tests use it to walk all routes). */
   onRoute?: (route: { method: string | string[]; url: string }) => void;
+  /**
+   * Nest's own SIGTERM/SIGINT handling (close at once). main.ts turns it off and drains first
+   * (drainAndClose); tests close the app themselves.
+   */
+  shutdownHooks?: boolean;
 }
 
 export async function createApp(
@@ -30,6 +36,9 @@ export async function createApp(
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 2048 },
     genReqId: requestIdFor,
     trustProxy: false,
+    // While closing, requests still arriving on open keep-alive connections are served, not 503'd
+    // (the drain has already told clients to go: see ShutdownState).
+    return503OnClosing: false,
   });
   const app = await NestFactory.create<NestFastifyApplication>(
     AppModule.register(config),
@@ -51,10 +60,26 @@ export async function createApp(
     void reply.header(REQUEST_ID_HEADER, request.id);
     done();
   });
+  const shutdown = app.get(ShutdownState);
+  fastify.addHook('onSend', (_request, reply, _payload, done) => {
+    if (shutdown.draining) void reply.header('connection', 'close');
+    done();
+  });
 
   setupOpenApi(app, config.publicBaseUrl);
   await setupQueueDashboard(app, config);
-  app.enableShutdownHooks();
+  if (options.shutdownHooks ?? true) app.enableShutdownHooks();
   await app.init();
   return app;
+}
+
+/**
+ * Graceful stop of an API process (SIGTERM): mark it draining (health 503, `Connection: close`)
+ * and keep serving for `drainMs` so load balancers move traffic away, then close: stop listening,
+ * finish in-flight requests and queue jobs, close the pools.
+ */
+export async function drainAndClose(app: NestFastifyApplication, drainMs: number): Promise<void> {
+  app.get(ShutdownState).draining = true;
+  if (drainMs > 0) await new Promise((resolve) => setTimeout(resolve, drainMs));
+  await app.close();
 }

@@ -3,6 +3,9 @@ import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { LoggerModule } from 'nestjs-pino';
 import { ApiKeyGuard } from './common/auth/api-key.guard';
+import { LifecycleModule } from './common/lifecycle/shutdown-state';
+import { RateLimitGuard } from './common/rate-limit/rate-limit.guard';
+import { RateLimitModule } from './common/rate-limit/rate-limit.module';
 import { AllExceptionsFilter } from './common/http/all-exceptions.filter';
 import { buildLoggerOptions } from './common/logging/logger-options';
 import { SpecValidationPipe } from './common/validation/spec-validation.pipe';
@@ -36,8 +39,10 @@ export class AppModule {
       imports: [
         AppConfigModule.register(config),
         LoggerModule.forRoot(buildLoggerOptions(config)),
+        LifecycleModule,
         TypeOrmModule.forRoot(buildDataSourceOptions(config)),
         DatabaseModule,
+        RateLimitModule,
         EnterprisesModule,
         CryptoModule,
         GroupsModule,
@@ -53,7 +58,9 @@ export class AppModule {
         HealthModule,
       ],
       providers: [
+        // Guards run in this order: authenticate, then count the request against the key's limit.
         { provide: APP_GUARD, useClass: ApiKeyGuard },
+        { provide: APP_GUARD, useClass: RateLimitGuard },
         { provide: APP_PIPE, useClass: SpecValidationPipe },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
       ],

@@ -5,15 +5,31 @@
  */
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
-import { createApp } from './app.factory';
+import { createApp, drainAndClose } from './app.factory';
 import { DemoBootstrap } from './enterprises/demo-bootstrap';
 import { startupChecks } from './startup';
 
 async function main(): Promise<void> {
   const config = await startupChecks();
-  const app = await createApp(config);
+  const app = await createApp(config, { shutdownHooks: false });
   await app.listen({ port: config.port, host: config.host });
   const logger = new Logger('Main');
+  // SIGTERM (orchestrators, `kill`): drain, then close. SIGINT (Ctrl-C): close at once.
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals, drainMs: number) => {
+    if (stopping) return;
+    stopping = true;
+    logger.log(`${signal}: draining for ${drainMs} ms, then closing`);
+    drainAndClose(app, drainMs).then(
+      () => process.exit(0),
+      (error: unknown) => {
+        logger.error(`Shutdown failed: ${(error as Error).message}`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => stop('SIGTERM', config.shutdownDrainMs));
+  process.on('SIGINT', () => stop('SIGINT', 0));
   if (config.developmentSecrets.length > 0) {
     logger.warn(
       `Using public development defaults for ${config.developmentSecrets.join(', ')}: set them before handling real data`,

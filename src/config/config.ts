@@ -53,9 +53,16 @@ const schema = z.object({
     'postgres://postgres@127.0.0.1:5432/checkin',
   ),
   DB_POOL_SIZE: integer(1, 1000).default(10),
+  SHUTDOWN_DRAIN_MS: integer(0, 600_000).default(5_000),
   DB_MIGRATE_ON_START: booleanString.default(true),
   REDIS_URL: url(['redis:', 'rediss:']).default('redis://127.0.0.1:6379'),
   API_KEY_CACHE_TTL_MS: integer(0, 60_000).default(5_000),
+  RATE_LIMIT_REQUESTS: integer(0, 1_000_000_000).default(6_000),
+  RATE_LIMIT_WINDOW: z
+    .string()
+    .regex(/^\d+(s|m|h)$/, { error: 'must be a duration like 60s or 1m' })
+    .refine((value) => parseDurations(value)[0] > 0, { error: 'must be longer than 0s' })
+    .default('1m'),
   DEMO_BOOTSTRAP: booleanString.optional(),
   DATA_ENCRYPTION_KEY: z
     .string()
@@ -134,12 +141,16 @@ export interface AppConfig {
   isProduction: boolean;
   host: string;
   port: number;
+  /** SIGTERM: how long the API keeps serving (health 503) before it closes. */
+  shutdownDrainMs: number;
   publicBaseUrl: string;
   logLevel: ParsedEnv['LOG_LEVEL'];
   database: { url: string; poolSize: number; migrateOnStart: boolean };
   /** Redis, and the key prefix of this deployment's queues. */
   redis: { url: string; queuePrefix: string };
   apiKeyCacheTtlMs: number;
+  /** Per API key, shared through Redis; requests 0 = off (DESIGN §5). */
+  rateLimit: { requests: number; windowMs: number };
   /** 32-byte key for PII at rest (AES-256-GCM) and email look-up hashes (HMAC), via HKDF. */
   dataEncryptionKey: Buffer;
   checkin: {
@@ -221,6 +232,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     isProduction,
     host: parsed.HOST,
     port: parsed.PORT,
+    shutdownDrainMs: parsed.SHUTDOWN_DRAIN_MS,
     publicBaseUrl: parsed.PUBLIC_BASE_URL ?? `http://localhost:${parsed.PORT}`,
     logLevel: parsed.LOG_LEVEL,
     database: {
@@ -230,6 +242,10 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     },
     redis: { url: parsed.REDIS_URL, queuePrefix: parsed.QUEUE_PREFIX },
     apiKeyCacheTtlMs: parsed.API_KEY_CACHE_TTL_MS,
+    rateLimit: {
+      requests: parsed.RATE_LIMIT_REQUESTS,
+      windowMs: parseDurations(parsed.RATE_LIMIT_WINDOW)[0],
+    },
     demoBootstrap: parsed.DEMO_BOOTSTRAP ?? parsed.NODE_ENV === 'development',
     dataEncryptionKey: parsed.DATA_ENCRYPTION_KEY
       ? (secretBytes(parsed.DATA_ENCRYPTION_KEY) as Buffer)

@@ -21,7 +21,8 @@ export interface ProcessResult {
 /** Environment for a child: this process's PATH etc., no inherited service settings. */
 function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   const base: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME };
-  return { ...base, NODE_ENV: 'test', LOG_LEVEL: 'warn', ...env };
+  // No SIGTERM drain unless a test asks for one (test/chaos/sigterm.e2e-spec.ts).
+  return { ...base, NODE_ENV: 'test', LOG_LEVEL: 'warn', SHUTDOWN_DRAIN_MS: '0', ...env };
 }
 
 export function runToExit(
@@ -66,7 +67,7 @@ export async function startService(
   let output = '';
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));
-  // Nest's shutdown hooks close the app, then re-raise the signal: a clean stop ends "by SIGTERM".
+  // The API exits 0 after a clean stop; a worker (Nest's shutdown hooks) re-raises the signal.
   const exited = new Promise<boolean>((resolve) =>
     child.on('exit', (code, signal) => resolve(code === 0 || signal === 'SIGTERM')),
   );
@@ -98,5 +99,37 @@ export function freePort(): Promise<number> {
         typeof address === 'object' && address ? resolve(address.port) : reject(),
       );
     });
+  });
+}
+
+/** SIGKILL, and resolves once the process is gone. */
+export async function kill(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGKILL');
+  await exited;
+}
+
+/** Starts `dist/worker` and resolves once it says it is running. */
+export function startWorker(env: Record<string, string>): Promise<ChildProcess> {
+  const worker = spawn(process.execPath, [distEntry('worker')], {
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      NODE_ENV: 'test',
+      ...env,
+      LOG_LEVEL: 'info',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return new Promise((resolve, reject) => {
+    let output = '';
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('Worker started')) resolve(worker);
+    };
+    worker.stdout!.on('data', onData);
+    worker.stderr!.on('data', onData);
+    worker.once('exit', () => reject(new Error(`worker exited: ${output}`)));
   });
 }

@@ -1,0 +1,145 @@
+/**
+ * Scale-out (DESIGN §3, §12): two API processes (RUN_WORKERS=false) and two workers
+ * (`dist/worker`) against one PostgreSQL and one Redis. Events created through either API are
+ * delivered exactly once to each endpoint, signed; the per-key rate limit is one budget across
+ * both API processes.
+ */
+import { ChildProcess } from 'node:child_process';
+import { createTestDatabase, databaseUrl, dropDatabase } from '../support/databases';
+import {
+  freePort,
+  kill,
+  runToExit,
+  RunningProcess,
+  startService,
+  startWorker,
+} from '../support/processes';
+import { sleep, WebhookReceiver } from '../support/webhook-receiver';
+
+const EVENTS = 300;
+const LIMIT = 400;
+
+describe('Scale-out: 2 API processes, 2 workers', () => {
+  let databaseName: string;
+  let env: Record<string, string>;
+  const apis: { process: RunningProcess; base: string }[] = [];
+  const workers: ChildProcess[] = [];
+  const inboxes: WebhookReceiver[] = [];
+
+  beforeAll(async () => {
+    databaseName = await createTestDatabase();
+    env = {
+      DATABASE_URL: databaseUrl(databaseName),
+      DB_MIGRATE_ON_START: 'false',
+      QUEUE_PREFIX: databaseName,
+      RUN_WORKERS: 'false',
+      WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+      WEBHOOK_SWEEP_INTERVAL_MS: '200',
+      RATE_LIMIT_REQUESTS: String(LIMIT),
+      RATE_LIMIT_WINDOW: '10m',
+    };
+    for (let i = 0; i < 2; i++) {
+      const port = await freePort();
+      apis.push({ process: await startService(env, port), base: `http://127.0.0.1:${port}` });
+      workers.push(await startWorker(env));
+    }
+    for (let i = 0; i < 2; i++) inboxes.push(await new WebhookReceiver().start());
+  }, 120_000);
+
+  afterAll(async () => {
+    for (const api of apis) await api.process.stop();
+    for (const worker of workers) await kill(worker);
+    for (const inbox of inboxes) await inbox.stop();
+    await dropDatabase(databaseName);
+  });
+
+  const newKey = async (name: string) =>
+    JSON.parse(
+      (await runToExit('cli', ['enterprises:create', '--name', name, '--json'], env)).stdout,
+    ).apiKey as string;
+
+  async function call(api: number, apiKey: string, method: string, path: string, body?: unknown) {
+    const response = await fetch(`${apis[api].base}${path}`, {
+      method,
+      headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return {
+      status: response.status,
+      headers: response.headers,
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any
+      body: (await response.json()) as any,
+    };
+  }
+
+  it('delivers every event exactly once per endpoint, whichever API wrote it and whichever worker sent it', async () => {
+    const apiKey = await newKey('Scale');
+    const group = (await call(0, apiKey, 'POST', '/groups', { groupName: 'Scale' })).body;
+    const secrets: string[] = [];
+    for (const [i, inbox] of inboxes.entries()) {
+      const created = await call(i, apiKey, 'POST', `/webhooks/${group.groupID}`, {
+        url: inbox.url,
+        description: `endpoint ${i}`,
+      });
+      expect(created.status).toBe(200);
+      secrets.push(created.body.secret);
+    }
+    const failures: string[] = [];
+    for (let index = 0; index < EVENTS; index += 20) {
+      await Promise.all(
+        Array.from({ length: Math.min(20, EVENTS - index) }, async (_, offset) => {
+          const n = index + offset;
+          const response = await call(n % 2, apiKey, 'POST', '/session/create', {
+            groupID: group.groupID,
+            groupKey: group.key,
+            userIdentifier: `scale${n}@example.com`,
+            returnURL: 'https://app.example.com/done',
+          });
+          if (response.status !== 200) failures.push(`${response.status}`);
+        }),
+      );
+    }
+    expect(failures).toEqual([]);
+
+    const deadline = Date.now() + 60_000;
+    while (inboxes.some((inbox) => inbox.received.length < EVENTS) && Date.now() < deadline)
+      await sleep(100);
+    await sleep(1_000); // late duplicates would arrive now
+    for (const [i, inbox] of inboxes.entries()) {
+      const ids = inbox.received.map((received) => String(received.headers['webhook-id']));
+      expect(ids).toHaveLength(EVENTS);
+      expect(new Set(ids).size).toBe(EVENTS);
+      for (const received of inbox.received.slice(0, 20)) {
+        expect(WebhookReceiver.verify(received, secrets[i])).toMatchObject({
+          type: 'user.created',
+        });
+      }
+    }
+  }, 150_000);
+
+  it('shares one rate-limit budget per key across API processes', async () => {
+    const apiKey = await newKey('Limited');
+    const remaining: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      const response = await call(i % 2, apiKey, 'GET', '/groups');
+      expect(response.status).toBe(200);
+      remaining.push(response.headers.get('x-ratelimit-remaining')!);
+    }
+    expect(remaining).toEqual(Array.from({ length: 6 }, (_, i) => String(LIMIT - 1 - i)));
+    // Spend the rest of the budget across both processes, then both refuse.
+    for (let sent = 6; sent < LIMIT; sent += 25) {
+      const batch = await Promise.all(
+        Array.from({ length: Math.min(25, LIMIT - sent) }, (_, i) =>
+          call((sent + i) % 2, apiKey, 'GET', '/groups'),
+        ),
+      );
+      expect(batch.every((response) => response.status === 200)).toBe(true);
+    }
+    for (const api of [0, 1]) {
+      const refused = await call(api, apiKey, 'GET', '/groups');
+      expect(refused.status).toBe(429);
+      expect(refused.body).toEqual({ error: 'Too many requests' });
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    }
+  }, 60_000);
+});
