@@ -33,6 +33,25 @@ describe('sessionView', () => {
     expect(Object.keys(view)).toEqual(LEVEL_FIELDS.slice(0, level + 1).flat());
   });
 
+  it('orders subscores as the spec does and name maps alphabetically, whatever jsonb returned', () => {
+    const view = sessionView({
+      ...completed,
+      privacyLevel: 5,
+      result: {
+        ...completed.result!,
+        subscores: { audio: 1, vision: 2, assessment: 3, transcript: 4 },
+        features: { pace: 1, loudness: 2, jitter: 3 },
+      },
+    });
+    expect(Object.keys(view.subscores as object)).toEqual([
+      'vision',
+      'audio',
+      'transcript',
+      'assessment',
+    ]);
+    expect(Object.keys(view.features as object)).toEqual(['jitter', 'loudness', 'pace']);
+  });
+
   it('level 0 carries the completion time, the group as a number and the engine version', () => {
     expect(sessionView(completed)).toEqual({
       externalID: completed.externalId,

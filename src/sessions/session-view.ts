@@ -25,6 +25,22 @@ export interface SessionRecord {
 
 export const PENDING_VERSION = 'v0.0.0';
 
+/**
+ * Objects are stored as jsonb, which reorders keys (shortest first). Answers use a stable,
+ * readable order instead: subscores as the spec lists them, name maps alphabetically.
+ */
+const inSpecOrder = (s: SessionResultFields['subscores']) => ({
+  vision: s.vision,
+  audio: s.audio,
+  transcript: s.transcript,
+  assessment: s.assessment,
+});
+const byName = (map: Record<string, number>): Record<string, number> => {
+  const sorted: Record<string, number> = {};
+  for (const name of Object.keys(map).sort()) sorted[name] = map[name];
+  return sorted;
+};
+
 export function sessionView(session: SessionRecord): Record<string, unknown> {
   const view: Record<string, unknown> = {
     externalID: session.externalId,
@@ -38,11 +54,11 @@ export function sessionView(session: SessionRecord): Record<string, unknown> {
   const level = session.privacyLevel;
   if (level >= 1) {
     view.mhci = result.mhci;
-    view.subscores = result.subscores;
+    view.subscores = inSpecOrder(result.subscores);
   }
-  if (level >= 2) view.groupPercentiles = result.groupPercentiles;
-  if (level >= 3) view.userPercentiles = result.userPercentiles;
+  if (level >= 2) view.groupPercentiles = byName(result.groupPercentiles);
+  if (level >= 3) view.userPercentiles = byName(result.userPercentiles);
   if (level >= 4) view.transcript = result.transcript;
-  if (level >= 5) view.features = result.features;
+  if (level >= 5) view.features = byName(result.features);
   return view;
 }
