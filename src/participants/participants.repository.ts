@@ -89,12 +89,23 @@ export class ParticipantsRepository {
     return rows.length > 0;
   }
 
-  async isMember(sql: Sql, participantId: string, groupId: number): Promise<boolean> {
-    const rows = await sql.rows(
-      'SELECT 1 FROM memberships WHERE participant_id = $1 AND group_id = $2',
-      [participantId, groupId],
+  /** The participant (this enterprise's) and whether it is a member of the group, in one query. */
+  async findWithMembership(
+    enterpriseId: string,
+    externalId: string,
+    groupId: number,
+    sql: Sql = this.db,
+  ): Promise<{ participant: ParticipantRecord; isMember: boolean } | null> {
+    const rows = await sql.rows<ParticipantRow & { is_member: boolean }>(
+      `SELECT ${PARTICIPANT_COLUMNS},
+              EXISTS (SELECT 1 FROM memberships m WHERE m.participant_id = p.id AND m.group_id = $3)
+                AS is_member
+         FROM participants p WHERE external_id = $1 AND enterprise_id = $2`,
+      [externalId, enterpriseId, groupId],
     );
-    return rows.length > 0;
+    return rows.length
+      ? { participant: toParticipant(rows[0]), isMember: rows[0].is_member }
+      : null;
   }
 
   async listMemberships(participantId: string): Promise<MembershipRecord[]> {

@@ -30,6 +30,8 @@ function sameSecret(given: string, expected: string): boolean {
   return timingSafeEqual(a, b);
 }
 
+const FOREIGN_KEY_VIOLATION = '23503';
+
 /**
  * Session creation (DESIGN §8): checks in the spec's order, then one transaction that finds or
  * creates the participant's identity and membership, writes the session and, for a new identity,
@@ -72,7 +74,11 @@ export class SessionsService {
       throw ApiError.badRequest(SessionErrors.IdentifierInvalid);
     }
 
-    return this.db.transaction(async (sql) => {
+    // A later session without an Idempotency-Key writes one row: no transaction needed (the
+    // sessions → memberships foreign key guards the insert). Everything else runs in one.
+    const atomically = <T>(work: (sql: Sql) => Promise<T>): Promise<T> =>
+      isExternalId && idempotencyKey === undefined ? work(this.db) : this.db.transaction(work);
+    return atomically(async (sql) => {
       if (idempotencyKey !== undefined) {
         const requestHash = createHash('sha256')
           .update(
@@ -89,13 +95,21 @@ export class SessionsService {
         ? await this.existingMember(sql, enterpriseId, identifier, groupId)
         : await this.identityForEmail(sql, enterpriseId, identifier, groupId);
       const sessionId = newSessionId();
-      await this.sessions.insert(sql, {
-        sessionId,
-        enterpriseId,
-        participantId: participant.id,
-        groupId,
-        returnUrl: request.returnURL,
-      });
+      await this.sessions
+        .insert(sql, {
+          sessionId,
+          enterpriseId,
+          participantId: participant.id,
+          groupId,
+          returnUrl: request.returnURL,
+        })
+        .catch((error: unknown) => {
+          // The group (and with it the membership) was deleted since it was looked up.
+          if ((error as { code?: string }).code === FOREIGN_KEY_VIOLATION) {
+            throw ApiError.badRequest(SessionErrors.GroupNotFound);
+          }
+          throw error;
+        });
       const response: SessionCreatedDto = {
         success: true,
         message: SESSION_CREATED_MESSAGE,
@@ -125,12 +139,15 @@ export class SessionsService {
     externalId: string,
     groupId: number,
   ): Promise<ParticipantRecord> {
-    const participant = await this.participants.findForEnterprise(enterpriseId, externalId, sql);
-    if (!participant) throw ApiError.badRequest(SessionErrors.IdentifierInvalid);
-    if (!(await this.participants.isMember(sql, participant.id, groupId))) {
-      throw ApiError.badRequest(SessionErrors.NotInGroup(externalId, groupId));
-    }
-    return participant;
+    const found = await this.participants.findWithMembership(
+      enterpriseId,
+      externalId,
+      groupId,
+      sql,
+    );
+    if (!found) throw ApiError.badRequest(SessionErrors.IdentifierInvalid);
+    if (!found.isMember) throw ApiError.badRequest(SessionErrors.NotInGroup(externalId, groupId));
+    return found.participant;
   }
 
   /**
