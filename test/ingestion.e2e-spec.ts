@@ -193,6 +193,33 @@ describe('Result ingestion', () => {
     expect(mismatches.rows).toEqual([]);
   });
 
+  it('concurrent ingestions into one group, with shared words in different orders, all succeed', async () => {
+    const busy = await t.newGroup(acme, 'Concurrent');
+    const sessions = [];
+    for (let i = 0; i < 24; i++) sessions.push(await newSession(`busy${i}@example.com`, busy));
+    const words = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel'];
+    const answers = await Promise.all(
+      sessions.map((session, i) => {
+        // Each transcript names the shared words in its own rotation and direction.
+        const rotated = [...words.slice(i % 8), ...words.slice(0, i % 8)];
+        const ordered = i % 2 ? rotated.reverse() : rotated;
+        return ingest(
+          session.sessionID,
+          result({
+            transcript: [{ role: 'user', content: ordered.join(' ') }],
+            features: { a: i, b: 24 - i, c: i % 3 },
+          }),
+        );
+      }),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual(sessions.map(() => 200));
+    const rollup = await t.db.query(
+      'SELECT word, count::int AS count FROM group_word_counts WHERE group_id = $1 ORDER BY word',
+      [busy.groupID],
+    );
+    expect(rollup.rows).toEqual(words.map((word) => ({ word, count: 24 })));
+  });
+
   it('the SQL bucket function and its TypeScript twin agree on any float', async () => {
     const random = mulberry32(11);
     const view = new DataView(new ArrayBuffer(8));

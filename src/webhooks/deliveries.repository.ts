@@ -31,14 +31,42 @@ export interface AttemptRecord {
 export class DeliveriesRepository {
   constructor(private readonly db: Database) {}
 
-  /** Pending deliveries that are due and not leased by a worker. */
-  async due(limit: number): Promise<{ id: string; attempts: number; locked_until: Date | null }[]> {
-    return this.db.rows<{ id: string; attempts: number; locked_until: Date | null }>(
-      `SELECT id, attempts, locked_until FROM webhook_deliveries
-        WHERE status = 'pending' AND next_attempt_at <= now()
-          AND (locked_until IS NULL OR locked_until < now())
-        ORDER BY next_attempt_at LIMIT $1`,
-      [limit],
+  /**
+   * Takes up to `limit` pending deliveries that are due, not leased by a worker, and not queued
+   * in the last `recheckAfterMs`, and stamps them queued now. FOR UPDATE SKIP LOCKED: concurrent
+   * sweepers take disjoint rows. `queueJobId` is the job a previous sweep queued (null if none).
+   */
+  async takeDue(
+    limit: number,
+    recheckAfterMs: number,
+  ): Promise<{ id: string; queueJobId: string | null }[]> {
+    const rows = await this.db.rows<{ id: string; queue_job_id: string | null }>(
+      `WITH picked AS (
+         SELECT id FROM webhook_deliveries
+          WHERE status = 'pending' AND next_attempt_at <= now()
+            AND (locked_until IS NULL OR locked_until < now())
+            AND (queued_at IS NULL OR queued_at < now() - $2 * interval '1 millisecond')
+          ORDER BY next_attempt_at
+          LIMIT $1
+          FOR UPDATE SKIP LOCKED)
+       UPDATE webhook_deliveries d SET queued_at = now()
+         FROM picked WHERE d.id = picked.id
+       RETURNING d.id, d.queue_job_id`,
+      [limit, recheckAfterMs],
+    );
+    return rows.map((row) => ({ id: row.id, queueJobId: row.queue_job_id }));
+  }
+
+  /** Records the jobs just queued; `null` job ids mark deliveries to take again at once. */
+  async recordQueued(jobs: { id: string; jobId: string | null }[]): Promise<void> {
+    if (jobs.length === 0) return;
+    await this.db.rows(
+      `UPDATE webhook_deliveries d
+          SET queue_job_id = j.job_id,
+              queued_at = CASE WHEN j.job_id IS NULL THEN NULL ELSE d.queued_at END
+         FROM unnest($1::uuid[], $2::text[]) AS j(id, job_id)
+        WHERE d.id = j.id AND d.status = 'pending'`,
+      [jobs.map((job) => job.id), jobs.map((job) => job.jobId)],
     );
   }
 
@@ -65,7 +93,8 @@ export class DeliveriesRepository {
     }>(
       `WITH leased AS (
          UPDATE webhook_deliveries
-            SET locked_until = now() + $2 * interval '1 millisecond'
+            SET locked_until = now() + $2 * interval '1 millisecond',
+                queued_at = NULL, queue_job_id = NULL
           WHERE id = $1 AND status = 'pending' AND next_attempt_at <= now()
             AND (locked_until IS NULL OR locked_until < now())
         RETURNING id, attempts, endpoint_id, event_id)

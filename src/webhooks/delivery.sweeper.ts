@@ -9,12 +9,21 @@ import { DeliveriesRepository } from './deliveries.repository';
 import { DELIVER_JOB, deliverJobId, DeliverJob, WEBHOOK_QUEUE } from './webhook-queue';
 
 const BATCH = 500;
+/**
+ * A delivery still pending this long after it was queued (and not leased) is checked against
+ * Redis: its job may have been lost (Redis restarted or flushed) or stranded (seen: 3–6 of 1 000
+ * after Redis was killed mid-stream under load, never attempted).
+ */
+const RECHECK_AFTER_MS = 10_000;
 /** Redis being down must not stall the sweep: an enqueue that takes longer is abandoned. */
 const ENQUEUE_TIMEOUT_MS = 2_000;
 
 /**
- * Webhook deliveries due now → the `webhooks` queue. A worker killed mid-attempt leaves its
- * lease to expire; the delivery is then due again and queued under a new job id.
+ * Webhook deliveries due now → the `webhooks` queue. PostgreSQL decides what is due; Bull only
+ * schedules. Each take is stamped (`queued_at`), so concurrent sweepers split the work and a
+ * backlog is read once, not re-read every sweep. A worker killed mid-attempt leaves its lease to
+ * expire; the delivery is then due again and queued under a new job id. Duplicate jobs are
+ * harmless: a worker sends only after taking the delivery's lease.
  */
 @Injectable()
 export class DeliverySweeper extends OutboxSweeper {
@@ -33,26 +42,48 @@ export class DeliverySweeper extends OutboxSweeper {
 
   protected async sweepOnce(): Promise<void> {
     for (;;) {
-      const due = await this.deliveries.due(BATCH);
-      await Promise.all(
-        due.map((delivery) =>
-          withTimeout(
-            this.queue.add(
-              DELIVER_JOB,
-              { deliveryId: delivery.id },
-              {
-                jobId: deliverJobId(delivery.id, delivery.attempts, delivery.locked_until),
-                removeOnComplete: true,
-                removeOnFail: true,
-              },
-            ),
-            ENQUEUE_TIMEOUT_MS,
-          ),
-        ),
+      const due = await this.deliveries.takeDue(BATCH, RECHECK_AFTER_MS);
+      const queued = await Promise.all(due.map((delivery) => this.enqueue(delivery)));
+      await this.deliveries.recordQueued(
+        queued.filter((job): job is { id: string; jobId: string | null } => job !== undefined),
       );
-      // Queued jobs keep their rows "due" until a worker leases them; do not spin on them.
+      // Taken rows are stamped, so the next batch is new rows: no spinning on queued ones.
       if (due.length < BATCH) return;
     }
+  }
+
+  /**
+   * Queues one delivery under a fresh job id, unless a previous sweep's job for it is still
+   * live in Redis. Returns what to record: the new job id, null to take the row again at once
+   * (Redis did not answer), or undefined when the existing job stands.
+   */
+  private async enqueue(delivery: {
+    id: string;
+    queueJobId: string | null;
+  }): Promise<{ id: string; jobId: string | null } | undefined> {
+    try {
+      if (delivery.queueJobId && (await this.isLive(delivery.queueJobId))) return undefined;
+      const jobId = deliverJobId(delivery.id);
+      const added = await withTimeout(
+        this.queue.add(
+          DELIVER_JOB,
+          { deliveryId: delivery.id },
+          { jobId, removeOnComplete: true, removeOnFail: true },
+        ),
+        ENQUEUE_TIMEOUT_MS,
+      );
+      return { id: delivery.id, jobId: added ? jobId : null };
+    } catch {
+      return { id: delivery.id, jobId: null };
+    }
+  }
+
+  /** Whether Bull will still run this job (waiting, delayed, or active under a live lock). */
+  private async isLive(jobId: string): Promise<boolean> {
+    const job = await withTimeout(this.queue.getJob(jobId), ENQUEUE_TIMEOUT_MS);
+    if (!job) return false;
+    const state = await withTimeout(job.getState(), ENQUEUE_TIMEOUT_MS);
+    return state === 'waiting' || state === 'delayed' || state === 'active' || state === 'paused';
   }
 
   /**

@@ -113,6 +113,13 @@ export class WebhookDeliveryEntity {
   @Column({ name: 'locked_until', type: 'timestamptz', nullable: true })
   lockedUntil!: Date | null;
 
+  /** When a sweeper last queued (or checked) this delivery's Bull job; null once a worker claims it. */
+  @Column({ name: 'queued_at', type: 'timestamptz', nullable: true })
+  queuedAt!: Date | null;
+
+  @Column({ name: 'queue_job_id', type: 'text', nullable: true })
+  queueJobId!: string | null;
+
   @Column({ name: 'last_status_code', type: 'integer', nullable: true })
   lastStatusCode!: number | null;
 

@@ -3,6 +3,7 @@
  * their own that the test kills, and a local receiver. Nothing may be lost.
  */
 import { ChildProcess, spawn } from 'node:child_process';
+import Redis from 'ioredis';
 import { Client } from 'pg';
 import { createTestDatabase, databaseUrl, dropDatabase } from '../support/databases';
 import {
@@ -59,15 +60,82 @@ async function waitForAll(
   inbox: WebhookReceiver,
   expected: string[],
   timeoutMs: number,
+  url: string,
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const seen = new Set(inbox.received.map((request) => String(request.headers['webhook-id'])));
     const missing = expected.filter((id) => !seen.has(id));
     if (missing.length === 0) return;
-    if (Date.now() > deadline)
-      throw new Error(`${missing.length} of ${expected.length} events never arrived`);
+    if (Date.now() > deadline) {
+      const deliveries = (await deliveriesOf(url, missing.slice(0, 5))) as { id: string }[];
+      throw new Error(
+        `${missing.length} of ${expected.length} events never arrived; their deliveries: ` +
+          JSON.stringify(deliveries) +
+          ' redis: ' +
+          JSON.stringify(await redisStateOf(deliveries.map((d) => `${d.id}:0:0`))),
+      );
+    }
     await sleep(100);
+  }
+}
+
+let diagnosticRedis: { url: string; prefix: string } | undefined;
+
+/** Where Bull holds these job ids (diagnostics for a failure message). */
+async function redisStateOf(jobIds: string[]): Promise<unknown> {
+  if (!diagnosticRedis) return null;
+  const redis = new Redis(diagnosticRedis.url);
+  const base = `${diagnosticRedis.prefix}:webhooks`;
+  try {
+    const lists = {
+      wait: await redis.lrange(`${base}:wait`, 0, -1),
+      active: await redis.lrange(`${base}:active`, 0, -1),
+      paused: await redis.lrange(`${base}:paused`, 0, -1),
+      delayed: await redis.zrange(`${base}:delayed`, 0, -1),
+      stalled: await redis.smembers(`${base}:stalled`),
+      keys: (await redis.keys(`${base}:*`)).filter((key) => !key.includes(':0:0')).slice(0, 30),
+    };
+    const jobs = [];
+    for (const id of jobIds) {
+      jobs.push({
+        id,
+        hash: await redis.hgetall(`${base}:${id}`),
+        lock: await redis.get(`${base}:${id}:lock`),
+        inWait: lists.wait.includes(id),
+        inActive: lists.active.includes(id),
+        inDelayed: lists.delayed.includes(id),
+      });
+    }
+    return {
+      counts: {
+        wait: lists.wait.length,
+        active: lists.active.length,
+        delayed: lists.delayed.length,
+        stalled: lists.stalled.length,
+      },
+      keys: lists.keys,
+      jobs,
+    };
+  } finally {
+    redis.disconnect();
+  }
+}
+
+/** What PostgreSQL says about the deliveries of these events (for a failure message). */
+async function deliveriesOf(url: string, events: string[]): Promise<unknown[]> {
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    const rows = await client.query(
+      `SELECT d.id, d.event_id, d.status, d.attempts, d.next_attempt_at, d.locked_until, now() AS now,
+              (SELECT count(*) FROM delivery_attempts a WHERE a.delivery_id = d.id) AS attempt_rows
+         FROM webhook_deliveries d WHERE d.event_id = ANY($1)`,
+      [events],
+    );
+    return rows.rows;
+  } finally {
+    await client.end();
   }
 }
 
@@ -99,6 +167,7 @@ describe('Webhook delivery under faults', () => {
       WEBHOOK_TIMEOUT_MS: '2000',
       RUN_WORKERS: 'false',
     };
+    diagnosticRedis = { url: env.REDIS_URL, prefix: env.QUEUE_PREFIX };
     apiPort = await freePort();
     api = await startService(env, apiPort);
     const created = await runToExit(
@@ -161,7 +230,7 @@ describe('Webhook delivery under faults', () => {
     expect(producedDuringOutage).toBeLessThan(1_000);
     const expected = await eventIds(url);
     expect(expected).toHaveLength(1_000);
-    await waitForAll(inbox, expected, 90_000);
+    await waitForAll(inbox, expected, 90_000, databaseUrl(databaseName));
   }, 150_000);
 
   it('a worker killed with SIGKILL mid-stream, three times: nothing lost', async () => {
@@ -179,6 +248,6 @@ describe('Webhook delivery under faults', () => {
     }
     const expected = (await eventIds(databaseUrl(databaseName))).filter((id) => !before.has(id));
     expect(expected).toHaveLength(150);
-    await waitForAll(inbox, expected, 90_000);
+    await waitForAll(inbox, expected, 90_000, databaseUrl(databaseName));
   }, 150_000);
 });

@@ -181,7 +181,9 @@ export class IngestionRepository {
     counts: Map<string, number>,
   ): Promise<void> {
     if (counts.size === 0) return;
-    const words = [...counts.keys()];
+    // Sorted: concurrent ingestions into one group then lock rollup rows in the same order and
+    // cannot deadlock (two transcripts with shared words in different orders used to).
+    const words = [...counts.keys()].sort();
     const numbers = words.map((word) => counts.get(word)!);
     await sql.rows(
       `INSERT INTO session_word_counts (session_id, word, count)
