@@ -659,6 +659,435 @@ async function insertSessionsSeed(
   }
 }
 
+const INGESTION_ENTERPRISE = 'Benchmark Ingestion Enterprise';
+const INGESTION_SEED = 0x696e67; // "ing"
+const INGESTION_LARGE_GROUP = 'Ingestion 1M group';
+const INGESTION_EMPTY_GROUP = 'Ingestion empty group';
+/** Every seeded session of the large group completed in 2025; later ones came from a bench run. */
+const INGESTION_SEEDED_UNTIL = '2025-12-31T23:59:59.999Z';
+
+/**
+ * The ingestion scenario's features: a continuous, bell-shaped spread around `centre` with
+ * standard deviation `spread` (a sum of four uniforms, so bounded at ±3.46 spreads and, with these
+ * values, always positive). The seed and the scenario's request bodies draw from the same ones.
+ */
+const INGESTION_FEATURES = [
+  { name: 'pause_ratio', centre: 0.22, spread: 0.06 },
+  { name: 'pitch_variability', centre: 0.32, spread: 0.08 },
+  { name: 'response_latency_s', centre: 1.6, spread: 0.45 },
+  { name: 'smile_ratio', centre: 0.3, spread: 0.08 },
+  { name: 'speech_rate', centre: 3.2, spread: 0.55 },
+  { name: 'vocal_energy', centre: 0.58, spread: 0.12 },
+];
+
+/** A value of `feature` from `random` (a [0, 1) generator), as the seed draws them. */
+function ingestionFeatureValue(feature, random) {
+  const sum = random() + random() + random() + random();
+  return feature.centre + feature.spread * Math.sqrt(3) * (sum - 2);
+}
+
+async function tableExists(client, table) {
+  const { rows } = await client.query(
+    `SELECT 1 FROM information_schema.tables
+      WHERE table_schema = current_schema() AND table_name = $1`,
+    [table],
+  );
+  return rows.length > 0;
+}
+
+/**
+ * The group's per-feature histograms (table `group_feature_histograms`, added by a later
+ * migration), rebuilt from its session_features rows. A no-op returning false while that table
+ * does not exist. The service keeps them up to date at ingestion and the migration backfills them
+ * once, so rows this seed inserts directly need this.
+ */
+async function rebuildFeatureHistograms(client, groupId) {
+  if (!(await tableExists(client, 'group_feature_histograms'))) return false;
+  await client.query('DELETE FROM group_feature_histograms WHERE group_id = $1', [groupId]);
+  await client.query(
+    `INSERT INTO group_feature_histograms (group_id, name, bucket, count)
+     SELECT group_id, name, feature_bucket(value), count(*)
+       FROM session_features WHERE group_id = $1 GROUP BY 1, 2, 3`,
+    [groupId],
+  );
+  return true;
+}
+
+/**
+ * The result-ingestion scenario's data, in its own enterprise ("Benchmark Ingestion Enterprise"):
+ * `participants` participants, each a member of two groups; the large group holds `sessions`
+ * completed sessions (spread over 2025 UTC, participant (i − 1) mod participants + 1) with one
+ * session_features row per feature of INGESTION_FEATURES (deterministic pseudo-random values,
+ * hashint8extended of the session number), the other group none. Pure SQL (generate_series),
+ * then VACUUM (ANALYZE) and, when the table exists, the large group's feature histograms.
+ *
+ * On an existing seed, first removes what earlier runs added (every session of the empty group,
+ * the large group's sessions that are pending or completed after 2025, their events and word
+ * counts; their features are taken out of the histograms), then checks the sizes; seeding is
+ * skipped when they match (`force` re-seeds anyway).
+ *
+ * Returns { apiKey, enterpriseId, largeGroupId, emptyGroupId, histograms, seeded, seconds }.
+ */
+async function seedIngestion({
+  databaseUrl,
+  participants = 10_000,
+  sessions = 1_000_000,
+  force = false,
+  log = () => undefined,
+}) {
+  if (!databaseUrl) throw new Error('seedIngestion: databaseUrl is required');
+  const started = Date.now();
+  await prepareSchema(databaseUrl);
+  const generator = createGenerator(INGESTION_SEED);
+  const apiKey = generator.apiKey();
+  const keyHash = hashApiKey(apiKey);
+  const names = INGESTION_FEATURES.map((feature) => feature.name);
+
+  const client = new Client({ connectionString: databaseUrl, connectionTimeoutMillis: 5_000 });
+  await client.connect();
+  try {
+    const histogramTable = await tableExists(client, 'group_feature_histograms');
+    if (!force) {
+      const ids = await existingIngestionSeed(client, keyHash);
+      if (ids) {
+        log('  removing what earlier runs added …');
+        await removeIngestionRuns(client, ids, histogramTable);
+        const counts = (
+          await client.query(
+            `SELECT (SELECT count(*) FROM participants WHERE enterprise_id = $1)::int AS participants,
+                    (SELECT count(*) FROM memberships WHERE group_id = $2)::int AS large_members,
+                    (SELECT count(*) FROM memberships WHERE group_id = $3)::int AS empty_members,
+                    (SELECT count(*) FROM sessions WHERE group_id = $2
+                        AND completed_at IS NOT NULL)::int AS sessions,
+                    (SELECT count(*) FROM session_features WHERE group_id = $2)::int AS features`,
+            [ids.enterpriseId, ids.largeGroupId, ids.emptyGroupId],
+          )
+        ).rows[0];
+        if (
+          counts.participants === participants &&
+          counts.large_members === participants &&
+          counts.empty_members === participants &&
+          counts.sessions === sessions &&
+          counts.features === sessions * names.length
+        ) {
+          let histograms = false;
+          if (histogramTable) {
+            const total = (
+              await client.query(
+                `SELECT coalesce(sum(count), 0)::bigint AS total, count(DISTINCT name)::int AS names
+                   FROM group_feature_histograms WHERE group_id = $1`,
+                [ids.largeGroupId],
+              )
+            ).rows[0];
+            if (Number(total.total) !== sessions * names.length || total.names !== names.length) {
+              log("  the large group's feature histograms are off: rebuilding them …");
+              await rebuildFeatureHistograms(client, ids.largeGroupId);
+            }
+            histograms = true;
+          }
+          // Cheap when nothing changed; clears what the removal left behind.
+          await client.query('VACUUM (ANALYZE) sessions, session_features');
+          if (histogramTable) await client.query('VACUUM (ANALYZE) group_feature_histograms');
+          return {
+            ...ids,
+            apiKey,
+            histograms,
+            seeded: false,
+            seconds: (Date.now() - started) / 1000,
+          };
+        }
+        log(`  sizes differ (${JSON.stringify(counts)}): seeding again …`);
+      }
+    }
+
+    await client.query('BEGIN');
+    log('  deleting the previous ingestion enterprise (if any) …');
+    await client.query('DELETE FROM enterprises WHERE name = $1', [INGESTION_ENTERPRISE]);
+    // As in seedMetrics: rows are consistent by construction, so skip per-row FK triggers.
+    await client.query('SAVEPOINT replica');
+    try {
+      await client.query("SET LOCAL session_replication_role = 'replica'");
+    } catch {
+      await client.query('ROLLBACK TO SAVEPOINT replica');
+    }
+    const enterpriseId = (
+      await client.query('INSERT INTO enterprises (name) VALUES ($1) RETURNING id', [
+        INGESTION_ENTERPRISE,
+      ])
+    ).rows[0].id;
+    await client.query('INSERT INTO api_keys (enterprise_id, prefix, key_hash) VALUES ($1,$2,$3)', [
+      enterpriseId,
+      apiKey.slice(0, API_KEY_PREFIX_LENGTH),
+      keyHash,
+    ]);
+    const insertGroup = async (name, key, inviteCode) =>
+      Number(
+        (
+          await client.query(
+            `INSERT INTO groups (enterprise_id, name, key, invite_code, consent_required, credits,
+                                 requested_privacy)
+             VALUES ($1, $2, $3, $4, false, 0, '{}') RETURNING group_id`,
+            [enterpriseId, name, key, inviteCode],
+          )
+        ).rows[0].group_id,
+      );
+    const largeGroupId = await insertGroup(
+      INGESTION_LARGE_GROUP,
+      generator.groupKey(),
+      'ingestbench01',
+    );
+    const emptyGroupId = await insertGroup(
+      INGESTION_EMPTY_GROUP,
+      generator.groupKey(),
+      'ingestbench02',
+    );
+
+    log(`  ${participants} participants, members of both groups …`);
+    // External ids start with "a1" so they never meet the metrics seed's (zero-padded) ones.
+    await client.query(
+      `INSERT INTO participants (enterprise_id, external_id, email_ciphertext, email_hash)
+       SELECT $1, 'ok_a1' || lpad(to_hex(i), 46, '0'), 'x', 'ingest' || i
+         FROM generate_series(1, $2::int) i`,
+      [enterpriseId, participants],
+    );
+    await client.query(
+      `INSERT INTO memberships (participant_id, group_id)
+       SELECT p.id, g.group_id FROM participants p CROSS JOIN unnest($2::bigint[]) AS g(group_id)
+        WHERE p.enterprise_id = $1`,
+      [enterpriseId, [largeGroupId, emptyGroupId]],
+    );
+
+    log(`  ${sessions} completed sessions in the large group …`);
+    await client.query(
+      `WITH p AS (
+         SELECT id, row_number() OVER (ORDER BY external_id) AS n
+           FROM participants WHERE enterprise_id = $1),
+       s AS (
+         SELECT i, ((i - 1) % $3::int) + 1 AS n,
+                timestamptz '2025-01-01 00:00:00+00'
+                  + ((i - 1) * (31536000::float8 / $4::int)) * interval '1 second' AS completed_at
+           FROM generate_series(1, $4::bigint) i)
+       INSERT INTO sessions (session_id, enterprise_id, participant_id, group_id, status,
+                             return_url, created_at, completed_at, version, mhci)
+       SELECT 'ses_I' || lpad(s.i::text, 23, '0'), $1, p.id, $2, 'completed',
+              'https://example.com/x', s.completed_at - interval '5 minutes', s.completed_at,
+              'v1.0.0', (s.i * 7919 % 10001) / 100.0
+         FROM s JOIN p ON p.n = s.n
+        ORDER BY s.i`,
+      [enterpriseId, largeGroupId, participants, sessions],
+    );
+
+    log(`  ${sessions} × ${names.length} session_features rows …`);
+    // Millions of random-order inserts into the (group_id, name, value) and (participant_id, …)
+    // b-trees are slow (about 4 minutes here); dropping the secondary indexes and building them
+    // again from their own definitions after the insert is several times faster. In this
+    // transaction, so a failure restores them; other readers of the table wait meanwhile.
+    const { rows: secondaryIndexes } = await client.query(
+      `SELECT i.indexname, i.indexdef
+         FROM pg_indexes i
+        WHERE i.schemaname = current_schema() AND i.tablename = 'session_features'
+          AND NOT EXISTS (SELECT 1 FROM pg_constraint c
+                           WHERE c.conrelid = 'session_features'::regclass
+                             AND c.conname = i.indexname)`,
+    );
+    for (const { indexname } of secondaryIndexes) {
+      await client.query(`DROP INDEX ${client.escapeIdentifier(indexname)}`);
+    }
+    // Feature k of session i: centre + spread·√3·(u1 + u2 + u3 + u4 − 2), each u a uniform in
+    // [0, 1) from hashint8extended(i, 4k + j): a bell-shaped, continuous, deterministic spread.
+    await client.query(
+      `INSERT INTO session_features (session_id, group_id, participant_id, name, value)
+       SELECT s.session_id, s.group_id, s.participant_id, f.name,
+              f.centre + f.spread * sqrt(3) * (
+                  (hashint8extended(x.i, f.k * 4) & 4294967295)::float8
+                + (hashint8extended(x.i, f.k * 4 + 1) & 4294967295)::float8
+                + (hashint8extended(x.i, f.k * 4 + 2) & 4294967295)::float8
+                + (hashint8extended(x.i, f.k * 4 + 3) & 4294967295)::float8) / 4294967296
+              - f.spread * sqrt(3) * 2
+         FROM sessions s
+        CROSS JOIN LATERAL (SELECT substr(s.session_id, 6)::bigint AS i) x
+        CROSS JOIN unnest($2::text[], $3::float8[], $4::float8[])
+                   WITH ORDINALITY AS f(name, centre, spread, k)
+        WHERE s.group_id = $1`,
+      [
+        largeGroupId,
+        names,
+        INGESTION_FEATURES.map((feature) => feature.centre),
+        INGESTION_FEATURES.map((feature) => feature.spread),
+      ],
+    );
+    if (secondaryIndexes.length) {
+      log(`  building ${secondaryIndexes.map((index) => index.indexname).join(', ')} again …`);
+      await client.query("SET LOCAL maintenance_work_mem = '512MB'");
+      for (const { indexdef } of secondaryIndexes) await client.query(indexdef);
+    }
+    const histograms = await rebuildFeatureHistograms(client, largeGroupId);
+    if (histograms) log("  rebuilt the large group's feature histograms");
+    await client.query('COMMIT');
+
+    log('  VACUUM (ANALYZE) …');
+    await client.query('VACUUM (ANALYZE) sessions, session_features');
+    if (histograms) await client.query('VACUUM (ANALYZE) group_feature_histograms');
+    await client.query('ANALYZE enterprises, api_keys, groups, participants, memberships');
+    return {
+      apiKey,
+      enterpriseId,
+      largeGroupId,
+      emptyGroupId,
+      histograms,
+      seeded: true,
+      seconds: (Date.now() - started) / 1000,
+    };
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    await client.end();
+  }
+}
+
+/** The ingestion enterprise's ids when it exists with the expected key and groups; else null. */
+async function existingIngestionSeed(client, keyHash) {
+  const { rows } = await client.query(
+    `SELECT e.id AS enterprise_id,
+            max(g.group_id) FILTER (WHERE g.name = $2) AS large_group_id,
+            max(g.group_id) FILTER (WHERE g.name = $3) AS empty_group_id,
+            count(g.group_id)::int AS groups
+       FROM enterprises e
+       JOIN api_keys k ON k.enterprise_id = e.id AND k.key_hash = $4 AND k.revoked_at IS NULL
+       LEFT JOIN groups g ON g.enterprise_id = e.id
+      WHERE e.name = $1
+      GROUP BY e.id`,
+    [INGESTION_ENTERPRISE, INGESTION_LARGE_GROUP, INGESTION_EMPTY_GROUP, keyHash],
+  );
+  if (rows.length !== 1) return null;
+  const row = rows[0];
+  if (row.groups !== 2 || !row.large_group_id || !row.empty_group_id) return null;
+  return {
+    enterpriseId: row.enterprise_id,
+    largeGroupId: Number(row.large_group_id),
+    emptyGroupId: Number(row.empty_group_id),
+  };
+}
+
+/**
+ * Undoes earlier runs: every session of the empty group, the large group's sessions that are not
+ * seeded (pending, or completed after 2025), the groups' events and word counts, and those
+ * sessions' features in the histograms; credits back to 0.
+ */
+async function removeIngestionRuns(client, { largeGroupId, emptyGroupId }, histogramTable) {
+  await client.query('BEGIN');
+  try {
+    if (histogramTable) {
+      await client.query(
+        `WITH gone AS (
+           SELECT f.name, feature_bucket(f.value) AS bucket, count(*)::int AS n
+             FROM sessions s JOIN session_features f ON f.session_id = s.session_id
+            WHERE s.group_id = $1 AND s.completed_at > $2
+            GROUP BY 1, 2)
+         UPDATE group_feature_histograms h SET count = h.count - gone.n
+           FROM gone
+          WHERE h.group_id = $1 AND h.name = gone.name AND h.bucket = gone.bucket`,
+        [largeGroupId, INGESTION_SEEDED_UNTIL],
+      );
+      await client.query(
+        'DELETE FROM group_feature_histograms WHERE (group_id = $1 AND count <= 0) OR group_id = $2',
+        [largeGroupId, emptyGroupId],
+      );
+    }
+    await client.query(
+      `DELETE FROM sessions
+        WHERE (group_id = $1 AND (completed_at IS NULL OR completed_at > $3)) OR group_id = $2`,
+      [largeGroupId, emptyGroupId, INGESTION_SEEDED_UNTIL],
+    );
+    const groups = [largeGroupId, emptyGroupId];
+    await client.query('DELETE FROM events WHERE group_id = ANY ($1::bigint[])', [groups]);
+    await client.query('DELETE FROM group_word_counts WHERE group_id = ANY ($1::bigint[])', [
+      groups,
+    ]);
+    await client.query('UPDATE groups SET credits = 0 WHERE group_id = ANY ($1::bigint[])', [
+      groups,
+    ]);
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  }
+}
+
+/**
+ * `count` pending sessions (status 'created', as POST /session/create leaves them) in `groupId`
+ * of the ingestion enterprise, with ids `ses_P` + `token` (6 base62) + a 17-digit number from
+ * `from`; participant n mod participants, in external-id order. Returns their ids in order.
+ */
+async function addPendingSessions(client, { enterpriseId, groupId, token, from = 0, count }) {
+  if (!/^[0-9A-Za-z]{6}$/.test(token)) throw new Error(`bad pending-session token ${token}`);
+  const { rows } = await client.query(
+    `WITH p AS (
+       SELECT id, row_number() OVER (ORDER BY external_id) - 1 AS n, count(*) OVER () AS total
+         FROM participants WHERE enterprise_id = $1)
+     INSERT INTO sessions (session_id, enterprise_id, participant_id, group_id, status, return_url)
+     SELECT 'ses_P' || $3 || lpad(i::text, 17, '0'), $1, p.id, $2, 'created',
+            'https://example.com/back'
+       FROM generate_series($4::bigint, $4::bigint + $5::int - 1) i
+       JOIN p ON p.n = i % p.total
+      ORDER BY i
+     RETURNING session_id`,
+    [enterpriseId, groupId, token, from, count],
+  );
+  return rows.map((row) => row.session_id).sort();
+}
+
+const WEBHOOKS_ENTERPRISE = 'Benchmark Webhooks Enterprise';
+const WEBHOOKS_SEED = 0x776862; // "whb"
+
+/**
+ * The webhooks scenario's enterprise ("Benchmark Webhooks Enterprise"): its API key and one group
+ * (no participants; the scenario creates them through the API). Deletes the previous one first,
+ * cascading to its participants, events, endpoints and deliveries.
+ * Returns { apiKey, enterpriseId, groupId, groupKey }.
+ */
+async function seedWebhooks({ databaseUrl }) {
+  if (!databaseUrl) throw new Error('seedWebhooks: databaseUrl is required');
+  await prepareSchema(databaseUrl);
+  const generator = createGenerator(WEBHOOKS_SEED);
+  const apiKey = generator.apiKey();
+  const groupKey = generator.groupKey();
+  const client = new Client({ connectionString: databaseUrl, connectionTimeoutMillis: 5_000 });
+  await client.connect();
+  try {
+    await client.query('BEGIN');
+    await client.query('DELETE FROM enterprises WHERE name = $1', [WEBHOOKS_ENTERPRISE]);
+    const enterpriseId = (
+      await client.query('INSERT INTO enterprises (name) VALUES ($1) RETURNING id', [
+        WEBHOOKS_ENTERPRISE,
+      ])
+    ).rows[0].id;
+    await client.query('INSERT INTO api_keys (enterprise_id, prefix, key_hash) VALUES ($1,$2,$3)', [
+      enterpriseId,
+      apiKey.slice(0, API_KEY_PREFIX_LENGTH),
+      hashApiKey(apiKey),
+    ]);
+    const groupId = Number(
+      (
+        await client.query(
+          `INSERT INTO groups (enterprise_id, name, key, invite_code, consent_required, credits,
+                               requested_privacy)
+           VALUES ($1, 'Webhooks group', $2, 'webhookbench1', false, 0, '{}') RETURNING group_id`,
+          [enterpriseId, groupKey],
+        )
+      ).rows[0].group_id,
+    );
+    await client.query('COMMIT');
+    return { apiKey, enterpriseId, groupId, groupKey };
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    await client.end();
+  }
+}
+
 module.exports = {
   seedGroups,
   seedMetrics,
@@ -668,4 +1097,14 @@ module.exports = {
   hashApiKey,
   METRICS_ENTERPRISE,
   SESSIONS_ENTERPRISE,
+  seedIngestion,
+  addPendingSessions,
+  rebuildFeatureHistograms,
+  tableExists,
+  ingestionFeatureValue,
+  INGESTION_ENTERPRISE,
+  INGESTION_FEATURES,
+  INGESTION_SEEDED_UNTIL,
+  seedWebhooks,
+  WEBHOOKS_ENTERPRISE,
 };

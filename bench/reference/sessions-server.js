@@ -1,0 +1,313 @@
+'use strict';
+
+/**
+ * Reference implementation of `GET /sessions/{sessionID}` and of `POST /session/create` for an
+ * existing participant (`userIdentifier` = their `ok_` external ID): bare Fastify + pg, the same
+ * API key check and cache as groups-server.js, the service's own SQL, the same JSON, and nothing
+ * else.
+ *
+ * "The service's own SQL" literally: the statements are taken at start-up from the built
+ * service's repositories (dist/sessions/sessions.repository.js, dist/groups/groups.repository.js,
+ * dist/participants/participants.repository.js, each called once with a recording stand-in for
+ * its database), so the reference cannot drift from what the service sends. --print-sql prints
+ * them.
+ *
+ * - GET /sessions/{id}: the session-id pattern check, SessionsRepository.findForEnterprise (one
+ *   SELECT joining sessions, memberships and participants), the fields of the membership's
+ *   privacy level now (DESIGN §7), as the service's sessionView writes them.
+ * - POST /session/create: a minimal body check (types, https returnURL), the group
+ *   (GroupsRepository.findForEnterprise) and a constant-time comparison of its key, the
+ *   participant (ParticipantsRepository.findForEnterprise), then the session row
+ *   (SessionsRepository.insert) as a single autocommitted INSERT, whose foreign key to
+ *   memberships stands in for the membership check; a new `ses_` id (crypto.randomBytes) and a
+ *   signed check-in token exactly like the service's CheckinTokens. The service additionally
+ *   wraps participant lookup, membership check and insert in a transaction (BEGIN, SELECT,
+ *   SELECT, INSERT, COMMIT); that, its full validation and the framework are what the benchmark
+ *   measures against this ceiling. Email identifiers (first sessions) are not handled.
+ *
+ *   node bench/reference/sessions-server.js [--port N] [--host H] [--print-sql]
+ *
+ * Environment: PORT (default 3102), HOST (default 127.0.0.1), DATABASE_URL, DB_POOL_SIZE
+ * (default 10), and for POST /session/create CHECKIN_TOKEN_SECRET (required there),
+ * CHECKIN_TOKEN_TTL_HOURS (default 24) and PUBLIC_BASE_URL (default http://localhost:<port>), the
+ * service's variables and defaults.
+ */
+
+const { Buffer } = require('node:buffer');
+const { createHash, createHmac, randomBytes, timingSafeEqual } = require('node:crypto');
+const path = require('node:path');
+const { URL } = require('node:url');
+const fastify = require('fastify');
+const {
+  createAuthenticator,
+  exitOnStartFailure,
+  option,
+  serveReference,
+} = require('./groups-server');
+
+const DIST = path.join(__dirname, '..', '..', 'dist');
+const DEFAULT_PORT = 3102;
+
+const SESSION_ID_PATTERN = /^ses_[0-9A-Za-z]{24}$/;
+const EXTERNAL_ID_PATTERN = /^ok_[0-9a-f]{48}$/;
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+const PENDING_VERSION = 'v0.0.0';
+const SESSION_CREATED_MESSAGE = 'Redirect URL generated successfully.';
+/** PostgreSQL's foreign_key_violation: the INSERT's (participant, group) is no membership. */
+const FOREIGN_KEY_VIOLATION = '23503';
+
+/**
+ * Calls `call(stand-in)` once and returns the one statement it sent, after checking that its
+ * parameters are exactly `expectedParams` (the reference passes its own in that order).
+ */
+function recordStatement(name, call, expectedParams) {
+  const statements = [];
+  const standIn = {
+    rows: async (text, params) => {
+      statements.push({ text, params });
+      return [];
+    },
+  };
+  // The repositories call rows() synchronously, before their first await.
+  call(standIn).catch(() => undefined);
+  if (statements.length !== 1) {
+    throw new Error(`${name} sent ${statements.length} statements, expected 1`);
+  }
+  const [{ text, params }] = statements;
+  if (JSON.stringify(params) !== JSON.stringify(expectedParams)) {
+    throw new Error(`${name} parameters changed: ${JSON.stringify(params)}`);
+  }
+  return text;
+}
+
+/** The service's statements for these two endpoints, taken from the built repositories. */
+function serviceStatements() {
+  const load = (relative) => {
+    try {
+      return require(path.join(DIST, relative));
+    } catch (error) {
+      throw new Error(`Cannot load dist/${relative} (${error.message}); run "npm run build"`, {
+        cause: error,
+      });
+    }
+  };
+  const { SessionsRepository } = load('sessions/sessions.repository.js');
+  const { GroupsRepository } = load('groups/groups.repository.js');
+  const { ParticipantsRepository } = load('participants/participants.repository.js');
+  return {
+    /** (sessionId, enterpriseId) */
+    findSession: recordStatement(
+      'SessionsRepository.findForEnterprise',
+      (db) => new SessionsRepository(db).findForEnterprise('E', 'S'),
+      ['S', 'E'],
+    ),
+    /** (groupId, enterpriseId) */
+    findGroup: recordStatement(
+      'GroupsRepository.findForEnterprise',
+      (db) => new GroupsRepository(db).findForEnterprise('E', -1),
+      [-1, 'E'],
+    ),
+    /** (externalId, enterpriseId) */
+    findParticipant: recordStatement(
+      'ParticipantsRepository.findForEnterprise',
+      (db) => new ParticipantsRepository(db).findForEnterprise('E', 'X', db),
+      ['X', 'E'],
+    ),
+    /** (sessionId, enterpriseId, participantId, groupId, returnUrl) */
+    insertSession: recordStatement(
+      'SessionsRepository.insert',
+      (db) =>
+        new SessionsRepository(db).insert(db, {
+          sessionId: 'S',
+          enterpriseId: 'E',
+          participantId: 'P',
+          groupId: -1,
+          returnUrl: 'R',
+        }),
+      ['S', 'E', 'P', -1, 'R'],
+    ),
+  };
+}
+
+/** Subscores in the spec's order, name maps alphabetically (jsonb reorders keys), as the service. */
+const inSpecOrder = (s) => ({
+  vision: s.vision,
+  audio: s.audio,
+  transcript: s.transcript,
+  assessment: s.assessment,
+});
+const byName = (map) => {
+  const sorted = {};
+  for (const name of Object.keys(map).sort()) sorted[name] = map[name];
+  return sorted;
+};
+
+/** The service's session view (src/sessions/session-view.ts) of a findForEnterprise row. */
+function sessionView(row) {
+  const view = {
+    externalID: row.external_id,
+    sessionID: row.session_id,
+    timestamp: (row.completed_at ?? row.created_at).toISOString(),
+    groupID: Number(row.group_id),
+    version: row.version ?? PENDING_VERSION,
+  };
+  if (!row.completed_at || row.mhci === null) return view;
+  const level = row.privacy_level;
+  if (level >= 1) {
+    view.mhci = row.mhci;
+    view.subscores = inSpecOrder(row.subscores);
+  }
+  if (level >= 2) view.groupPercentiles = byName(row.group_percentiles ?? {});
+  if (level >= 3) view.userPercentiles = byName(row.user_percentiles ?? {});
+  if (level >= 4) view.transcript = row.transcript ?? [];
+  if (level >= 5) view.features = byName(row.features ?? {});
+  return view;
+}
+
+/** A uniformly random base62 string, by rejection sampling, as src/common/ids.ts does. */
+function randomBase62(length) {
+  const limit = 256 - (256 % BASE62.length);
+  let out = '';
+  while (out.length < length) {
+    for (const byte of randomBytes(Math.ceil((length - out.length) * 1.3) + 4)) {
+      if (byte < limit) out += BASE62[byte % BASE62.length];
+      if (out.length === length) break;
+    }
+  }
+  return out;
+}
+
+/** The service's CheckinTokens.sign('checkin', sessionId). */
+function createCheckinSigner(secret, ttlHours) {
+  return (sessionId) => {
+    const claims = { p: 'c', id: sessionId, exp: Math.floor(Date.now() / 1000) + ttlHours * 3600 };
+    const payload = Buffer.from(JSON.stringify(claims)).toString('base64url');
+    const mac = createHmac('sha256', secret).update(payload).digest('base64url');
+    return `${payload}.${mac}`;
+  };
+}
+
+function sameSecret(given, expected) {
+  const a = createHash('sha256').update(given).digest();
+  const b = createHash('sha256').update(expected).digest();
+  return timingSafeEqual(a, b);
+}
+
+function isHttpsUrl(value) {
+  try {
+    return new URL(value).protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+const badRequest = (reply, error) => reply.code(400).send({ error });
+
+function buildServer(pool, { statements = serviceStatements(), checkin = {} } = {}) {
+  const authenticate = createAuthenticator(pool);
+  const signCheckin = checkin.secret
+    ? createCheckinSigner(checkin.secret, checkin.ttlHours ?? 24)
+    : null;
+  const app = fastify({ logger: false });
+
+  const caller = async (request, reply) => {
+    const header = request.headers['x-api-key'];
+    const key = await authenticate(Array.isArray(header) ? undefined : header);
+    if (!key) reply.code(401).send({ error: 'Unauthorized' });
+    return key;
+  };
+
+  app.get('/sessions/:sessionID', async (request, reply) => {
+    const key = await caller(request, reply);
+    if (!key) return reply;
+    const { sessionID } = request.params;
+    if (!SESSION_ID_PATTERN.test(sessionID)) return badRequest(reply, 'Session not found');
+    const { rows } = await pool.query(statements.findSession, [sessionID, key.enterpriseId]);
+    if (rows.length === 0) return badRequest(reply, 'Session not found');
+    return sessionView(rows[0]);
+  });
+
+  app.post('/session/create', async (request, reply) => {
+    const key = await caller(request, reply);
+    if (!key) return reply;
+    if (!signCheckin) throw new Error('CHECKIN_TOKEN_SECRET is not set');
+    const body = request.body;
+    // The benchmark only sends valid bodies; the service's full validation is not reproduced.
+    if (
+      !body ||
+      typeof body.groupID !== 'number' ||
+      typeof body.groupKey !== 'string' ||
+      typeof body.userIdentifier !== 'string' ||
+      typeof body.returnURL !== 'string' ||
+      !isHttpsUrl(body.returnURL)
+    ) {
+      return badRequest(reply, 'Invalid body');
+    }
+    const groupId = body.groupID;
+    const groups =
+      Number.isSafeInteger(groupId) && groupId > 0
+        ? (await pool.query(statements.findGroup, [groupId, key.enterpriseId])).rows
+        : [];
+    if (groups.length === 0) return badRequest(reply, 'Group not found');
+    if (!sameSecret(body.groupKey, groups[0].key)) return badRequest(reply, 'Invalid groupKey');
+    const identifier = body.userIdentifier.trim();
+    const invalidIdentifier = 'We require email for new users or ok_ id for existing users';
+    if (!EXTERNAL_ID_PATTERN.test(identifier)) return badRequest(reply, invalidIdentifier);
+    const participants = (
+      await pool.query(statements.findParticipant, [identifier, key.enterpriseId])
+    ).rows;
+    if (participants.length === 0) return badRequest(reply, invalidIdentifier);
+    const sessionId = `ses_${randomBase62(24)}`;
+    try {
+      await pool.query(statements.insertSession, [
+        sessionId,
+        key.enterpriseId,
+        participants[0].id,
+        groupId,
+        body.returnURL,
+      ]);
+    } catch (error) {
+      if (error.code !== FOREIGN_KEY_VIOLATION) throw error;
+      return badRequest(reply, `User ${identifier} is not part of group ${groupId}`);
+    }
+    return {
+      success: true,
+      message: SESSION_CREATED_MESSAGE,
+      userIdentifier: participants[0].external_id,
+      redirectUrl: `${checkin.publicBaseUrl}/checkin/${signCheckin(sessionId)}`,
+      sessionID: sessionId,
+    };
+  });
+
+  app.get('/health', async () => {
+    await pool.query('SELECT 1');
+    return { status: 'ok' };
+  });
+
+  return app;
+}
+
+async function main() {
+  const argv = process.argv.slice(2);
+  const statements = serviceStatements();
+  if (argv.includes('--print-sql')) {
+    for (const [name, text] of Object.entries(statements)) console.log(`-- ${name}\n${text}\n`);
+    return;
+  }
+  const port = Number(option(argv, 'port') ?? process.env.PORT ?? DEFAULT_PORT);
+  const checkin = {
+    secret: process.env.CHECKIN_TOKEN_SECRET,
+    ttlHours: Number(process.env.CHECKIN_TOKEN_TTL_HOURS || 24),
+    publicBaseUrl: process.env.PUBLIC_BASE_URL || `http://localhost:${port}`,
+  };
+  await serveReference((pool) => buildServer(pool, { statements, checkin }), {
+    defaultPort: DEFAULT_PORT,
+    applicationName: 'checkin-bench-reference-sessions',
+  });
+}
+
+if (require.main === module) {
+  main().catch(exitOnStartFailure);
+}
+
+module.exports = { buildServer, serviceStatements, sessionView };
