@@ -1,4 +1,6 @@
+import Redis from 'ioredis';
 import type { ParsedMail } from 'mailparser';
+import { randomUUID } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -216,6 +218,32 @@ describe('Emails', () => {
     await sleep(500);
     expect(mailsTo(address)).toHaveLength(1);
   });
+
+  it('sends a mail whose Bull job was stranded (held by Bull but in no list)', async () => {
+    const group = await t.newGroup(acme, 'Stranded');
+    const address = `stranded.${n}@example.com`;
+    const externalId = await member(group, address);
+    // As after a Redis crash: Bull holds the mail's job id as a bare hash no list contains, so
+    // re-adding that id is a no-op; the sweeper must notice and queue it again.
+    const messageId = randomUUID();
+    const redis = new Redis(t.config.redis.url);
+    await redis.hset(`${t.config.redis.queuePrefix}:emails:${messageId}`, {
+      name: 'send',
+      data: '{}',
+      opts: '{}',
+      timestamp: String(Date.now()),
+    });
+    redis.disconnect();
+    await t.db.query(
+      `INSERT INTO email_messages (id, enterprise_id, participant_id, group_id, type, created_at)
+       SELECT $1, p.enterprise_id, p.id, $3, 'checkinReminder', now() - interval '1 minute'
+         FROM participants p WHERE p.external_id = $2`,
+      [messageId, externalId, group.groupID],
+    );
+    const deadline = Date.now() + 45_000;
+    while (mailsTo(address).length === 0 && Date.now() < deadline) await sleep(100);
+    expect(mailsTo(address)).toHaveLength(1);
+  }, 60_000);
 
   it('retries a 451 once it clears; does not retry a 550', async () => {
     const group = await t.newGroup(acme, 'SMTP failures');

@@ -1,3 +1,4 @@
+import Redis from 'ioredis';
 import { lookup } from 'node:dns/promises';
 import { hostname } from 'node:os';
 import { GroupErrors } from '../src/groups/groups.errors';
@@ -341,6 +342,34 @@ describe('Webhooks', () => {
         eventType: 'user.created',
       });
       expect(delivery!.attemptLog.map((attempt) => attempt.statusCode)).toEqual([500, 200]);
+    });
+
+    it('re-queues a delivery whose Bull job is stranded (held by Bull but in no list)', async () => {
+      const group = await t.newGroup(acme, 'Stranded');
+      const inbox = await receiver();
+      await addEndpoint(group, inbox.url);
+      await firstSession(group);
+      const [first] = await inbox.waitFor(1);
+      // As after a Redis crash: the delivery is pending again and its recorded job exists in Redis
+      // as a bare hash that no list holds, so Bull would never run it and ignores re-adds.
+      const strandedJob = `stranded-${n}`;
+      const redis = new Redis(t.config.redis.url);
+      await redis.hset(`${t.config.redis.queuePrefix}:webhooks:${strandedJob}`, {
+        name: 'deliver',
+        data: '{}',
+        opts: '{}',
+        timestamp: String(Date.now()),
+      });
+      redis.disconnect();
+      await t.db.query(
+        `UPDATE webhook_deliveries
+            SET status = 'pending', next_attempt_at = now() - interval '1 minute',
+                locked_until = NULL, queued_at = now() - interval '1 minute', queue_job_id = $2
+          WHERE event_id = $1`,
+        [String(first.headers['webhook-id']), strandedJob],
+      );
+      const [, again] = await inbox.waitFor(2, 15_000);
+      expect(again.headers['webhook-id']).toBe(first.headers['webhook-id']);
     });
 
     it('honours Retry-After', async () => {

@@ -94,6 +94,17 @@ export class InteractRepository {
     return rows.map((row) => row.id);
   }
 
+  /** Queued mails created more than `ageMs` ago, oldest first. */
+  async queuedBefore(ageMs: number, limit: number): Promise<string[]> {
+    const rows = await this.db.rows<{ id: string }>(
+      `SELECT id FROM email_messages
+        WHERE status = 'queued' AND created_at < now() - $1 * interval '1 millisecond'
+        ORDER BY created_at LIMIT $2`,
+      [ageMs, limit],
+    );
+    return rows.map((row) => row.id);
+  }
+
   async loadForSending(messageId: string): Promise<MessageToSend | null> {
     const rows = await this.db.rows<{
       id: string;
