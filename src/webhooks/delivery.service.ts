@@ -87,45 +87,52 @@ export class DeliveryService {
     } catch (caught) {
       error = (caught as Error).message.slice(0, 500);
     }
-    const durationMs = Date.now() - startedAt.getTime();
-    await this.deliveries.recordAttempt(deliveryId, {
+    const attempt = {
       startedAt,
-      durationMs,
+      durationMs: Date.now() - startedAt.getTime(),
       statusCode,
       error,
       responseExcerpt,
-    });
+    };
 
     const attemptsMade = delivery.attempts + 1;
     if (statusCode !== null && statusCode >= 200 && statusCode < 300) {
-      await this.deliveries.finish(deliveryId, {
-        status: 'delivered',
-        statusCode,
-        error: null,
-        countsAsAttempt: true,
-      });
-      await this.deliveries.endpointSucceeded(delivery.endpointId);
+      await this.deliveries.finish(
+        deliveryId,
+        { status: 'delivered', statusCode, error: null, countsAsAttempt: true },
+        attempt,
+      );
+      // Only an endpoint on a failure streak has one to end.
+      if (delivery.failingSince) await this.deliveries.endpointSucceeded(delivery.endpointId);
       return;
     }
     if (statusCode === 410) {
-      await this.deliveries.finish(deliveryId, {
-        status: 'failed',
-        statusCode,
-        error: 'endpoint answered 410 Gone',
-        countsAsAttempt: true,
-      });
+      await this.deliveries.finish(
+        deliveryId,
+        {
+          status: 'failed',
+          statusCode,
+          error: 'endpoint answered 410 Gone',
+          countsAsAttempt: true,
+        },
+        attempt,
+      );
       await this.deliveries.disableEndpoint(delivery.endpointId);
       this.logger.warn(`Webhook endpoint ${delivery.endpointId} answered 410 and was disabled`);
       return;
     }
     const delay = nextRetryDelay(this.config.webhooks.retryScheduleMs, attemptsMade, retryAfterMs);
-    await this.deliveries.finish(deliveryId, {
-      status: delay === null ? 'failed' : 'pending',
-      statusCode,
-      error: error ?? `endpoint answered ${statusCode}`,
-      nextAttemptAt: delay === null ? undefined : new Date(Date.now() + delay),
-      countsAsAttempt: true,
-    });
+    await this.deliveries.finish(
+      deliveryId,
+      {
+        status: delay === null ? 'failed' : 'pending',
+        statusCode,
+        error: error ?? `endpoint answered ${statusCode}`,
+        nextAttemptAt: delay === null ? undefined : new Date(Date.now() + delay),
+        countsAsAttempt: true,
+      },
+      attempt,
+    );
     if (
       await this.deliveries.endpointFailed(delivery.endpointId, this.config.webhooks.disableAfterMs)
     ) {
