@@ -153,12 +153,13 @@ describe('Result ingestion', () => {
     expect(byId[alice2.sessionID].user_percentiles).toEqual({ x: 0.75 });
   });
 
-  it('group percentiles from histograms are exact, across bucket edges, ties, zero and negatives', async () => {
+  it('group percentiles from histograms: exact across bucket edges, ties, zero and negatives; within 0.01 when the bucket is under 2 % of a large group', async () => {
     const fresh = await t.newGroup(acme, 'Histograms');
     // 1 and 1.0078125 are the edges of one bucket; 1.0078124 is inside it; -0 equals 0.
     const palette = [-3.2, -1e-9, -0, 0, 1e-9, 0.5, 0.504, 1, 1.0078124, 1.0078125, 2, 100];
     const random = mulberry32(7);
     const seen: { x: number; y: number }[] = [];
+    let approximated = 0;
     for (let i = 0; i < 120; i++) {
       const values = {
         x: palette[Math.floor(random() * palette.length)],
@@ -178,8 +179,17 @@ describe('Result ingestion', () => {
         const equal = seen.filter((v) => v[name] === mine).length;
         return (below + 0.5 * equal) / seen.length;
       };
-      expect(stored.rows[0].group_percentiles).toEqual({ x: expected('x'), y: expected('y') });
+      // x takes 12 values, so its buckets hold over 2 % of the group: counted exactly. y is
+      // nearly unique per session: past 50 sessions its bucket is under 2 % of the group and
+      // counts half below, within 0.01 of the exact mid-rank.
+      const stored_ = stored.rows[0].group_percentiles as { x: number; y: number };
+      expect(stored_.x).toBe(expected('x'));
+      expect(Math.abs(stored_.y - expected('y'))).toBeLessThanOrEqual(0.01);
+      if (seen.length <= 50) expect(stored_.y).toBe(expected('y'));
+      if (stored_.y !== expected('y')) approximated += 1;
     }
+    // (A bucket holding only the session itself is exact either way: ½ of 1.)
+    expect(approximated).toBeGreaterThan(0);
     // The histograms equal a recount through the SQL bucket function (which the migration uses).
     const mismatches = await t.db.query(
       `SELECT * FROM (

@@ -229,10 +229,12 @@ async function deadlocks(db) {
   return Number(rows[0].deadlocks);
 }
 
+const PERCENTILE_TOLERANCE = 0.01;
+
 /**
  * One ingestion into each group through the API, then the stored group percentiles of the 1M
  * group's session against the same mid-rank computed by scanning the group: the histograms the
- * seed built must agree with the rows it inserted.
+ * seed built must agree with the rows it inserted, within 0.01.
  */
 async function checkIngestion(db, baseUrl, seed, headers) {
   const checks = [];
@@ -267,7 +269,8 @@ async function checkIngestion(db, baseUrl, seed, headers) {
       )
     ).rows;
     for (const { name, p } of expected) {
-      if (typeof stored?.[name] !== 'number' || Math.abs(stored[name] - p) > 1e-9) {
+      // Exact in small groups; within 0.01 where the histogram answers alone (DESIGN §12).
+      if (typeof stored?.[name] !== 'number' || Math.abs(stored[name] - p) > PERCENTILE_TOLERANCE) {
         throw new Error(
           `group ${groupId}: groupPercentiles.${name} is ${stored?.[name]}, the group's rows ` +
             `give ${p}`,
@@ -347,7 +350,7 @@ async function run({ log = console.log } = {}) {
     checks = await checkIngestion(db, baseUrl, seed, headers);
     log(
       'One ingestion into each group answered 200 (and 200 again for the same result); the 1M ' +
-        "group's stored percentiles equal a full scan of its rows.",
+        "group's stored percentiles are within 0.01 of a full scan of its rows.",
     );
 
     service.resetLineCount();

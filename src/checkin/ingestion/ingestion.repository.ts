@@ -2,6 +2,12 @@ import { Injectable } from '@nestjs/common';
 import { Sql } from '../../database/database';
 import { bucketFloor, featureBucket } from './feature-buckets';
 
+/**
+ * A bucket holding at most this share of the group is not counted inside: its sessions count
+ * half below, an error of at most half this share (DESIGN §12: percentiles within 0.01).
+ */
+export const APPROXIMATE_BUCKET_SHARE = 0.02;
+
 /** A result's features, sorted by name. */
 export type FeatureValues = readonly { name: string; value: number }[];
 
@@ -78,10 +84,12 @@ export class IngestionRepository {
 
   /**
    * Mid-rank percentile of each of this session's features among the group's completed sessions:
-   * (below + ½·equal) / all, in [0, 1]; the session counts itself. `below` is the histogram's
-   * buckets under the value's bucket plus an exact count inside that bucket (an index range scan
-   * of one bucket, about 0.8 % of the value wide), so the cost depends on how many sessions share
-   * the value's bucket, not on the size of the group; the result is exact.
+   * (below + ½·equal) / all, in [0, 1]; the session counts itself. From the histogram: the
+   * buckets under the value's bucket count as below. Inside the value's own bucket (about 0.8 %
+   * of the value wide) the sessions are counted exactly while that bucket holds more than
+   * {@link APPROXIMATE_BUCKET_SHARE} of the group (small groups, concentrated values); otherwise
+   * half of them count as below, which is off by at most half the bucket's share: ≤ 0.01. So a
+   * large group is never scanned: the cost is the feature's number of buckets.
    */
   async groupPercentiles(
     sql: Sql,
@@ -91,19 +99,23 @@ export class IngestionRepository {
     if (features.length === 0) return {};
     const rows = await sql.rows<{ name: string; percentile: number }>(
       `SELECT m.name,
-              (h.below + b.below + 0.5 * b.equal)::float8 / h.total AS percentile
+              CASE WHEN h.here <= $6::numeric * h.total
+                   THEN (h.below + 0.5 * h.here)::float8 / h.total
+                   ELSE (h.below + (
+                          SELECT count(*) FILTER (WHERE value < m.value)
+                                 + 0.5 * count(*) FILTER (WHERE value = m.value)
+                            FROM session_features
+                           WHERE group_id = $1 AND name = m.name
+                             AND value >= m.floor AND value <= m.value))::float8 / h.total
+              END AS percentile
          FROM unnest($2::text[], $3::float8[], $4::int[], $5::float8[])
                 AS m(name, value, bucket, floor)
         CROSS JOIN LATERAL (
               SELECT coalesce(sum(count) FILTER (WHERE bucket < m.bucket), 0) AS below,
+                     coalesce(sum(count) FILTER (WHERE bucket = m.bucket), 0) AS here,
                      sum(count) AS total
                 FROM group_feature_histograms
                WHERE group_id = $1 AND name = m.name) AS h
-        CROSS JOIN LATERAL (
-              SELECT count(*) FILTER (WHERE value < m.value) AS below,
-                     count(*) FILTER (WHERE value = m.value) AS equal
-                FROM session_features
-               WHERE group_id = $1 AND name = m.name AND value >= m.floor AND value <= m.value) AS b
         ORDER BY m.name`,
       [
         groupId,
@@ -111,6 +123,7 @@ export class IngestionRepository {
         features.map((f) => f.value),
         features.map((f) => featureBucket(f.value)),
         features.map((f) => bucketFloor(featureBucket(f.value))),
+        APPROXIMATE_BUCKET_SHARE,
       ],
     );
     return Object.fromEntries(rows.map((row) => [row.name, row.percentile]));
