@@ -44,13 +44,14 @@ describe('OpenAPI document', () => {
     );
   });
 
-  it('requires the key and documents 401 on every enterprise operation', () => {
+  it('requires the key and documents 401 and 429 on every enterprise operation', () => {
     const unguarded = operations()
       .filter(({ path }) => path !== '/health' && !path.startsWith('/internal/'))
       .filter(
         ({ operation }) =>
           !operation.security?.some((requirement) => 'x-api-key' in requirement) ||
-          !operation.responses['401'],
+          !operation.responses['401'] ||
+          !operation.responses['429'],
       )
       .map(({ method, path }) => `${method} ${path}`);
     expect(unguarded).toEqual([]);

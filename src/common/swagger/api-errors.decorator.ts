@@ -12,7 +12,7 @@ const errorSchema = (messages: readonly string[]) => ({
 });
 
 /**
- * Documents an authenticated endpoint: the `x-api-key` scheme, its 401, and the exact 400
+ * Documents an authenticated endpoint: the `x-api-key` scheme, its 401 and 429, and the exact 400
  * messages it can answer, in the order they are checked.
  */
 export function ApiEndpointErrors(badRequestMessages: readonly string[]): MethodDecorator {
@@ -22,6 +22,19 @@ export function ApiEndpointErrors(badRequestMessages: readonly string[]): Method
       status: 401,
       description: 'Missing, unknown or revoked API key.',
       schema: errorSchema([CommonErrors.Unauthorized]),
+    }),
+    ApiResponse({
+      status: 429,
+      description:
+        "The API key's rate limit is spent (`RATE_LIMIT_REQUESTS` per `RATE_LIMIT_WINDOW`, shared " +
+        'by all routes); retry after the `Retry-After` header (seconds). Nothing was changed.',
+      headers: {
+        'Retry-After': {
+          description: 'Seconds until the budget renews',
+          schema: { type: 'integer' },
+        },
+      },
+      schema: errorSchema([CommonErrors.TooManyRequests]),
     }),
   ];
   if (badRequestMessages.length > 0) {

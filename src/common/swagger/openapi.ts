@@ -9,7 +9,11 @@ Every endpoint needs the header \`x-api-key\` with your enterprise's API key; a 
 revoked key is answered \`401 {"error":"Unauthorized"}\` before anything else is checked.
 
 Errors are always \`{"error": "<message>"}\`. A 400 carries the first failing check's message, in
-the order each endpoint lists them.`;
+the order each endpoint lists them.
+
+Each API key has a rate limit shared by every endpoint; answers carry \`X-RateLimit-Limit\`,
+\`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\` (seconds). Past it: \`429
+{"error":"Too many requests"}\` with \`Retry-After\` (seconds).`;
 
 export function buildOpenApiDocument(app: INestApplication, publicBaseUrl: string): OpenAPIObject {
   const config = new DocumentBuilder()
