@@ -386,6 +386,20 @@ describe('Check-in pages', () => {
       expect((await member(checkin)).privacy_level).toBe(3);
     });
 
+    it('refuses a form over 1 MiB with an HTML 413 page (raised before the route), changing nothing', async () => {
+      const checkin = await newCheckin('Oversized');
+      const page = await post(
+        t,
+        `${checkin.path}/privacy`,
+        `privacyLevel=2&pad=${'x'.repeat(1_100_000)}`,
+      );
+      expectErrorPage(page, 413, 'unreadable-form');
+      expect((await member(checkin)).privacy_level).toBe(0);
+      const unknown = await t.request('GET', '/checkin/');
+      expect(unknown.status).toBe(404);
+      expect(unknown.headers.get('content-type')).toMatch(/^text\/html/);
+    });
+
     it('refuses a body that is not a form with an HTML page', async () => {
       const checkin = await newCheckin('Media types');
       const page = await post(t, `${checkin.path}/privacy`, 'privacyLevel=2', 'text/plain');

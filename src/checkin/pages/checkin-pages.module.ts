@@ -1,4 +1,6 @@
 import { Module } from '@nestjs/common';
+import { PAGE_ERROR_HANDLER } from '../../common/http/page-error-handler';
+import { HtmlPageExceptionFilter } from './html-exception.filter';
 import { SessionsModule } from '../../sessions/sessions.module';
 import { CheckinPagesController } from './checkin-pages.controller';
 import { CheckinPagesRepository } from './checkin-pages.repository';
@@ -16,7 +18,14 @@ import { ParticipantSettingsController } from './participant-settings.controller
 @Module({
   imports: [SessionsModule],
   controllers: [CheckinPagesController, ParticipantSettingsController],
-  providers: [CheckinPagesRepository, CheckinPagesService, PageRenderer],
-  exports: [CheckinPagesService],
+  providers: [
+    CheckinPagesRepository,
+    CheckinPagesService,
+    PageRenderer,
+    HtmlPageExceptionFilter,
+    // Errors raised before the pages' own filter runs (e.g. a 413 body) are HTML too.
+    { provide: PAGE_ERROR_HANDLER, useExisting: HtmlPageExceptionFilter },
+  ],
+  exports: [CheckinPagesService, PAGE_ERROR_HANDLER],
 })
 export class CheckinPagesModule {}

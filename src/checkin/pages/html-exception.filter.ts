@@ -1,6 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, Injectable, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { toErrorResponse } from '../../common/http/error-response';
+import { PageErrorHandler } from '../../common/http/page-error-handler';
 import { PageError } from './page-error';
 import { PageRenderer } from './page-renderer';
 import { renderPage } from './page-templates';
@@ -40,10 +41,14 @@ export function pageFailureFor(exception: unknown): PageFailure {
  */
 @Catch()
 @Injectable()
-export class HtmlPageExceptionFilter implements ExceptionFilter {
+export class HtmlPageExceptionFilter implements ExceptionFilter, PageErrorHandler {
   private readonly logger = new Logger('CheckinPages');
 
   constructor(private readonly renderer: PageRenderer) {}
+
+  handles(path: string): boolean {
+    return path.startsWith('/checkin/') || path.startsWith('/participant/');
+  }
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();

@@ -1,20 +1,25 @@
-import { ArgumentsHost, Catch, ExceptionFilter, Logger } from '@nestjs/common';
+import { ArgumentsHost, Catch, ExceptionFilter, Inject, Logger, Optional } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { toErrorResponse } from './error-response';
+import { PAGE_ERROR_HANDLER, type PageErrorHandler } from './page-error-handler';
 
 /**
  * The one exception filter (registered as APP_FILTER): every non-2xx answer is
  * `{"error": "<message>"}`. Unexpected errors are logged with the request id and answered with
- * a generic 500; their details never reach the client.
+ * a generic 500; their details never reach the client. Participant-page paths are answered
+ * with an HTML error page instead (PAGE_ERROR_HANDLER), whatever raised the error.
  */
 @Catch()
 export class AllExceptionsFilter implements ExceptionFilter {
   private readonly logger = new Logger('HttpError');
 
+  constructor(@Optional() @Inject(PAGE_ERROR_HANDLER) private readonly pages?: PageErrorHandler) {}
+
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
     const reply = http.getResponse<FastifyReply>();
     const request = http.getRequest<FastifyRequest>();
+    if (this.pages?.handles(request.url)) return this.pages.catch(exception, host);
     const response = toErrorResponse(exception);
     if (response.unexpected) {
       this.logger.error(
