@@ -395,8 +395,47 @@ function ourServiceOptions({ port, databaseUrl, env = {} }) {
   };
 }
 
+/** Number formats of the req/s scenarios' tables and logs. */
+const throughputFmt = {
+  rps: (value) => Math.round(value).toLocaleString('en-US'),
+  ms: (value) => `${value.toFixed(value < 10 ? 1 : 0)} ms`,
+  ratio: (value) => value.toFixed(2),
+};
+
+/**
+ * A req/s scenario's own table: both servers side by side (medians of the rounds, and each
+ * round's req/s), then the ratio against its target.
+ */
+function throughputTable(result) {
+  const fmt = throughputFmt;
+  const { ours, reference } = result;
+  const row = (name, target) => [
+    name,
+    fmt.rps(target.requestsPerSec),
+    fmt.ms(target.latencyP50),
+    fmt.ms(target.latencyP99),
+    target.rounds.map((r) => fmt.rps(r.requestsPerSec)).join(', '),
+  ];
+  return markdownTable(
+    ['', 'req/s (median)', 'p50', 'p99', 'rounds req/s'],
+    [
+      row('ours', ours),
+      row('reference', reference),
+      [
+        'ratio ours/reference',
+        `${fmt.ratio(result.ratio)} (target ≥ ${result.target})`,
+        '',
+        '',
+        result.meetsTarget ? 'meets target' : 'BELOW TARGET',
+      ],
+    ],
+  );
+}
+
 module.exports = {
   ourServiceOptions,
+  throughputFmt,
+  throughputTable,
   ROOT,
   RESULTS_FILE,
   DEFAULTS,

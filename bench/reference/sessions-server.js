@@ -20,10 +20,10 @@
  *   participant (ParticipantsRepository.findForEnterprise), then the session row
  *   (SessionsRepository.insert) as a single autocommitted INSERT, whose foreign key to
  *   memberships stands in for the membership check; a new `ses_` id (crypto.randomBytes) and a
- *   signed check-in token exactly like the service's CheckinTokens. The service additionally
- *   wraps participant lookup, membership check and insert in a transaction (BEGIN, SELECT,
- *   SELECT, INSERT, COMMIT); that, its full validation and the framework are what the benchmark
- *   measures against this ceiling. Email identifiers (first sessions) are not handled.
+ *   signed check-in token exactly like the service's CheckinTokens. The service makes the same
+ *   three round trips (its participant lookup adds an EXISTS membership check); its full
+ *   validation, the rate limit and the framework are what the benchmark measures against this
+ *   ceiling. Email identifiers (first sessions) are not handled.
  *
  *   node bench/reference/sessions-server.js [--port N] [--host H] [--print-sql]
  *

@@ -15,7 +15,8 @@ const {
   stopProcess,
   measure,
   median,
-  markdownTable,
+  throughputFmt,
+  throughputTable,
   ourServiceOptions,
 } = require('../lib');
 const { seedGroups } = require('../seed');
@@ -28,11 +29,7 @@ const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/checkin_bench';
 /** Shared by both servers, pinned to the service's defaults so the local env cannot skew them. */
 const SHARED_ENV = { DB_POOL_SIZE: '10', API_KEY_CACHE_TTL_MS: '5000' };
 
-const fmt = {
-  rps: (value) => Math.round(value).toLocaleString('en-US'),
-  ms: (value) => `${value.toFixed(value < 10 ? 1 : 0)} ms`,
-  ratio: (value) => value.toFixed(2),
-};
+const fmt = throughputFmt;
 
 /** Both servers must answer the same bytes to the same request before they are compared. */
 async function checkSameAnswers(targets, apiKey) {
@@ -177,39 +174,8 @@ async function run({ log = console.log } = {}) {
     );
   }
   log('');
-  log(formatTable(result));
+  log(throughputTable(result));
   return result;
 }
 
-/** The scenario's own table: both servers side by side, medians of the rounds. */
-function formatTable(result) {
-  const { ours, reference } = result;
-  return markdownTable(
-    ['', 'req/s (median)', 'p50', 'p99', 'rounds req/s'],
-    [
-      [
-        'ours',
-        fmt.rps(ours.requestsPerSec),
-        fmt.ms(ours.latencyP50),
-        fmt.ms(ours.latencyP99),
-        ours.rounds.map((r) => fmt.rps(r.requestsPerSec)).join(', '),
-      ],
-      [
-        'reference',
-        fmt.rps(reference.requestsPerSec),
-        fmt.ms(reference.latencyP50),
-        fmt.ms(reference.latencyP99),
-        reference.rounds.map((r) => fmt.rps(r.requestsPerSec)).join(', '),
-      ],
-      [
-        'ratio ours/reference',
-        `${fmt.ratio(result.ratio)} (target ≥ ${result.target})`,
-        '',
-        '',
-        result.meetsTarget ? 'meets target' : 'BELOW TARGET',
-      ],
-    ],
-  );
-}
-
-module.exports = { id: 'groups', run, formatTable, checkSameAnswers };
+module.exports = { id: 'groups', run, formatTable: throughputTable, checkSameAnswers };

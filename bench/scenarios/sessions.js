@@ -18,7 +18,8 @@ const {
   stopProcess,
   measure,
   median,
-  markdownTable,
+  throughputFmt,
+  throughputTable,
   ourServiceOptions,
 } = require('../lib');
 const { mulberry32, seedSessions } = require('../seed');
@@ -55,11 +56,7 @@ const LEVEL_5_FIELDS = [
   'features',
 ];
 
-const fmt = {
-  rps: (value) => Math.round(value).toLocaleString('en-US'),
-  ms: (value) => `${value.toFixed(value < 10 ? 1 : 0)} ms`,
-  ratio: (value) => value.toFixed(2),
-};
+const fmt = throughputFmt;
 
 /** `items` in a deterministic pseudo-random order (Fisher–Yates with mulberry32). */
 function shuffled(items, seed) {
@@ -193,15 +190,15 @@ function summarise(...targets) {
   }
 }
 
-async function run({ log = console.log } = {}) {
-  const databaseUrl = process.env.BENCH_DATABASE_URL || DEFAULT_DATABASE_URL;
-  const [ourPort, referencePort] = await Promise.all([freePort(), freePort()]);
-  const ourOptions = ourServiceOptions({ port: ourPort, databaseUrl, env: SHARED_ENV });
-
+/**
+ * The sessions enterprise's data (shared with scenarios/session-create.js): seeded once, kept
+ * while it matches, pending sessions of earlier runs deleted.
+ */
+async function seedSessionsData({ databaseUrl, serviceEnv, log }) {
   log(`Seeding ${SESSIONS} sessions (sessions enterprise) into ${databaseUrl} …`);
   const seed = await seedSessions({
     databaseUrl,
-    serviceEnv: ourOptions.env,
+    serviceEnv,
     groups: GROUPS,
     participants: PARTICIPANTS,
     sessions: SESSIONS,
@@ -213,6 +210,15 @@ async function run({ log = console.log } = {}) {
       : `Already seeded, kept (${seed.seconds.toFixed(1)} s; ` +
           `${seed.deletedPending} pending sessions of earlier runs deleted).`,
   );
+  return seed;
+}
+
+async function run({ log = console.log } = {}) {
+  const databaseUrl = process.env.BENCH_DATABASE_URL || DEFAULT_DATABASE_URL;
+  const [ourPort, referencePort] = await Promise.all([freePort(), freePort()]);
+  const ourOptions = ourServiceOptions({ port: ourPort, databaseUrl, env: SHARED_ENV });
+
+  const seed = await seedSessionsData({ databaseUrl, serviceEnv: ourOptions.env, log });
   const { apiKey } = seed;
   if (seed.sessionIds.length !== SESSIONS) {
     throw new Error(`expected ${SESSIONS} seeded sessions, found ${seed.sessionIds.length}`);
@@ -310,48 +316,21 @@ async function run({ log = console.log } = {}) {
     );
   }
   log('');
-  log(formatTable(result));
+  log(throughputTable(result));
   return result;
-}
-
-/** The scenario's own table: both servers side by side, medians of the rounds. */
-function formatTable(result) {
-  const { ours, reference } = result;
-  return markdownTable(
-    ['', 'req/s (median)', 'p50', 'p99', 'rounds req/s'],
-    [
-      [
-        'ours',
-        fmt.rps(ours.requestsPerSec),
-        fmt.ms(ours.latencyP50),
-        fmt.ms(ours.latencyP99),
-        ours.rounds.map((r) => fmt.rps(r.requestsPerSec)).join(', '),
-      ],
-      [
-        'reference',
-        fmt.rps(reference.requestsPerSec),
-        fmt.ms(reference.latencyP50),
-        fmt.ms(reference.latencyP99),
-        reference.rounds.map((r) => fmt.rps(r.requestsPerSec)).join(', '),
-      ],
-      [
-        'ratio ours/reference',
-        `${fmt.ratio(result.ratio)} (target ≥ ${result.target})`,
-        '',
-        '',
-        result.meetsTarget ? 'meets target' : 'BELOW TARGET',
-      ],
-    ],
-  );
 }
 
 module.exports = {
   id: 'sessions',
   run,
-  formatTable,
+  formatTable: throughputTable,
   checkSameAnswers,
   // Shared with scenarios/session-create.js.
+  GROUPS,
+  PARTICIPANTS,
+  SESSIONS,
   SHARED_ENV,
+  seedSessionsData,
   assertSameBytes,
   shuffled,
   startServers,

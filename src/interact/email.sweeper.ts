@@ -3,7 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Queue } from 'bull';
 import type { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
-import { OutboxSweeper } from '../queues/outbox-sweeper';
+import { isRunnableJobState, OutboxSweeper } from '../queues/outbox-sweeper';
 import {
   EMAIL_BACKOFF_MS,
   EMAIL_JOB_ATTEMPTS,
@@ -59,9 +59,7 @@ export class EmailSweeper extends OutboxSweeper {
       const job = await this.queue.getJob(messageId);
       if (!job) continue; // gone: the bulk add above has queued it again
       const state = await job.getState();
-      if (state === 'waiting' || state === 'delayed' || state === 'active' || state === 'paused') {
-        continue;
-      }
+      if (isRunnableJobState(state)) continue;
       this.logger.warn(`Mail ${messageId} had a stranded job (${state}); queued again`);
       await job.remove().catch(() => undefined);
       const { name, data, opts } = emailJob(messageId);

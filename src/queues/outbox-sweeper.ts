@@ -103,3 +103,11 @@ export function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T | und
     );
   });
 }
+
+/**
+ * Whether Bull will still run a job in this state. Anything else ('completed', 'failed', or
+ * 'stuck': a job hash no list holds, seen after a Redis crash) will never run, and Bull ignores
+ * re-adding its id: the sweepers then queue the work again.
+ */
+export const isRunnableJobState = (state: string | undefined): boolean =>
+  state === 'waiting' || state === 'delayed' || state === 'active' || state === 'paused';

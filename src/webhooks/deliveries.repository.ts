@@ -43,6 +43,10 @@ interface ClaimRow {
   event_created_at: Date;
 }
 
+/** A delivery a worker may send now: pending, due, and not leased by another worker. */
+const IS_DUE = `status = 'pending' AND next_attempt_at <= now()
+  AND (locked_until IS NULL OR locked_until < now())`;
+
 /**
  * Leases the delivery `target` (an id parameter, or a sub-select) if it is due and unleased
  * (the UPDATE's row lock makes this atomic), and returns what sending needs.
@@ -52,8 +56,7 @@ const claimSql = (target: string, leaseMs: string) =>
      UPDATE webhook_deliveries
         SET locked_until = now() + ${leaseMs} * interval '1 millisecond',
             queued_at = NULL, queue_job_id = NULL
-      WHERE id = ${target} AND status = 'pending' AND next_attempt_at <= now()
-        AND (locked_until IS NULL OR locked_until < now())
+      WHERE id = ${target} AND ${IS_DUE}
     RETURNING id, attempts, endpoint_id, event_id)
    SELECT l.id, l.attempts, l.endpoint_id, w.status AS endpoint_status, w.url,
           w.secret_ciphertext, w.previous_secret_ciphertext, w.previous_secret_expires_at,
@@ -97,8 +100,7 @@ export class DeliveriesRepository {
     const rows = await this.db.rows<{ id: string; queue_job_id: string | null }>(
       `WITH picked AS (
          SELECT id FROM webhook_deliveries
-          WHERE status = 'pending' AND next_attempt_at <= now()
-            AND (locked_until IS NULL OR locked_until < now())
+          WHERE ${IS_DUE}
             AND (queued_at IS NULL OR queued_at < now() - $2 * interval '1 millisecond')
           ORDER BY next_attempt_at
           LIMIT $1
@@ -140,10 +142,8 @@ export class DeliveriesRepository {
   async claimNextDue(leaseMs: number): Promise<ClaimedDelivery | null> {
     const rows = await this.db.rows<ClaimRow>(
       claimSql(
-        `(SELECT id FROM webhook_deliveries
-                  WHERE status = 'pending' AND next_attempt_at <= now()
-                    AND (locked_until IS NULL OR locked_until < now())
-                  ORDER BY next_attempt_at LIMIT 1 FOR UPDATE SKIP LOCKED)`,
+        `(SELECT id FROM webhook_deliveries WHERE ${IS_DUE}
+           ORDER BY next_attempt_at LIMIT 1 FOR UPDATE SKIP LOCKED)`,
         '$1',
       ),
       [leaseMs],

@@ -61,9 +61,9 @@ export class DeliveryService {
 
   /**
    * After its own job, a worker slot keeps sending whatever else is due (oldest first, leased
-   * like any attempt) for up to `max` deliveries, without a round through Bull per delivery:
-   * Bull's per-job fetch is what limits a worker's throughput (DESIGN §12, bench/RESULTS.md).
-   * The jobs those deliveries had in the queue then find nothing to do.
+   * like any attempt) for up to `max` deliveries, skipping Bull's per-job bookkeeping (measured:
+   * 0.22 → 0.27 of the raw POST loop, bench/README.md). The jobs those deliveries had in the queue
+   * then find nothing to do.
    */
   async drain(max: number, shouldStop: () => boolean): Promise<number> {
     let sent = 0;

@@ -4,7 +4,7 @@ import type { Queue } from 'bull';
 import type { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
 import { DELIVERIES_CHANNEL } from '../events/events';
-import { OutboxSweeper, withTimeout } from '../queues/outbox-sweeper';
+import { isRunnableJobState, OutboxSweeper, withTimeout } from '../queues/outbox-sweeper';
 import { DeliveriesRepository } from './deliveries.repository';
 import { DELIVER_JOB, deliverJobId, DeliverJob, WEBHOOK_QUEUE } from './webhook-queue';
 
@@ -82,8 +82,7 @@ export class DeliverySweeper extends OutboxSweeper {
   private async isLive(jobId: string): Promise<boolean> {
     const job = await withTimeout(this.queue.getJob(jobId), ENQUEUE_TIMEOUT_MS);
     if (!job) return false;
-    const state = await withTimeout(job.getState(), ENQUEUE_TIMEOUT_MS);
-    return state === 'waiting' || state === 'delayed' || state === 'active' || state === 'paused';
+    return isRunnableJobState(await withTimeout(job.getState(), ENQUEUE_TIMEOUT_MS));
   }
 
   /**

@@ -8,8 +8,14 @@ import { bucketFloor, featureBucket } from './feature-buckets';
  */
 export const APPROXIMATE_BUCKET_SHARE = 0.02;
 
-/** A result's features, sorted by name. */
-export type FeatureValues = readonly { name: string; value: number }[];
+/** A result's features, sorted by name (lock order), each with its histogram bucket. */
+export type FeatureValues = readonly { name: string; value: number; bucket: number }[];
+
+export function featureValues(features: Record<string, number>): FeatureValues {
+  return Object.keys(features)
+    .sort()
+    .map((name) => ({ name, value: features[name], bucket: featureBucket(features[name]) }));
+}
 
 export interface LockedSession {
   sessionId: string;
@@ -78,7 +84,7 @@ export class IngestionRepository {
       `INSERT INTO group_feature_histograms AS h (group_id, name, bucket, count)
        SELECT $1, name, bucket, 1 FROM unnest($2::text[], $3::int[]) AS f(name, bucket)
        ON CONFLICT (group_id, name, bucket) DO UPDATE SET count = h.count + 1`,
-      [session.groupId, features.map((f) => f.name), features.map((f) => featureBucket(f.value))],
+      [session.groupId, features.map((f) => f.name), features.map((f) => f.bucket)],
     );
   }
 
@@ -121,8 +127,8 @@ export class IngestionRepository {
         groupId,
         features.map((f) => f.name),
         features.map((f) => f.value),
-        features.map((f) => featureBucket(f.value)),
-        features.map((f) => bucketFloor(featureBucket(f.value))),
+        features.map((f) => f.bucket),
+        features.map((f) => bucketFloor(f.bucket)),
         APPROXIMATE_BUCKET_SHARE,
       ],
     );

@@ -7,7 +7,7 @@ import { EventTypes, SessionResultPayload } from '../../events/events';
 import { EventsRepository } from '../../events/events.repository';
 import { countWords } from '../../metrics/words';
 import { IngestionErrors } from './ingestion.errors';
-import { IngestionRepository } from './ingestion.repository';
+import { featureValues, IngestionRepository } from './ingestion.repository';
 import { SessionResultDto } from './session-result.dto';
 
 export type IngestionOutcome = 'completed' | 'already-recorded';
@@ -62,9 +62,7 @@ export class IngestionService {
         throw new ApiError(409, IngestionErrors.DifferentResult);
       }
       const completedAt = result.completedAt ? new Date(result.completedAt) : new Date();
-      const features = Object.keys(result.features)
-        .sort()
-        .map((name) => ({ name, value: result.features[name] }));
+      const features = featureValues(result.features);
       await this.ingestion.insertFeatures(sql, session, features);
       await this.ingestion.addToHistograms(sql, session, features);
       const groupPercentiles = await this.ingestion.groupPercentiles(
