@@ -1,13 +1,14 @@
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Logger } from 'nestjs-pino';
-import { AppModule } from './app.module';
+import { AppModule, DASHBOARD_QUEUES } from './app.module';
 import { BODY_LIMIT_BYTES, installBodyParsers } from './common/http/request-body';
 import { REQUEST_ID_HEADER, requestIdFor } from './common/logging/logger-options';
 import { setupOpenApi } from './common/swagger/openapi';
 import { setupQueueDashboard } from './queues/queue-dashboard';
 import { AppConfig } from './config/config';
 import { ShutdownState } from './common/lifecycle/shutdown-state';
+import { PARTICIPANT_PAGE_PREFIXES } from './participant-links/link-paths';
 
 /**
  * Builds the HTTP application exactly as production runs it; main.ts and the end-to-end tests
@@ -55,7 +56,7 @@ export async function createApp(
   const fastify = app.getHttpAdapter().getInstance();
   const { onRoute } = options;
   if (onRoute) fastify.addHook('onRoute', (route) => onRoute(route));
-  installBodyParsers(fastify);
+  installBodyParsers(fastify, PARTICIPANT_PAGE_PREFIXES);
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header(REQUEST_ID_HEADER, request.id);
     done();
@@ -67,7 +68,7 @@ export async function createApp(
   });
 
   setupOpenApi(app, config.publicBaseUrl);
-  await setupQueueDashboard(app, config);
+  await setupQueueDashboard(app, config, DASHBOARD_QUEUES);
   if (options.shutdownHooks ?? true) app.enableShutdownHooks();
   await app.init();
   return app;

@@ -1,18 +1,13 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
-import { TypeOrmModule } from '@nestjs/typeorm';
-import { LoggerModule } from 'nestjs-pino';
-import { ApiKeyGuard } from './common/auth/api-key.guard';
 import { LifecycleModule } from './common/lifecycle/shutdown-state';
+import { AllExceptionsFilter } from './common/http/all-exceptions.filter';
 import { RateLimitGuard } from './common/rate-limit/rate-limit.guard';
 import { RateLimitModule } from './common/rate-limit/rate-limit.module';
-import { AllExceptionsFilter } from './common/http/all-exceptions.filter';
-import { buildLoggerOptions } from './common/logging/logger-options';
 import { SpecValidationPipe } from './common/validation/spec-validation.pipe';
 import { AppConfig } from './config/config';
-import { AppConfigModule } from './config/config.module';
-import { DatabaseModule } from './database/database.module';
-import { buildDataSourceOptions } from './database/typeorm-options';
+import { CoreModule } from './core.module';
+import { ApiKeyGuard } from './enterprises/api-key.guard';
 import { EnterprisesModule } from './enterprises/enterprises.module';
 import { GroupsModule } from './groups/groups.module';
 import { ParticipantsModule } from './participants/participants.module';
@@ -20,16 +15,23 @@ import { SessionsModule } from './sessions/sessions.module';
 import { CheckinPagesModule } from './checkin/pages/checkin-pages.module';
 import { PrivacyModule } from './privacy/privacy.module';
 import { IngestionModule } from './checkin/ingestion/ingestion.module';
-import { CryptoModule } from './common/crypto/crypto.module';
 import { HealthModule } from './health/health.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { bullRoot } from './queues/bull-root';
+import { QueueDashboardModule } from './queues/queue-dashboard';
 import { WebhooksModule } from './webhooks/webhooks.module';
+import { WEBHOOK_QUEUE } from './webhooks/webhook-queue';
 import { InteractModule } from './interact/interact.module';
+import { EMAIL_QUEUE } from './interact/email-queue';
+import { QUEUE_WORKER_MODULES } from './worker.module';
+
+/** The queues the operators' dashboard (/admin/queues, with ADMIN_TOKEN) shows. */
+export const DASHBOARD_QUEUES = [WEBHOOK_QUEUE, EMAIL_QUEUE];
 
 /**
  * The HTTP API process. The guard, pipe and filter are registered here (not in
- * main.ts) so a test app built from this module gets exactly what production gets.
+ * main.ts) so a test app built from this module gets exactly what production gets. The queue
+ * consumers run here too only with RUN_WORKERS=true (the default, so one command serves a laptop).
  */
 @Module({})
 export class AppModule {
@@ -37,25 +39,23 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [
-        AppConfigModule.register(config),
-        LoggerModule.forRoot(buildLoggerOptions(config)),
+        CoreModule.register(config),
         LifecycleModule,
-        TypeOrmModule.forRoot(buildDataSourceOptions(config)),
-        DatabaseModule,
         RateLimitModule,
         EnterprisesModule,
-        CryptoModule,
         GroupsModule,
         ParticipantsModule,
         SessionsModule,
         CheckinPagesModule,
         PrivacyModule,
         IngestionModule,
-        bullRoot(config),
-        WebhooksModule.register({ workers: config.runWorkers }),
-        InteractModule.register({ workers: config.runWorkers }),
+        WebhooksModule,
+        InteractModule,
         MetricsModule,
         HealthModule,
+        bullRoot(config),
+        ...(config.adminToken ? [QueueDashboardModule.register(DASHBOARD_QUEUES)] : []),
+        ...(config.runWorkers ? QUEUE_WORKER_MODULES : []),
       ],
       providers: [
         // Guards run in this order: authenticate, then count the request against the key's limit.

@@ -1,32 +1,23 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
-import { LoggerModule } from 'nestjs-pino';
-import { CryptoModule } from './common/crypto/crypto.module';
-import { buildLoggerOptions } from './common/logging/logger-options';
 import type { AppConfig } from './config/config';
-import { AppConfigModule } from './config/config.module';
-import { DatabaseModule } from './database/database.module';
-import { buildDataSourceOptions } from './database/typeorm-options';
+import { CoreModule } from './core.module';
+import { EmailWorkerModule } from './interact/sending/email-worker.module';
 import { bullRoot } from './queues/bull-root';
-import { WebhooksModule } from './webhooks/webhooks.module';
-import { InteractModule } from './interact/interact.module';
+import { WebhookDeliveryWorkerModule } from './webhooks/delivery/delivery-worker.module';
 
-/** The worker process: queue processors and the delivery sweeper, no HTTP. */
+/**
+ * Every queue consumer, each a module of its own (its processor and the sweeper that feeds it):
+ * the worker process runs them all; the API process imports them only with RUN_WORKERS=true.
+ */
+export const QUEUE_WORKER_MODULES = [WebhookDeliveryWorkerModule, EmailWorkerModule];
+
+/** The worker process: queue consumers only, no HTTP, no controllers, no pages. */
 @Module({})
 export class WorkerModule {
   static register(config: AppConfig): DynamicModule {
     return {
       module: WorkerModule,
-      imports: [
-        AppConfigModule.register(config),
-        LoggerModule.forRoot(buildLoggerOptions(config)),
-        TypeOrmModule.forRoot(buildDataSourceOptions(config)),
-        DatabaseModule,
-        CryptoModule,
-        bullRoot(config),
-        WebhooksModule.register({ workers: true }),
-        InteractModule.register({ workers: true }),
-      ],
+      imports: [CoreModule.register(config), bullRoot(config), ...QUEUE_WORKER_MODULES],
     };
   }
 }

@@ -3,14 +3,10 @@
  * (post/redirect/get), `/done`, the settings page from emails, bad links, security headers and
  * escaping. Browser behaviour (clicking, following redirects) is in checkin-browser.e2e-spec.ts.
  */
-import { CheckinTokens } from '../src/checkin/checkin-tokens';
-import { CheckinPagesService } from '../src/checkin/pages/checkin-pages.service';
-import {
-  PAGE_ERRORS,
-  PageTexts,
-  PRIVACY_LEVEL_TEXTS,
-  SAVED_MESSAGES,
-} from '../src/checkin/pages/pages.messages';
+import { PAGE_ERRORS, PageTexts, SAVED_MESSAGES } from '../src/checkin/pages/pages.messages';
+import { PRIVACY_LEVEL_TEXTS } from '../src/common/privacy-model';
+import { LinkTokens } from '../src/participant-links/link-tokens';
+import { ParticipantLinks } from '../src/participant-links/participant-links';
 import { CommonErrors } from '../src/common/errors/common.errors';
 import {
   SessionCreated,
@@ -473,7 +469,7 @@ describe('Check-in pages', () => {
   describe('links that are not valid', () => {
     it('answers a friendly 404 page for bad, forged, expired and misdirected tokens', async () => {
       const checkin = await newCheckin('Links');
-      const tokens = t.app.get(CheckinTokens);
+      const tokens = t.app.get(LinkTokens);
       const [payload, signature] = checkin.token.split('.');
       const dayAndAHour = (t.config.checkin.tokenTtlHours + 1) * 3600 * 1000;
       const bad = [
@@ -529,7 +525,7 @@ describe('Check-in pages', () => {
   describe('GET /participant/settings?token=…', () => {
     const settingsToken = async (checkin: Checkin) => {
       const { participant_id, group_id } = await member(checkin);
-      return t.app.get(CheckinTokens).sign('settings', `${participant_id}:${group_id}`);
+      return t.app.get(LinkTokens).sign('settings', `${participant_id}:${group_id}`);
     };
 
     it('shows and saves the privacy level and email preferences of one membership', async () => {
@@ -581,10 +577,10 @@ describe('Check-in pages', () => {
       expect((await member(checkin)).privacy_level).toBe(3);
     });
 
-    it('mints working links with CheckinPagesService.settingsUrl', async () => {
+    it('mints working links with ParticipantLinks.settingsUrl', async () => {
       const checkin = await newCheckin('Emails');
       const { participant_id, group_id } = await member(checkin);
-      const url = t.app.get(CheckinPagesService).settingsUrl(participant_id, Number(group_id));
+      const url = t.app.get(ParticipantLinks).settingsUrl(participant_id, Number(group_id));
       expect(url).toMatch(/^http:\/\/127\.0\.0\.1\/participant\/settings\?token=[\w.-]+$/);
       const page = await fetchPage(t, url.slice('http://127.0.0.1'.length));
       expect(page.status).toBe(200);
@@ -594,7 +590,7 @@ describe('Check-in pages', () => {
     it('answers 404 for missing, bad, expired, check-in and misdirected tokens', async () => {
       const checkin = await newCheckin('Settings links');
       const other = await t.newGroup(acme, 'Another group');
-      const tokens = t.app.get(CheckinTokens);
+      const tokens = t.app.get(LinkTokens);
       const { participant_id, group_id } = await member(checkin);
       // Settings links live as long as links in emails (EMAIL_LINK_TTL_DAYS).
       const dayAndAHour = (t.config.email.linkTtlHours + 1) * 3600 * 1000;

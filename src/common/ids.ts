@@ -2,7 +2,8 @@
  * Identifier and secret generation (DESIGN §4). Every random part comes from
  * crypto.randomBytes; base62 strings use rejection sampling so each character is uniform.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { sha256Hex } from './crypto/secrets';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const LOWER_ALPHANUMERIC = '0123456789abcdefghijklmnopqrstuvwxyz';
@@ -43,7 +44,6 @@ export const API_KEY_PREFIX_LENGTH = 11;
 export const apiKeyPrefix = (apiKey: string): string => apiKey.slice(0, API_KEY_PREFIX_LENGTH);
 
 /** Only this hash of an API key is ever stored (hex-encoded SHA-256). */
-export const hashApiKey = (apiKey: string): string =>
-  createHash('sha256').update(apiKey, 'utf8').digest('hex');
+export const hashApiKey = (apiKey: string): string => sha256Hex(apiKey);
 
 export const API_KEY_PATTERN = /^ck_[0-9A-Za-z]{40}$/;

@@ -1,6 +1,4 @@
-import { Injectable } from '@nestjs/common';
 import type { Pool, PoolClient } from 'pg';
-import { DataSource } from 'typeorm';
 
 /** Something that runs SQL: the pool, or one transaction's connection. */
 export interface Sql {
@@ -8,18 +6,18 @@ export interface Sql {
 }
 
 /**
- * Repositories' way to PostgreSQL. TypeORM owns the connection pool, the entities and the
- * migrations; queries go straight to its `pg` pool. `DataSource.query()` would create a query
- * runner per statement (measured: 9–28 % of GET /groups throughput) and answers UPDATE/DELETE …
- * RETURNING with `[rows, count]` instead of rows.
+ * Repositories' way to PostgreSQL: plain SQL on the pool TypeORM owns (TypeORM also owns the
+ * entities and the migrations). `DataSource.query()` would create a query runner per statement
+ * (measured: 9–28 % of GET /groups throughput) and answers UPDATE/DELETE … RETURNING with
+ * `[rows, count]` instead of rows.
+ *
+ * Transactions: `db.transaction(async (sql) => …)` runs the work on one connection. A repository
+ * method that can take part in a caller's transaction takes that `sql` as its **last** parameter,
+ * defaulting to the pool (`sql: Sql = this.db`): called without it, it runs on its own. This is
+ * the one way a transaction is passed in this codebase.
  */
-@Injectable()
 export class Database implements Sql {
-  private readonly pool: Pool;
-
-  constructor(dataSource: DataSource) {
-    this.pool = (dataSource.driver as unknown as { master: Pool }).master;
-  }
+  constructor(private readonly pool: Pool) {}
 
   async rows<T>(text: string, params?: unknown[]): Promise<T[]> {
     return (await this.pool.query(text, params)).rows as T[];

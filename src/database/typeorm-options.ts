@@ -1,30 +1,56 @@
 import { join } from 'node:path';
+import { types } from 'pg';
 import { DataSourceOptions } from 'typeorm';
 import { AppConfig } from '../config/config';
-import { ENTITIES } from './entities';
 
 /**
- * Compiled (dist/database/*.js) the migrations are dist/migrations/*.js; from source (jest,
- * src/database/*.ts) they are the top-level migrations/*.ts.
+ * Compiled (dist/database/*.js) the code is dist/**\/*.js and the migrations dist/migrations/*.js;
+ * from source (jest, src/database/*.ts) they are src/**\/*.ts and the top-level migrations/*.ts.
  */
-const MIGRATIONS_GLOB = __filename.endsWith('.ts')
-  ? join(__dirname, '..', '..', 'migrations', '*.ts')
-  : join(__dirname, '..', 'migrations', '*.js');
+const COMPILED = !__filename.endsWith('.ts');
+const SOURCE_ROOT = join(__dirname, '..');
+/**
+ * Every `*.entity.ts` under src: each module keeps its own entities, and this layer imports none
+ * of them (the schema's one TypeScript description lives with the module that owns each table).
+ */
+const ENTITIES_GLOB = join(SOURCE_ROOT, '**', COMPILED ? '*.entity.js' : '*.entity.ts');
+const MIGRATIONS_GLOB = COMPILED
+  ? join(SOURCE_ROOT, 'migrations', '*.js')
+  : join(SOURCE_ROOT, '..', 'migrations', '*.ts');
 
-export function buildDataSourceOptions(config: AppConfig): DataSourceOptions {
+const INT8_OID = 20;
+
+/**
+ * Type parsers of our own pool: `bigint` (int8) values are read as JavaScript numbers. Every
+ * bigint we store is an identifier or a count that fits in 2^53 (DESIGN §4: group ids are JSON
+ * numbers), so entities describe them as `number` and rows need no conversion. Scoped to this
+ * pool, not set globally on `pg`.
+ */
+export const POOL_TYPES = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === INT8_OID && format !== 'binary'
+      ? Number
+      : types.getTypeParser(oid, format)) as typeof types.getTypeParser,
+};
+
+export function buildDataSourceOptions(
+  config: AppConfig,
+  overrides: { poolSize?: number } = {},
+): DataSourceOptions {
   return {
     type: 'postgres',
     url: config.database.url,
-    entities: ENTITIES,
+    entities: [ENTITIES_GLOB],
     migrations: [MIGRATIONS_GLOB],
     migrationsTableName: 'typeorm_migrations',
     migrationsTransactionMode: 'each',
     synchronize: false,
     logging: false,
     extra: {
-      max: config.database.poolSize,
+      max: overrides.poolSize ?? config.database.poolSize,
       connectionTimeoutMillis: 5_000,
       application_name: 'checkin-service',
+      types: POOL_TYPES,
     },
   };
 }

@@ -1,13 +1,5 @@
-import {
-  Check,
-  Column,
-  CreateDateColumn,
-  Entity,
-  Index,
-  JoinColumn,
-  ManyToOne,
-  PrimaryGeneratedColumn,
-} from 'typeorm';
+import { Check, Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { ForeignKey } from '../database/entity-columns';
 import { EnterpriseEntity } from './enterprise.entity';
 
 /** An enterprise API key. Only the SHA-256 of the key is stored; `prefix` is its public part. */
@@ -18,12 +10,8 @@ export class ApiKeyEntity {
   id!: string;
 
   @Index('api_keys_enterprise_idx')
-  @Column({ name: 'enterprise_id', type: 'uuid' })
+  @ForeignKey(() => EnterpriseEntity, 'uuid', 'api_keys_enterprise_fkey')
   enterpriseId!: string;
-
-  @ManyToOne(() => EnterpriseEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'enterprise_id', foreignKeyConstraintName: 'api_keys_enterprise_fkey' })
-  enterprise?: EnterpriseEntity;
 
   @Index('api_keys_prefix_key', { unique: true })
   @Column({ type: 'text' })

@@ -46,13 +46,11 @@ export class ApiKeysService {
   }
 
   /** Creates a key; the returned plaintext is shown once and never stored. */
-  async issue(sql: Sql, enterpriseId: string): Promise<{ apiKey: string; record: ApiKeyRecord }> {
+  async issue(enterpriseId: string, sql?: Sql): Promise<{ apiKey: string; record: ApiKeyRecord }> {
     const apiKey = newApiKey();
     const record = await this.repository.insertApiKey(
+      { enterpriseId, prefix: apiKeyPrefix(apiKey), keyHash: hashApiKey(apiKey) },
       sql,
-      enterpriseId,
-      apiKeyPrefix(apiKey),
-      hashApiKey(apiKey),
     );
     return { apiKey, record };
   }

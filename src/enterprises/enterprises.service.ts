@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { Database } from '../database/database';
 import { ApiKeyRecord, EnterprisesRepository } from './enterprises.repository';
 import { ApiKeysService } from './api-keys.service';
 import { EnterpriseErrors } from './enterprises.errors';
@@ -13,6 +14,7 @@ export interface CreatedEnterprise {
 @Injectable()
 export class EnterprisesService {
   constructor(
+    private readonly db: Database,
     private readonly repository: EnterprisesRepository,
     private readonly apiKeys: ApiKeysService,
   ) {}
@@ -21,9 +23,9 @@ export class EnterprisesService {
   async create(rawName: string): Promise<CreatedEnterprise> {
     const name = rawName.trim();
     if (!name) throw new Error(EnterpriseErrors.NameRequired);
-    return this.repository.transaction(async (sql) => {
-      const enterpriseId = await this.repository.insertEnterprise(sql, name);
-      const { apiKey } = await this.apiKeys.issue(sql, enterpriseId);
+    return this.db.transaction(async (sql) => {
+      const enterpriseId = await this.repository.insertEnterprise(name, sql);
+      const { apiKey } = await this.apiKeys.issue(enterpriseId, sql);
       return { enterpriseId, name, apiKey };
     });
   }
@@ -33,18 +35,18 @@ export class EnterprisesService {
    * two processes starting together create one, not two.
    */
   async createIfNoneExist(name: string): Promise<CreatedEnterprise | null> {
-    return this.repository.transaction(async (sql) => {
+    return this.db.transaction(async (sql) => {
       await this.repository.lockForBootstrap(sql);
-      if ((await this.repository.countWith(sql)) > 0) return null;
-      const enterpriseId = await this.repository.insertEnterprise(sql, name);
-      const { apiKey } = await this.apiKeys.issue(sql, enterpriseId);
+      if ((await this.repository.count(sql)) > 0) return null;
+      const enterpriseId = await this.repository.insertEnterprise(name, sql);
+      const { apiKey } = await this.apiKeys.issue(enterpriseId, sql);
       return { enterpriseId, name, apiKey };
     });
   }
 
   async createApiKey(enterpriseId: string): Promise<{ apiKey: string; record: ApiKeyRecord }> {
     await this.assertExists(enterpriseId);
-    return this.repository.transaction((sql) => this.apiKeys.issue(sql, enterpriseId));
+    return this.apiKeys.issue(enterpriseId);
   }
 
   async listApiKeys(enterpriseId: string): Promise<ApiKeyRecord[]> {

@@ -1,13 +1,5 @@
-import {
-  Check,
-  Column,
-  CreateDateColumn,
-  Entity,
-  Index,
-  JoinColumn,
-  ManyToOne,
-  PrimaryColumn,
-} from 'typeorm';
+import { Check, Column, CreateDateColumn, Entity, Index, PrimaryColumn } from 'typeorm';
+import { ForeignKey } from '../database/entity-columns';
 import { EnterpriseEntity } from '../enterprises/enterprise.entity';
 import { GroupEntity } from '../groups/group.entity';
 
@@ -19,25 +11,18 @@ export class EventEntity {
   @PrimaryColumn({ type: 'text', primaryKeyConstraintName: 'events_pkey' })
   id!: string;
 
-  @Column({ name: 'enterprise_id', type: 'uuid' })
+  @ForeignKey(() => EnterpriseEntity, 'uuid', 'events_enterprise_fkey')
   enterpriseId!: string;
 
-  @ManyToOne(() => EnterpriseEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'enterprise_id', foreignKeyConstraintName: 'events_enterprise_fkey' })
-  enterprise?: EnterpriseEntity;
-
-  @Column({ name: 'group_id', type: 'bigint', nullable: true })
-  groupId!: string | null;
-
-  @ManyToOne(() => GroupEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'group_id', foreignKeyConstraintName: 'events_group_fkey' })
-  group?: GroupEntity;
+  @ForeignKey(() => GroupEntity, 'bigint', 'events_group_fkey', { nullable: true })
+  groupId!: number | null;
 
   @Column({ type: 'text' })
   type!: string;
 
+  /** The event's data object, without personal data (that is `encryptedPii`). */
   @Column({ type: 'jsonb' })
-  payload!: unknown;
+  payload!: Record<string, unknown>;
 
   @Column({ name: 'encrypted_pii', type: 'text', nullable: true })
   encryptedPii!: string | null;

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { newEventId } from '../common/ids';
 import { PiiCipher } from '../common/crypto/pii-cipher';
-import { Sql } from '../database/database';
+import { Database, Sql } from '../database/database';
 import { DELIVERIES_CHANNEL, EventType, EventTypes } from './events';
 
 export interface NewEvent {
@@ -13,12 +13,15 @@ export interface NewEvent {
   pii?: Record<string, string>;
 }
 
-/** Writes to the outbox. Always called with the transaction of the change. */
+/** Writes to the outbox, in the transaction of the change that caused the event. */
 @Injectable()
 export class EventsRepository {
-  constructor(private readonly cipher: PiiCipher) {}
+  constructor(
+    private readonly db: Database,
+    private readonly cipher: PiiCipher,
+  ) {}
 
-  async insert(sql: Sql, event: NewEvent): Promise<string> {
+  async insert(event: NewEvent, sql: Sql = this.db): Promise<string> {
     const id = newEventId();
     await sql.rows(
       `INSERT INTO events (id, enterprise_id, group_id, type, payload, encrypted_pii)
@@ -46,10 +49,10 @@ export class EventsRepository {
 
   /** A `webhook.test` event delivered to one endpoint only. */
   async insertTest(
-    sql: Sql,
     enterpriseId: string,
     groupId: number,
     endpointId: string,
+    sql: Sql = this.db,
   ): Promise<string> {
     const id = newEventId();
     await sql.rows(

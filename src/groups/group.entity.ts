@@ -4,34 +4,28 @@ import {
   CreateDateColumn,
   Entity,
   Index,
-  JoinColumn,
-  ManyToOne,
   PrimaryGeneratedColumn,
   UpdateDateColumn,
 } from 'typeorm';
+import { PRIVACY_NAMES_CHECK, type PrivacyName } from '../common/privacy-model';
+import { ForeignKey } from '../database/entity-columns';
 import { EnterpriseEntity } from '../enterprises/enterprise.entity';
 
 /** Schema of `groups` (see migrations/); the repository reads and writes it with plain SQL. */
 @Entity({ name: 'groups' })
 @Index('groups_enterprise_idx', ['enterpriseId', 'groupId'])
-@Check(
-  'groups_requested_privacy_names',
-  "(requested_privacy <@ ARRAY['mhci'::text, 'groupPerecntiles'::text, 'userPercentiles'::text, 'transcript'::text, 'features'::text])",
-)
+@Check('groups_requested_privacy_names', PRIVACY_NAMES_CHECK)
 export class GroupEntity {
+  /** A JSON number (DESIGN §4): bigint ids fit in 2^53 and are read as numbers. */
   @PrimaryGeneratedColumn('identity', {
     name: 'group_id',
     type: 'bigint',
     generatedIdentity: 'ALWAYS',
   })
-  groupId!: string;
+  groupId!: number;
 
-  @Column({ name: 'enterprise_id', type: 'uuid' })
+  @ForeignKey(() => EnterpriseEntity, 'uuid', 'groups_enterprise_fkey')
   enterpriseId!: string;
-
-  @ManyToOne(() => EnterpriseEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'enterprise_id', foreignKeyConstraintName: 'groups_enterprise_fkey' })
-  enterprise?: EnterpriseEntity;
 
   @Column({ type: 'text' })
   name!: string;
@@ -50,8 +44,9 @@ export class GroupEntity {
   @Column({ type: 'integer', default: 0 })
   credits!: number;
 
+  /** The group's privacy request, canonical names (`[]` = none). */
   @Column({ name: 'requested_privacy', type: 'text', array: true, default: () => "'{}'" })
-  requestedPrivacy!: string[];
+  requestedPrivacy!: PrivacyName[];
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;

@@ -1,8 +1,8 @@
 import { Body, Controller, Delete, Get, HttpCode, Post, Put } from '@nestjs/common';
-import { ApiExcludeEndpoint, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { EnterpriseId } from '../common/auth/enterprise.decorator';
 import { ApiEndpointErrors } from '../common/swagger/api-errors.decorator';
-import { GroupIdParam, missingPathParameterError } from '../common/validation/path-params';
+import { AbsentPathParameters, GroupIdParam } from '../common/validation/path-params';
 import { CreateGroupDto } from './dto/create-group.dto';
 import { GroupDto } from './dto/group.dto';
 import { MessageDto, SUCCESS } from '../common/http/message.dto';
@@ -12,6 +12,12 @@ import { GroupsService } from './groups.service';
 
 @ApiTags('Groups')
 @Controller('groups')
+// `PUT /groups/`, `DELETE /groups/` (the router ignores a trailing slash), `GET /groups//participants`.
+@AbsentPathParameters(
+  { method: 'PUT', path: '', missing: 'groupID' },
+  { method: 'DELETE', path: '', missing: 'groupID' },
+  { method: 'GET', path: '//participants', missing: 'groupID' },
+)
 export class GroupsController {
   constructor(private readonly groups: GroupsService) {}
 
@@ -88,25 +94,5 @@ export class GroupsController {
     @EnterpriseId() enterpriseId: string,
   ): Promise<string[]> {
     return this.groups.listParticipants(enterpriseId, groupId);
-  }
-
-  // "Absent" path parameters (DESIGN §6): `PUT /groups/`, `DELETE /groups/` (a trailing slash is
-  // ignored by the router) and `GET /groups//participants`.
-  @Put()
-  @ApiExcludeEndpoint()
-  updateWithoutId(): never {
-    throw missingPathParameterError('groupID');
-  }
-
-  @Delete()
-  @ApiExcludeEndpoint()
-  removeWithoutId(): never {
-    throw missingPathParameterError('groupID');
-  }
-
-  @Get('//participants')
-  @ApiExcludeEndpoint()
-  listParticipantsWithoutId(): never {
-    throw missingPathParameterError('groupID');
   }
 }

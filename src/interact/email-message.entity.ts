@@ -1,16 +1,11 @@
-import {
-  Check,
-  Column,
-  CreateDateColumn,
-  Entity,
-  Index,
-  JoinColumn,
-  ManyToOne,
-  PrimaryGeneratedColumn,
-} from 'typeorm';
+import { Check, Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { ForeignKey } from '../database/entity-columns';
 import { EnterpriseEntity } from '../enterprises/enterprise.entity';
 import { GroupEntity } from '../groups/group.entity';
 import { ParticipantEntity } from '../participants/participant.entity';
+import type { EmailType } from './interact.errors';
+
+export type EmailStatus = 'queued' | 'sent' | 'failed' | 'skipped';
 
 /** Schema of `email_messages`, the email log (DESIGN §10). */
 @Entity({ name: 'email_messages' })
@@ -28,35 +23,20 @@ export class EmailMessageEntity {
   @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'email_messages_pkey' })
   id!: string;
 
-  @Column({ name: 'enterprise_id', type: 'uuid' })
+  @ForeignKey(() => EnterpriseEntity, 'uuid', 'email_messages_enterprise_fkey')
   enterpriseId!: string;
 
-  @ManyToOne(() => EnterpriseEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'enterprise_id', foreignKeyConstraintName: 'email_messages_enterprise_fkey' })
-  enterprise?: EnterpriseEntity;
-
-  @Column({ name: 'participant_id', type: 'uuid' })
+  @ForeignKey(() => ParticipantEntity, 'uuid', 'email_messages_participant_fkey')
   participantId!: string;
 
-  @ManyToOne(() => ParticipantEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({
-    name: 'participant_id',
-    foreignKeyConstraintName: 'email_messages_participant_fkey',
-  })
-  participant?: ParticipantEntity;
-
-  @Column({ name: 'group_id', type: 'bigint' })
-  groupId!: string;
-
-  @ManyToOne(() => GroupEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'group_id', foreignKeyConstraintName: 'email_messages_group_fkey' })
-  group?: GroupEntity;
+  @ForeignKey(() => GroupEntity, 'bigint', 'email_messages_group_fkey')
+  groupId!: number;
 
   @Column({ type: 'text' })
-  type!: string;
+  type!: EmailType;
 
   @Column({ type: 'text', default: 'queued' })
-  status!: string;
+  status!: EmailStatus;
 
   @Column({ type: 'integer', default: 0 })
   attempts!: number;

@@ -1,10 +1,10 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
-import { ApiExcludeEndpoint, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { EnterpriseId } from '../common/auth/enterprise.decorator';
 import { MessageDto, SUCCESS } from '../common/http/message.dto';
 import { ApiEndpointErrors } from '../common/swagger/api-errors.decorator';
 import { ExternalIdParam } from '../common/validation/external-id';
-import { GroupIdParam, missingPathParameterError } from '../common/validation/path-params';
+import { AbsentPathParameters, GroupIdParam } from '../common/validation/path-params';
 import { GroupErrors } from '../groups/groups.errors';
 import { ParticipantErrors } from '../participants/participants.errors';
 import { InteractErrors } from './interact.errors';
@@ -13,6 +13,10 @@ import { SendEmailDto } from './send-email.dto';
 
 @ApiTags('Emails')
 @Controller('interact')
+@AbsentPathParameters(
+  { method: 'POST', path: 'groups//email', missing: 'groupID' },
+  { method: 'POST', path: 'participants//email', missing: 'externalID' },
+)
 export class InteractController {
   constructor(private readonly interact: InteractService) {}
 
@@ -57,17 +61,5 @@ export class InteractController {
   ): Promise<MessageDto> {
     await this.interact.emailParticipant(enterpriseId, externalId, body.emailType);
     return SUCCESS;
-  }
-
-  @Post('groups//email')
-  @ApiExcludeEndpoint()
-  emailGroupWithoutId(): never {
-    throw missingPathParameterError('groupID');
-  }
-
-  @Post('participants//email')
-  @ApiExcludeEndpoint()
-  emailParticipantWithoutId(): never {
-    throw missingPathParameterError('externalID');
   }
 }

@@ -3,26 +3,15 @@ import { Database } from '../database/database';
 import { EMAILS_CHANNEL } from './email-queue';
 import { EmailType } from './interact.errors';
 
-export interface MessageToSend {
-  id: string;
-  type: EmailType;
-  status: string;
-  participantId: string;
-  groupId: number;
-  emailCiphertext: string;
-  prefOn: boolean;
-  groupName: string;
-  requestedPrivacy: string[];
-  privacyLevel: number;
-}
-
-const PREFERENCE_COLUMN: Record<EmailType, string> = {
+/** The participants column holding each email type's preference. */
+export const PREFERENCE_COLUMN: Record<EmailType, string> = {
   checkinReminder: 'pref_checkin_reminder',
   privacyRequest: 'pref_privacy_request',
 };
 
 /**
- * Emails' SQL. Queuing is one INSERT … SELECT: the qualifying members (preference on, nothing of
+ * Email requests' SQL (the sending side is sending/email-sending.repository.ts). Queuing is one
+ * INSERT … SELECT: the qualifying members (preference on, nothing of
  * that type queued or sent within the window) become `queued` rows; NOTIFY at commit wakes the
  * workers. A group of 10 000 is one statement, not 10 000.
  */
@@ -84,86 +73,6 @@ export class InteractRepository {
       await sql.rows(`SELECT pg_notify('${EMAILS_CHANNEL}', '')`);
       return rows.length;
     });
-  }
-
-  async queued(limit: number): Promise<string[]> {
-    const rows = await this.db.rows<{ id: string }>(
-      `SELECT id FROM email_messages WHERE status = 'queued' ORDER BY created_at LIMIT $1`,
-      [limit],
-    );
-    return rows.map((row) => row.id);
-  }
-
-  /** Queued mails created more than `ageMs` ago, oldest first. */
-  async queuedBefore(ageMs: number, limit: number): Promise<string[]> {
-    const rows = await this.db.rows<{ id: string }>(
-      `SELECT id FROM email_messages
-        WHERE status = 'queued' AND created_at < now() - $1 * interval '1 millisecond'
-        ORDER BY created_at LIMIT $2`,
-      [ageMs, limit],
-    );
-    return rows.map((row) => row.id);
-  }
-
-  async loadForSending(messageId: string): Promise<MessageToSend | null> {
-    const rows = await this.db.rows<{
-      id: string;
-      type: EmailType;
-      status: string;
-      participant_id: string;
-      group_id: string;
-      email_ciphertext: string;
-      pref_checkin_reminder: boolean;
-      pref_privacy_request: boolean;
-      group_name: string;
-      requested: string[];
-      privacy_level: number;
-    }>(
-      `SELECT e.id, e.type, e.status, e.participant_id, e.group_id, p.email_ciphertext,
-              p.pref_checkin_reminder, p.pref_privacy_request, g.name AS group_name,
-              coalesce(p.requested_privacy, g.requested_privacy) AS requested,
-              coalesce(m.privacy_level, 0) AS privacy_level
-         FROM email_messages e
-         JOIN participants p ON p.id = e.participant_id
-         JOIN groups g ON g.group_id = e.group_id
-         LEFT JOIN memberships m ON m.participant_id = e.participant_id AND m.group_id = e.group_id
-        WHERE e.id = $1`,
-      [messageId],
-    );
-    if (!rows.length) return null;
-    const row = rows[0];
-    return {
-      id: row.id,
-      type: row.type,
-      status: row.status,
-      participantId: row.participant_id,
-      groupId: Number(row.group_id),
-      emailCiphertext: row.email_ciphertext,
-      prefOn: row.type === 'checkinReminder' ? row.pref_checkin_reminder : row.pref_privacy_request,
-      groupName: row.group_name,
-      requestedPrivacy: row.requested,
-      privacyLevel: row.privacy_level,
-    };
-  }
-
-  async finish(
-    messageId: string,
-    status: 'sent' | 'failed' | 'skipped',
-    error: string | null,
-  ): Promise<void> {
-    await this.db.rows(
-      `UPDATE email_messages SET status = $2, error = $3, attempts = attempts + $4,
-              sent_at = CASE WHEN $2 = 'sent' THEN now() ELSE sent_at END
-        WHERE id = $1 AND status = 'queued'`,
-      [messageId, status, error, status === 'skipped' ? 0 : 1],
-    );
-  }
-
-  async recordTemporaryFailure(messageId: string, error: string): Promise<void> {
-    await this.db.rows(
-      'UPDATE email_messages SET attempts = attempts + 1, error = $2 WHERE id = $1',
-      [messageId, error],
-    );
   }
 
   /** One-click unsubscribe: turns the preference off. */

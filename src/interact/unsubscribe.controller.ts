@@ -1,8 +1,8 @@
 import { Controller, Get, Header, HttpCode, Post, Query, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { CheckinTokens } from '../checkin/checkin-tokens';
 import { Public } from '../common/auth/public.decorator';
+import { ParticipantLinks } from '../participant-links/participant-links';
 import { EMAIL_TYPES, EmailType } from './interact.errors';
 import { InteractRepository } from './interact.repository';
 
@@ -26,15 +26,14 @@ const page = (title: string, body: string) =>
 @Controller('participant/unsubscribe')
 export class UnsubscribeController {
   constructor(
-    private readonly tokens: CheckinTokens,
+    private readonly links: ParticipantLinks,
     private readonly repository: InteractRepository,
   ) {}
 
   private target(token: unknown): { participantId: string; type: EmailType } | null {
-    const id = typeof token === 'string' ? this.tokens.verify('unsubscribe', token) : null;
-    const [participantId, type] = (id ?? '').split(':');
-    return id && (EMAIL_TYPES as readonly string[]).includes(type)
-      ? { participantId, type: type as EmailType }
+    const target = this.links.unsubscribeTargetOf(token);
+    return target && (EMAIL_TYPES as readonly string[]).includes(target.emailType)
+      ? { participantId: target.participantId, type: target.emailType as EmailType }
       : null;
   }
 

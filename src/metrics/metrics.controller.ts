@@ -1,31 +1,26 @@
 import { Controller, Get, Injectable, Param, PipeTransform, Query } from '@nestjs/common';
-import {
-  ApiExcludeEndpoint,
-  ApiOkResponse,
-  ApiOperation,
-  ApiParam,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiExtraModels, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { EnterpriseId } from '../common/auth/enterprise.decorator';
 import { ApiError } from '../common/errors/api-error';
 import { CommonErrors } from '../common/errors/common.errors';
 import { ApiEndpointErrors } from '../common/swagger/api-errors.decorator';
 import { ExternalIdParam } from '../common/validation/external-id';
-import { GroupIdParam, missingPathParameterError } from '../common/validation/path-params';
+import { AbsentPathParameters, GroupIdParam } from '../common/validation/path-params';
+import { type Metric, METRICS, PARTICIPANT_METRIC_LEVEL } from '../common/privacy-model';
 import { GroupErrors } from '../groups/groups.errors';
 import { ParticipantErrors } from '../participants/participants.errors';
-import { MetricsQueryDto } from './metrics-query.dto';
+import { METRIC_ANSWER_SCHEMA, MetricAnswer, MhciStatsDto } from './dto/metric-answers.dto';
+import { MetricsQueryDto } from './dto/metrics-query.dto';
 import { MetricsErrors } from './metrics.errors';
 import { MetricsService } from './metrics.service';
-import type { Metric } from './metrics.service';
-
-const METRICS: readonly string[] = ['count', 'mhci', 'wordcloud'];
 
 /** `count`, `mhci` or `wordcloud`; any other name is an unknown route (404). */
 @Injectable()
 class MetricPipe implements PipeTransform<string, Metric> {
   transform(value: string): Metric {
-    if (!METRICS.includes(value)) throw new ApiError(404, CommonErrors.NotFound);
+    if (!(METRICS as readonly string[]).includes(value)) {
+      throw new ApiError(404, CommonErrors.NotFound);
+    }
     return value as Metric;
   }
 }
@@ -38,26 +33,31 @@ const QUERY_ERRORS = [
   MetricsErrors.RangeInvalid,
 ];
 
-const RESULT_EXAMPLE = {
-  schema: {
-    type: 'object',
-    description:
-      'Without groupBy `{"all": X}`; with groupBy one key per period that has sessions. count: an integer; ' +
-      'mhci: {minMhci, maxMhci, avgMhci, percentile25Mhci, percentile50Mhci, percentile75Mhci} (or ' +
-      '`{"all": null}`); wordcloud: {word: share of all counted words}.',
-    example: { all: 42 },
-  },
-};
-
 @ApiTags('Metrics')
+@ApiExtraModels(MhciStatsDto)
 @Controller('metrics')
+// `GET /metrics/groups//mhci`: an unknown metric is still an unknown route (404) first.
+@AbsentPathParameters(
+  {
+    method: 'GET',
+    path: 'groups//:metric',
+    missing: 'groupID',
+    checkFirst: [['metric', MetricPipe]],
+  },
+  {
+    method: 'GET',
+    path: 'participants//:metric',
+    missing: 'externalID',
+    checkFirst: [['metric', MetricPipe]],
+  },
+)
 export class MetricsController {
   constructor(private readonly metrics: MetricsService) {}
 
   @Get('groups/:groupID/:metric')
   @ApiParam({ name: 'metric', enum: METRICS })
   @ApiOperation({ summary: "A group's session count, MHCI statistics or word cloud" })
-  @ApiOkResponse(RESULT_EXAMPLE)
+  @ApiOkResponse({ schema: METRIC_ANSWER_SCHEMA })
   @ApiEndpointErrors([
     GroupErrors.GroupIdMissing,
     GroupErrors.GroupIdNotNumber,
@@ -69,7 +69,7 @@ export class MetricsController {
     @Param('metric', MetricPipe) metric: Metric,
     @EnterpriseId() enterpriseId: string,
     @Query() query: MetricsQueryDto,
-  ) {
+  ): Promise<MetricAnswer> {
     return this.metrics.forGroup(enterpriseId, groupId, metric, query);
   }
 
@@ -78,9 +78,10 @@ export class MetricsController {
   @ApiOperation({
     summary: "A participant's session count, MHCI statistics or word cloud",
     description:
-      'mhci uses only sessions the participant shares at level ≥ 1; wordcloud at level ≥ 4.',
+      `mhci uses only sessions the participant shares at level ≥ ${PARTICIPANT_METRIC_LEVEL.mhci}; ` +
+      `wordcloud at level ≥ ${PARTICIPANT_METRIC_LEVEL.wordcloud}.`,
   })
-  @ApiOkResponse(RESULT_EXAMPLE)
+  @ApiOkResponse({ schema: METRIC_ANSWER_SCHEMA })
   @ApiEndpointErrors([
     ParticipantErrors.ExternalIdMissing,
     ...QUERY_ERRORS,
@@ -91,19 +92,7 @@ export class MetricsController {
     @Param('metric', MetricPipe) metric: Metric,
     @EnterpriseId() enterpriseId: string,
     @Query() query: MetricsQueryDto,
-  ) {
+  ): Promise<MetricAnswer> {
     return this.metrics.forParticipant(enterpriseId, externalId, metric, query);
-  }
-
-  @Get('groups//:metric')
-  @ApiExcludeEndpoint()
-  forGroupWithoutId(@Param('metric', MetricPipe) _metric: Metric): never {
-    throw missingPathParameterError('groupID');
-  }
-
-  @Get('participants//:metric')
-  @ApiExcludeEndpoint()
-  forParticipantWithoutId(@Param('metric', MetricPipe) _metric: Metric): never {
-    throw missingPathParameterError('externalID');
   }
 }

@@ -1,11 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../database/database';
+import type { MhciStatsDto } from './dto/metric-answers.dto';
 import type { GroupBy } from './metrics.errors';
 
-/** Whose sessions: a group's, or a participant's (with the privacy level a metric needs). */
-export type MetricScope =
+/**
+ * Whose sessions: a group's, or a participant's (with the privacy level a metric needs), always
+ * within the calling enterprise.
+ */
+export type MetricScope = { enterpriseId: string } & (
   | { kind: 'group'; groupId: number }
-  | { kind: 'participant'; participantId: string; minimumLevel: number };
+  | { kind: 'participant'; participantId: string; minimumLevel: number }
+);
 
 export interface MetricRange {
   from: string | null;
@@ -26,29 +31,45 @@ const periodOf = (groupBy: GroupBy | null, timestamp: string): string =>
     : `'all'`;
 
 /**
+ * The scope's own id, but only within the enterprise ($1 = group or participant id, $2 =
+ * enterprise id): a scalar sub-select PostgreSQL evaluates once, so the covering indexes still
+ * serve the range as index-only scans.
+ */
+const ownerIn = (scope: MetricScope): string =>
+  scope.kind === 'group'
+    ? '(SELECT group_id FROM groups WHERE group_id = $1 AND enterprise_id = $2)'
+    : '(SELECT id FROM participants WHERE id = $1 AND enterprise_id = $2)';
+
+/**
  * Every metric is one SQL statement; nothing is loaded into Node but the answer. Sessions count
- * by completion time in UTC; `from`/`to` are inclusive days.
+ * by completion time in UTC; `from`/`to` are inclusive days. Parameters: $1 the scope's id, $2 the
+ * enterprise, $3 from, $4 to (and $5 top for word clouds).
  */
 @Injectable()
 export class MetricsRepository {
   constructor(private readonly db: Database) {}
 
-  /** FROM/WHERE over completed sessions in scope and range; params $1 = scope id, $2 from, $3 to. */
+  /** FROM/WHERE over the scope's completed sessions in the range. */
   private sessions(scope: MetricScope): string {
     const membership =
       scope.kind === 'participant'
         ? `JOIN memberships m ON m.participant_id = s.participant_id AND m.group_id = s.group_id
              AND m.privacy_level >= ${scope.minimumLevel}`
         : '';
-    const owner = scope.kind === 'group' ? 's.group_id = $1' : 's.participant_id = $1';
+    const owner = scope.kind === 'group' ? 's.group_id' : 's.participant_id';
     return `FROM sessions s ${membership}
-           WHERE ${owner} AND s.completed_at IS NOT NULL
-             AND ($2::date IS NULL OR s.completed_at >= $2::date::timestamp AT TIME ZONE 'UTC')
-             AND ($3::date IS NULL OR s.completed_at < ($3::date + 1)::timestamp AT TIME ZONE 'UTC')`;
+           WHERE ${owner} = ${ownerIn(scope)} AND s.completed_at IS NOT NULL
+             AND ($3::date IS NULL OR s.completed_at >= $3::date::timestamp AT TIME ZONE 'UTC')
+             AND ($4::date IS NULL OR s.completed_at < ($4::date + 1)::timestamp AT TIME ZONE 'UTC')`;
   }
 
   private params(scope: MetricScope, range: MetricRange): unknown[] {
-    return [scope.kind === 'group' ? scope.groupId : scope.participantId, range.from, range.to];
+    return [
+      scope.kind === 'group' ? scope.groupId : scope.participantId,
+      scope.enterpriseId,
+      range.from,
+      range.to,
+    ];
   }
 
   async count(scope: MetricScope, range: MetricRange): Promise<{ key: string; value: number }[]> {
@@ -60,18 +81,12 @@ export class MetricsRepository {
     );
   }
 
-  async mhci(scope: MetricScope, range: MetricRange) {
+  async mhci(
+    scope: MetricScope,
+    range: MetricRange,
+  ): Promise<({ key: string; sessions: number } & MhciStatsDto)[]> {
     const key = periodOf(range.groupBy, "s.completed_at AT TIME ZONE 'UTC'");
-    return this.db.rows<{
-      key: string;
-      sessions: number;
-      minMhci: number;
-      maxMhci: number;
-      avgMhci: number;
-      percentile25Mhci: number;
-      percentile50Mhci: number;
-      percentile75Mhci: number;
-    }>(
+    return this.db.rows(
       `SELECT ${key} AS key, count(*)::int AS sessions,
               min(s.mhci) AS "minMhci", max(s.mhci) AS "maxMhci", avg(s.mhci) AS "avgMhci",
               percentile_cont(0.25) WITHIN GROUP (ORDER BY s.mhci) AS "percentile25Mhci",
@@ -87,26 +102,30 @@ export class MetricsRepository {
    * The `top` words of each period with their share of all counted words of that period. A
    * group reads the per-day rollup; a participant, the per-session counts.
    */
-  async wordcloud(scope: MetricScope, range: MetricRange, top: number) {
+  async wordcloud(
+    scope: MetricScope,
+    range: MetricRange,
+    top: number,
+  ): Promise<{ key: string; word: string; share: number }[]> {
     const source =
       scope.kind === 'group'
         ? `SELECT ${periodOf(range.groupBy, 'w.day::timestamp')} AS key, w.word, sum(w.count)::float8 AS n
              FROM group_word_counts w
-            WHERE w.group_id = $1
-              AND ($2::date IS NULL OR w.day >= $2::date)
-              AND ($3::date IS NULL OR w.day <= $3::date)
+            WHERE w.group_id = ${ownerIn(scope)}
+              AND ($3::date IS NULL OR w.day >= $3::date)
+              AND ($4::date IS NULL OR w.day <= $4::date)
             GROUP BY 1, 2`
         : `SELECT ${periodOf(range.groupBy, "s.completed_at AT TIME ZONE 'UTC'")} AS key, w.word,
                   sum(w.count)::float8 AS n
              ${this.sessions(scope).replace('FROM sessions s', 'FROM session_word_counts w JOIN sessions s ON s.session_id = w.session_id')}
             GROUP BY 1, 2`;
-    return this.db.rows<{ key: string; word: string; share: number }>(
+    return this.db.rows(
       `WITH counts AS (${source}),
             ranked AS (
               SELECT key, word, n / sum(n) OVER (PARTITION BY key) AS share,
                      row_number() OVER (PARTITION BY key ORDER BY n DESC, word) AS rank
                 FROM counts)
-       SELECT key, word, share FROM ranked WHERE rank <= $4 ORDER BY key, rank`,
+       SELECT key, word, share FROM ranked WHERE rank <= $5 ORDER BY key, rank`,
       [...this.params(scope, range), top],
     );
   }

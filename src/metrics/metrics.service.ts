@@ -1,21 +1,20 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError } from '../common/errors/api-error';
+import { type Metric, PARTICIPANT_METRIC_LEVEL } from '../common/privacy-model';
 import { GroupErrors } from '../groups/groups.errors';
 import { GroupsRepository } from '../groups/groups.repository';
 import { ParticipantsService } from '../participants/participants.service';
-import { MetricsQueryDto } from './metrics-query.dto';
+import type { MetricAnswer, MhciAnswer, WordcloudAnswer } from './dto/metric-answers.dto';
+import { MetricsQueryDto } from './dto/metrics-query.dto';
 import { MetricsErrors } from './metrics.errors';
 import { MetricRange, MetricScope, MetricsRepository } from './metrics.repository';
 
-export type Metric = 'count' | 'mhci' | 'wordcloud';
 const DEFAULT_TOP = 50;
 
 /**
- * Privacy (DESIGN §11): a participant's `count` uses every session; `mhci` only sessions whose
- * membership level is now ≥ 1, `wordcloud` ≥ 4. Group metrics are anonymised aggregates.
+ * Metrics (DESIGN §11). Privacy: a participant's metrics use only the sessions the privacy
+ * model lets that metric see (PARTICIPANT_METRIC_LEVEL); group metrics are anonymised aggregates.
  */
-const PARTICIPANT_LEVEL: Record<Metric, number> = { count: 0, mhci: 1, wordcloud: 4 };
-
 @Injectable()
 export class MetricsService {
   constructor(
@@ -24,12 +23,17 @@ export class MetricsService {
     private readonly participants: ParticipantsService,
   ) {}
 
-  async forGroup(enterpriseId: string, groupId: number, metric: Metric, query: MetricsQueryDto) {
+  async forGroup(
+    enterpriseId: string,
+    groupId: number,
+    metric: Metric,
+    query: MetricsQueryDto,
+  ): Promise<MetricAnswer> {
     const range = this.range(query);
     if (!(await this.groups.existsForEnterprise(enterpriseId, groupId))) {
       throw ApiError.badRequest(GroupErrors.NotFound);
     }
-    return this.compute({ kind: 'group', groupId }, metric, range, query);
+    return this.compute({ kind: 'group', enterpriseId, groupId }, metric, range, query);
   }
 
   async forParticipant(
@@ -37,14 +41,15 @@ export class MetricsService {
     externalId: string,
     metric: Metric,
     query: MetricsQueryDto,
-  ) {
+  ): Promise<MetricAnswer> {
     const range = this.range(query);
     const participant = await this.participants.require(enterpriseId, externalId);
     return this.compute(
       {
         kind: 'participant',
+        enterpriseId,
         participantId: participant.id,
-        minimumLevel: PARTICIPANT_LEVEL[metric],
+        minimumLevel: PARTICIPANT_METRIC_LEVEL[metric],
       },
       metric,
       range,
@@ -64,7 +69,7 @@ export class MetricsService {
     metric: Metric,
     range: MetricRange,
     query: MetricsQueryDto,
-  ): Promise<Record<string, unknown>> {
+  ): Promise<MetricAnswer> {
     if (metric === 'count') {
       const rows = await this.metrics.count(scope, range);
       return Object.fromEntries(rows.map((row) => [row.key, row.value]));
@@ -72,15 +77,17 @@ export class MetricsService {
     if (metric === 'mhci') {
       const rows = await this.metrics.mhci(scope, range);
       if (!range.groupBy && (rows.length === 0 || rows[0].sessions === 0)) return { all: null };
-      return Object.fromEntries(rows.map(({ key, sessions: _sessions, ...stats }) => [key, stats]));
+      const answer: MhciAnswer = {};
+      for (const { key, sessions: _sessions, ...stats } of rows) answer[key] = stats;
+      return answer;
     }
     const rows = await this.metrics.wordcloud(
       scope,
       range,
       query.top ? Number(query.top) : DEFAULT_TOP,
     );
-    const result: Record<string, Record<string, number>> = range.groupBy ? {} : { all: {} };
-    for (const row of rows) (result[row.key] ??= {})[row.word] = row.share;
-    return result;
+    const answer: WordcloudAnswer = range.groupBy ? {} : { all: {} };
+    for (const row of rows) (answer[row.key] ??= {})[row.word] = row.share;
+    return answer;
   }
 }

@@ -1,33 +1,31 @@
-import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { Check, Column, Entity, Index } from 'typeorm';
+import { MAX_PRIVACY_LEVEL, MIN_PRIVACY_LEVEL } from '../common/privacy-model';
+import { ForeignKey } from '../database/entity-columns';
 import { GroupEntity } from '../groups/group.entity';
 import { ParticipantEntity } from './participant.entity';
 
 /** Schema of `memberships`: a participant in a group, with the participant's own privacy level. */
 @Entity({ name: 'memberships' })
 @Index('memberships_group_idx', ['groupId', 'joinDate'])
-@Check('memberships_privacy_level_range', '((privacy_level >= 0) AND (privacy_level <= 5))')
+@Check(
+  'memberships_privacy_level_range',
+  `((privacy_level >= ${MIN_PRIVACY_LEVEL}) AND (privacy_level <= ${MAX_PRIVACY_LEVEL}))`,
+)
 export class MembershipEntity {
-  @PrimaryColumn({
-    name: 'participant_id',
-    type: 'uuid',
-    primaryKeyConstraintName: 'memberships_pkey',
+  @ForeignKey(() => ParticipantEntity, 'uuid', 'memberships_participant_fkey', {
+    primaryKey: 'memberships_pkey',
   })
   participantId!: string;
 
-  @PrimaryColumn({ name: 'group_id', type: 'bigint', primaryKeyConstraintName: 'memberships_pkey' })
-  groupId!: string;
-
-  @ManyToOne(() => ParticipantEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'participant_id', foreignKeyConstraintName: 'memberships_participant_fkey' })
-  participant?: ParticipantEntity;
-
-  @ManyToOne(() => GroupEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'group_id', foreignKeyConstraintName: 'memberships_group_fkey' })
-  group?: GroupEntity;
+  @ForeignKey(() => GroupEntity, 'bigint', 'memberships_group_fkey', {
+    primaryKey: 'memberships_pkey',
+  })
+  groupId!: number;
 
   @Column({ name: 'join_date', type: 'timestamptz', default: () => 'now()' })
   joinDate!: Date;
 
+  /** 0–5, set by the participant only (DESIGN §7). */
   @Column({ name: 'privacy_level', type: 'smallint', default: 0 })
   privacyLevel!: number;
 

@@ -1,23 +1,13 @@
-import {
-  Check,
-  Column,
-  CreateDateColumn,
-  Entity,
-  Index,
-  JoinColumn,
-  ManyToOne,
-  PrimaryGeneratedColumn,
-} from 'typeorm';
+import { Check, Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { PRIVACY_NAMES_CHECK, type PrivacyName } from '../common/privacy-model';
+import { ForeignKey } from '../database/entity-columns';
 import { EnterpriseEntity } from '../enterprises/enterprise.entity';
 
 /** Schema of `participants` (see migrations/). The email is stored encrypted, found by its HMAC. */
 @Entity({ name: 'participants' })
 @Index('participants_enterprise_email_key', ['enterpriseId', 'emailHash'], { unique: true })
 @Check('participants_external_id_format', "(external_id ~ '^ok_[0-9a-f]{48}$'::text)")
-@Check(
-  'participants_requested_privacy_names',
-  "(requested_privacy <@ ARRAY['mhci'::text, 'groupPerecntiles'::text, 'userPercentiles'::text, 'transcript'::text, 'features'::text])",
-)
+@Check('participants_requested_privacy_names', PRIVACY_NAMES_CHECK)
 export class ParticipantEntity {
   @PrimaryGeneratedColumn('uuid')
   id!: string;
@@ -26,12 +16,8 @@ export class ParticipantEntity {
   @Column({ name: 'external_id', type: 'text' })
   externalId!: string;
 
-  @Column({ name: 'enterprise_id', type: 'uuid' })
+  @ForeignKey(() => EnterpriseEntity, 'uuid', 'participants_enterprise_fkey')
   enterpriseId!: string;
-
-  @ManyToOne(() => EnterpriseEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'enterprise_id', foreignKeyConstraintName: 'participants_enterprise_fkey' })
-  enterprise?: EnterpriseEntity;
 
   @Column({ name: 'email_ciphertext', type: 'text' })
   emailCiphertext!: string;
@@ -45,8 +31,9 @@ export class ParticipantEntity {
   @Column({ name: 'pref_privacy_request', type: 'boolean', default: true })
   prefPrivacyRequest!: boolean;
 
+  /** The participant's own privacy request, overriding their groups' (null = none). */
   @Column({ name: 'requested_privacy', type: 'text', array: true, nullable: true })
-  requestedPrivacy!: string[] | null;
+  requestedPrivacy!: PrivacyName[] | null;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;

@@ -1,9 +1,9 @@
 import { Controller, Get } from '@nestjs/common';
-import { ApiExcludeEndpoint, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { EnterpriseId } from '../common/auth/enterprise.decorator';
 import { ApiEndpointErrors } from '../common/swagger/api-errors.decorator';
 import { ExternalIdParam } from '../common/validation/external-id';
-import { missingPathParameterError } from '../common/validation/path-params';
+import { AbsentPathParameters } from '../common/validation/path-params';
 import { ParticipantDto } from './dto/participant.dto';
 import { ParticipantErrors } from './participants.errors';
 import { ParticipantsService } from './participants.service';
@@ -12,6 +12,10 @@ const PARTICIPANT_ERRORS = [ParticipantErrors.ExternalIdMissing, ParticipantErro
 
 @ApiTags('Participants')
 @Controller('participants')
+@AbsentPathParameters(
+  { method: 'GET', path: '', missing: 'externalID' },
+  { method: 'GET', path: '//sessions', missing: 'externalID' },
+)
 export class ParticipantsController {
   constructor(private readonly participants: ParticipantsService) {}
 
@@ -35,18 +39,5 @@ export class ParticipantsController {
     @EnterpriseId() enterpriseId: string,
   ): Promise<string[]> {
     return this.participants.listSessions(enterpriseId, externalId);
-  }
-
-  // "Absent" externalID: `GET /participants/` and `GET /participants//sessions`.
-  @Get()
-  @ApiExcludeEndpoint()
-  getWithoutId(): never {
-    throw missingPathParameterError('externalID');
-  }
-
-  @Get('//sessions')
-  @ApiExcludeEndpoint()
-  listSessionsWithoutId(): never {
-    throw missingPathParameterError('externalID');
   }
 }

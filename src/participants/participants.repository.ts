@@ -1,59 +1,35 @@
 import { Injectable } from '@nestjs/common';
+import type { PrivacyName } from '../common/privacy-model';
 import { Database, Sql } from '../database/database';
+import { columnsOf, RowOf } from '../database/entity-columns';
+import { MembershipEntity } from './membership.entity';
+import { ParticipantEntity } from './participant.entity';
 
-export interface ParticipantRecord {
-  id: string;
-  externalId: string;
-  requestedPrivacy: string[] | null;
-}
+const PARTICIPANT = columnsOf(ParticipantEntity, ['id', 'externalId', 'requestedPrivacy']);
+const MEMBERSHIP = columnsOf(MembershipEntity, ['groupId', 'joinDate', 'privacyLevel']);
 
-export interface MembershipRecord {
-  groupId: number;
-  joinDate: Date;
-  privacyLevel: number;
-}
-
-interface ParticipantRow {
-  id: string;
-  external_id: string;
-  requested_privacy: string[] | null;
-}
-
-const PARTICIPANT_COLUMNS = 'id, external_id, requested_privacy';
-
-const toParticipant = (row: ParticipantRow): ParticipantRecord => ({
-  id: row.id,
-  externalId: row.external_id,
-  requestedPrivacy: row.requested_privacy,
-});
+export type ParticipantRecord = RowOf<typeof PARTICIPANT>;
+export type MembershipRecord = RowOf<typeof MEMBERSHIP>;
 
 /** Participants' and memberships' SQL. Reads of tenant data take the enterprise id. */
 @Injectable()
 export class ParticipantsRepository {
   constructor(private readonly db: Database) {}
 
-  async findForEnterprise(
+  findForEnterprise(
     enterpriseId: string,
     externalId: string,
     sql: Sql = this.db,
   ): Promise<ParticipantRecord | null> {
-    const rows = await sql.rows<ParticipantRow>(
-      `SELECT ${PARTICIPANT_COLUMNS} FROM participants WHERE external_id = $1 AND enterprise_id = $2`,
-      [externalId, enterpriseId],
-    );
-    return rows.length ? toParticipant(rows[0]) : null;
+    return this.findOne(enterpriseId, 'p.external_id = $2', externalId, sql);
   }
 
-  async findByEmailHash(
-    sql: Sql,
+  findByEmailHash(
     enterpriseId: string,
     emailHash: string,
+    sql: Sql = this.db,
   ): Promise<ParticipantRecord | null> {
-    const rows = await sql.rows<ParticipantRow>(
-      `SELECT ${PARTICIPANT_COLUMNS} FROM participants WHERE enterprise_id = $1 AND email_hash = $2`,
-      [enterpriseId, emailHash],
-    );
-    return rows.length ? toParticipant(rows[0]) : null;
+    return this.findOne(enterpriseId, 'p.email_hash = $2', emailHash, sql);
   }
 
   /**
@@ -61,26 +37,28 @@ export class ParticipantsRepository {
    * unique (enterprise_id, email_hash) index makes concurrent inserts wait and yield one row.
    */
   async insertIdentity(
-    sql: Sql,
-    values: {
-      enterpriseId: string;
-      externalId: string;
-      emailCiphertext: string;
-      emailHash: string;
-    },
+    values: Pick<
+      ParticipantEntity,
+      'enterpriseId' | 'externalId' | 'emailCiphertext' | 'emailHash'
+    >,
+    sql: Sql = this.db,
   ): Promise<ParticipantRecord | null> {
-    const rows = await sql.rows<ParticipantRow>(
-      `INSERT INTO participants (enterprise_id, external_id, email_ciphertext, email_hash)
+    const [participant] = await sql.rows<ParticipantRecord>(
+      `INSERT INTO participants AS p (enterprise_id, external_id, email_ciphertext, email_hash)
        VALUES ($1, $2, $3, $4)
        ON CONFLICT (enterprise_id, email_hash) DO NOTHING
-       RETURNING ${PARTICIPANT_COLUMNS}`,
+       RETURNING ${PARTICIPANT.select('p')}`,
       [values.enterpriseId, values.externalId, values.emailCiphertext, values.emailHash],
     );
-    return rows.length ? toParticipant(rows[0]) : null;
+    return participant ?? null;
   }
 
   /** Adds the membership; false when the participant already belongs to the group. */
-  async insertMembership(sql: Sql, participantId: string, groupId: number): Promise<boolean> {
+  async insertMembership(
+    participantId: string,
+    groupId: number,
+    sql: Sql = this.db,
+  ): Promise<boolean> {
     const rows = await sql.rows(
       `INSERT INTO memberships (participant_id, group_id) VALUES ($1, $2)
        ON CONFLICT (participant_id, group_id) DO NOTHING RETURNING group_id`,
@@ -96,44 +74,45 @@ export class ParticipantsRepository {
     groupId: number,
     sql: Sql = this.db,
   ): Promise<{ participant: ParticipantRecord; isMember: boolean } | null> {
-    const rows = await sql.rows<ParticipantRow & { is_member: boolean }>(
-      `SELECT ${PARTICIPANT_COLUMNS},
+    const [row] = await sql.rows<ParticipantRecord & { isMember: boolean }>(
+      `SELECT ${PARTICIPANT.select('p')},
               EXISTS (SELECT 1 FROM memberships m WHERE m.participant_id = p.id AND m.group_id = $3)
-                AS is_member
-         FROM participants p WHERE external_id = $1 AND enterprise_id = $2`,
+                AS "isMember"
+         FROM participants p WHERE p.external_id = $1 AND p.enterprise_id = $2`,
       [externalId, enterpriseId, groupId],
     );
-    return rows.length
-      ? { participant: toParticipant(rows[0]), isMember: rows[0].is_member }
-      : null;
+    if (!row) return null;
+    const { isMember, ...participant } = row;
+    return { participant, isMember };
   }
 
-  async listMemberships(participantId: string): Promise<MembershipRecord[]> {
-    const rows = await this.db.rows<{ group_id: string; join_date: Date; privacy_level: number }>(
-      `SELECT group_id, join_date, privacy_level FROM memberships
-        WHERE participant_id = $1 ORDER BY join_date, group_id`,
-      [participantId],
+  /** The enterprise's participant's memberships, oldest first. */
+  async listMemberships(enterpriseId: string, participantId: string): Promise<MembershipRecord[]> {
+    return this.db.rows<MembershipRecord>(
+      `SELECT ${MEMBERSHIP.select('m')}
+         FROM memberships m JOIN participants p ON p.id = m.participant_id
+        WHERE m.participant_id = $1 AND p.enterprise_id = $2
+        ORDER BY m.join_date, m.group_id`,
+      [participantId, enterpriseId],
     );
-    return rows.map((row) => ({
-      groupId: Number(row.group_id),
-      joinDate: row.join_date,
-      privacyLevel: row.privacy_level,
-    }));
   }
 
-  async listSessionIds(participantId: string): Promise<string[]> {
-    const rows = await this.db.rows<{ session_id: string }>(
-      'SELECT session_id FROM sessions WHERE participant_id = $1 ORDER BY created_at, session_id',
-      [participantId],
+  /** The enterprise's participant's session ids, oldest first. */
+  async listSessionIds(enterpriseId: string, participantId: string): Promise<string[]> {
+    const rows = await this.db.rows<{ sessionId: string }>(
+      `SELECT session_id AS "sessionId" FROM sessions
+        WHERE participant_id = $1 AND enterprise_id = $2
+        ORDER BY created_at, session_id`,
+      [participantId, enterpriseId],
     );
-    return rows.map((row) => row.session_id);
+    return rows.map((row) => row.sessionId);
   }
 
   /** Stores a participant-level privacy request; false when the enterprise has no such participant. */
   async setRequestedPrivacy(
     enterpriseId: string,
     externalId: string,
-    names: string[],
+    names: PrivacyName[],
   ): Promise<boolean> {
     const rows = await this.db.rows(
       `UPDATE participants SET requested_privacy = $3
@@ -141,5 +120,19 @@ export class ParticipantsRepository {
       [externalId, enterpriseId, names],
     );
     return rows.length > 0;
+  }
+
+  private async findOne(
+    enterpriseId: string,
+    condition: string,
+    value: string,
+    sql: Sql,
+  ): Promise<ParticipantRecord | null> {
+    const [participant] = await sql.rows<ParticipantRecord>(
+      `SELECT ${PARTICIPANT.select('p')} FROM participants p
+        WHERE p.enterprise_id = $1 AND ${condition}`,
+      [enterpriseId, value],
+    );
+    return participant ?? null;
   }
 }

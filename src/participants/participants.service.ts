@@ -20,7 +20,7 @@ export class ParticipantsService {
 
   async get(enterpriseId: string, externalId: string): Promise<ParticipantDto> {
     const participant = await this.require(enterpriseId, externalId);
-    const memberships = await this.participants.listMemberships(participant.id);
+    const memberships = await this.participants.listMemberships(enterpriseId, participant.id);
     return {
       externalID: participant.externalId,
       userGroups: memberships.map((membership) => ({
@@ -34,6 +34,6 @@ export class ParticipantsService {
 
   async listSessions(enterpriseId: string, externalId: string): Promise<string[]> {
     const participant = await this.require(enterpriseId, externalId);
-    return this.participants.listSessionIds(participant.id);
+    return this.participants.listSessionIds(enterpriseId, participant.id);
   }
 }

@@ -1,10 +1,10 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
-import { ApiExcludeEndpoint, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { EnterpriseId } from '../common/auth/enterprise.decorator';
 import { MessageDto, SUCCESS } from '../common/http/message.dto';
 import { ApiEndpointErrors } from '../common/swagger/api-errors.decorator';
 import { ExternalIdParam } from '../common/validation/external-id';
-import { GroupIdParam, missingPathParameterError } from '../common/validation/path-params';
+import { AbsentPathParameters, GroupIdParam } from '../common/validation/path-params';
 import { GroupErrors } from '../groups/groups.errors';
 import { ParticipantErrors } from '../participants/participants.errors';
 import { PrivacyRequestDto } from './dto/privacy-request.dto';
@@ -13,6 +13,10 @@ import { PrivacyService } from './privacy.service';
 
 @ApiTags('Privacy requests')
 @Controller('configure')
+@AbsentPathParameters(
+  { method: 'POST', path: 'groups//privacy', missing: 'groupID' },
+  { method: 'POST', path: 'participants//privacy', missing: 'externalID' },
+)
 export class PrivacyController {
   constructor(private readonly privacy: PrivacyService) {}
 
@@ -61,18 +65,5 @@ export class PrivacyController {
   ): Promise<MessageDto> {
     await this.privacy.requestForParticipant(enterpriseId, externalId, body.requestedPrivacyLevel);
     return SUCCESS;
-  }
-
-  // "Absent" path parameters.
-  @Post('groups//privacy')
-  @ApiExcludeEndpoint()
-  requestForGroupWithoutId(): never {
-    throw missingPathParameterError('groupID');
-  }
-
-  @Post('participants//privacy')
-  @ApiExcludeEndpoint()
-  requestForParticipantWithoutId(): never {
-    throw missingPathParameterError('externalID');
   }
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError } from '../common/errors/api-error';
 import { EXTERNAL_ID_PATTERN } from '../common/ids';
-import { canonicalNames } from '../common/privacy-levels';
+import { canonicalNames } from '../common/privacy-model';
 import { GroupErrors } from '../groups/groups.errors';
 import { GroupsRepository } from '../groups/groups.repository';
 import { ParticipantErrors } from '../participants/participants.errors';

@@ -1,3 +1,4 @@
+import { SESSION_FIELDS_BY_LEVEL } from '../common/privacy-model';
 import { sessionView, SessionRecord } from './session-view';
 
 const completed: SessionRecord = {
@@ -8,16 +9,15 @@ const completed: SessionRecord = {
   completedAt: new Date('2026-11-20T10:12:30Z'),
   version: 'v2.3.1',
   privacyLevel: 0,
-  result: {
-    mhci: 71.5,
-    subscores: { vision: 60, audio: 70, transcript: 80, assessment: 75 },
-    groupPercentiles: { pitch: 0.5 },
-    userPercentiles: { pitch: 0.25 },
-    transcript: [{ role: 'assistant', content: 'How are you?' }],
-    features: { pitch: 0.8 },
-  },
+  mhci: 71.5,
+  subscores: { vision: 60, audio: 70, transcript: 80, assessment: 75 },
+  groupPercentiles: { pitch: 0.5 },
+  userPercentiles: { pitch: 0.25 },
+  transcript: [{ role: 'assistant', content: 'How are you?' }],
+  features: { pitch: 0.8 },
 };
 
+// DESIGN §7, written out here on purpose: the privacy model must keep saying exactly this.
 const LEVEL_FIELDS = [
   ['externalID', 'sessionID', 'timestamp', 'groupID', 'version'],
   ['mhci', 'subscores'],
@@ -28,6 +28,10 @@ const LEVEL_FIELDS = [
 ];
 
 describe('sessionView', () => {
+  it('the privacy model reveals what DESIGN §7 says', () => {
+    expect(SESSION_FIELDS_BY_LEVEL).toEqual(LEVEL_FIELDS);
+  });
+
   it.each([0, 1, 2, 3, 4, 5])('level %i shows exactly the cumulative fields, in order', (level) => {
     const view = sessionView({ ...completed, privacyLevel: level });
     expect(Object.keys(view)).toEqual(LEVEL_FIELDS.slice(0, level + 1).flat());
@@ -37,11 +41,8 @@ describe('sessionView', () => {
     const view = sessionView({
       ...completed,
       privacyLevel: 5,
-      result: {
-        ...completed.result!,
-        subscores: { audio: 1, vision: 2, assessment: 3, transcript: 4 },
-        features: { pace: 1, loudness: 2, jitter: 3 },
-      },
+      subscores: { audio: 1, vision: 2, assessment: 3, transcript: 4 },
+      features: { pace: 1, loudness: 2, jitter: 3 },
     });
     expect(Object.keys(view.subscores as object)).toEqual([
       'vision',
@@ -63,11 +64,16 @@ describe('sessionView', () => {
   });
 
   it('a pending session shows level 0 only, with its creation time and v0.0.0', () => {
-    const pending = {
+    const pending: SessionRecord = {
       ...completed,
       completedAt: null,
       version: null,
-      result: null,
+      mhci: null,
+      subscores: null,
+      groupPercentiles: null,
+      userPercentiles: null,
+      transcript: null,
+      features: null,
       privacyLevel: 5,
     };
     expect(sessionView(pending)).toEqual({

@@ -1,27 +1,31 @@
 /**
- * What an enterprise sees of a session (spec "Session", DESIGN §7): the cumulative fields of the
- * privacy level in force now for the session's membership; level 0 while the result is pending.
+ * What an enterprise sees of a session (spec "Session", DESIGN §7): the fields the privacy model
+ * reveals at the level in force now for the session's membership; level 0 while the result is
+ * pending.
  */
-export interface SessionResultFields {
-  mhci: number;
-  subscores: { vision: number; audio: number; transcript: number; assessment: number };
-  groupPercentiles: Record<string, number>;
-  userPercentiles: Record<string, number>;
-  transcript: { role: 'assistant' | 'user'; content: string }[];
-  features: Record<string, number>;
-}
+import { sessionFieldsAt, type SessionField } from '../common/privacy-model';
+import type { MembershipEntity } from '../participants/membership.entity';
+import type { ParticipantEntity } from '../participants/participant.entity';
+import type { SessionDto } from './dto/session.dto';
+import type { SessionEntity, Subscores } from './session.entity';
 
-export interface SessionRecord {
-  sessionId: string;
-  externalId: string;
-  groupId: number;
-  createdAt: Date;
-  completedAt: Date | null;
-  version: string | null;
-  /** The membership's privacy level now. */
-  privacyLevel: number;
-  result: SessionResultFields | null;
-}
+/** A session with its participant's external ID and the membership's privacy level now. */
+export type SessionRecord = Pick<
+  SessionEntity,
+  | 'sessionId'
+  | 'groupId'
+  | 'createdAt'
+  | 'completedAt'
+  | 'version'
+  | 'mhci'
+  | 'subscores'
+  | 'groupPercentiles'
+  | 'userPercentiles'
+  | 'transcript'
+  | 'features'
+> &
+  Pick<ParticipantEntity, 'externalId'> &
+  Pick<MembershipEntity, 'privacyLevel'>;
 
 export const PENDING_VERSION = 'v0.0.0';
 
@@ -29,36 +33,41 @@ export const PENDING_VERSION = 'v0.0.0';
  * Objects are stored as jsonb, which reorders keys (shortest first). Answers use a stable,
  * readable order instead: subscores as the spec lists them, name maps alphabetically.
  */
-const inSpecOrder = (s: SessionResultFields['subscores']) => ({
+const inSpecOrder = (s: Subscores): Subscores => ({
   vision: s.vision,
   audio: s.audio,
   transcript: s.transcript,
   assessment: s.assessment,
 });
-const byName = (map: Record<string, number>): Record<string, number> => {
+
+const byName = (map: Record<string, number> | null): Record<string, number> => {
   const sorted: Record<string, number> = {};
-  for (const name of Object.keys(map).sort()) sorted[name] = map[name];
+  if (map) for (const name of Object.keys(map).sort()) sorted[name] = map[name];
   return sorted;
 };
 
-export function sessionView(session: SessionRecord): Record<string, unknown> {
-  const view: Record<string, unknown> = {
-    externalID: session.externalId,
-    sessionID: session.sessionId,
-    timestamp: (session.completedAt ?? session.createdAt).toISOString(),
-    groupID: session.groupId,
-    version: session.version ?? PENDING_VERSION,
-  };
-  const { result } = session;
-  if (!result) return view;
-  const level = session.privacyLevel;
-  if (level >= 1) {
-    view.mhci = result.mhci;
-    view.subscores = inSpecOrder(result.subscores);
+/** How each field of the resource is read from the stored session. */
+const FIELD_VALUES: { [F in SessionField]: (session: SessionRecord) => SessionDto[F] } = {
+  externalID: (session) => session.externalId,
+  sessionID: (session) => session.sessionId,
+  timestamp: (session) => (session.completedAt ?? session.createdAt).toISOString(),
+  groupID: (session) => session.groupId,
+  version: (session) => session.version ?? PENDING_VERSION,
+  mhci: (session) => session.mhci ?? undefined,
+  subscores: (session) => (session.subscores ? inSpecOrder(session.subscores) : undefined),
+  groupPercentiles: (session) => byName(session.groupPercentiles),
+  userPercentiles: (session) => byName(session.userPercentiles),
+  transcript: (session) => session.transcript ?? [],
+  features: (session) => byName(session.features),
+};
+
+const hasResult = (session: SessionRecord): boolean =>
+  session.completedAt !== null && session.mhci !== null;
+
+export function sessionView(session: SessionRecord): SessionDto {
+  const view: Record<string, unknown> = {};
+  for (const field of sessionFieldsAt(hasResult(session) ? session.privacyLevel : 0)) {
+    view[field] = FIELD_VALUES[field](session);
   }
-  if (level >= 2) view.groupPercentiles = byName(result.groupPercentiles);
-  if (level >= 3) view.userPercentiles = byName(result.userPercentiles);
-  if (level >= 4) view.transcript = result.transcript;
-  if (level >= 5) view.features = byName(result.features);
-  return view;
+  return view as unknown as SessionDto;
 }

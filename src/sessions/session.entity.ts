@@ -8,8 +8,21 @@ import {
   ManyToOne,
   PrimaryColumn,
 } from 'typeorm';
+import { ForeignKey } from '../database/entity-columns';
 import { EnterpriseEntity } from '../enterprises/enterprise.entity';
 import { MembershipEntity } from '../participants/membership.entity';
+
+export interface Subscores {
+  vision: number;
+  audio: number;
+  transcript: number;
+  assessment: number;
+}
+
+export interface TranscriptTurn {
+  role: 'assistant' | 'user';
+  content: string;
+}
 
 /** Schema of `sessions`: a check-in and, once completed, its result. */
 @Entity({ name: 'sessions' })
@@ -28,19 +41,16 @@ export class SessionEntity {
   @PrimaryColumn({ name: 'session_id', type: 'text', primaryKeyConstraintName: 'sessions_pkey' })
   sessionId!: string;
 
-  @Column({ name: 'enterprise_id', type: 'uuid' })
+  @ForeignKey(() => EnterpriseEntity, 'uuid', 'sessions_enterprise_fkey')
   enterpriseId!: string;
-
-  @ManyToOne(() => EnterpriseEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'enterprise_id', foreignKeyConstraintName: 'sessions_enterprise_fkey' })
-  enterprise?: EnterpriseEntity;
 
   @Column({ name: 'participant_id', type: 'uuid' })
   participantId!: string;
 
   @Column({ name: 'group_id', type: 'bigint' })
-  groupId!: string;
+  groupId!: number;
 
+  /** The session belongs to a membership: (participant_id, group_id). */
   @ManyToOne(() => MembershipEntity, { onDelete: 'CASCADE' })
   @JoinColumn([
     {
@@ -68,6 +78,7 @@ export class SessionEntity {
   @Column({ name: 'completed_at', type: 'timestamptz', nullable: true })
   completedAt!: Date | null;
 
+  /** The analysis engine's version that scored the session (null while pending). */
   @Column({ type: 'text', nullable: true })
   version!: string | null;
 
@@ -75,20 +86,21 @@ export class SessionEntity {
   mhci!: number | null;
 
   @Column({ type: 'jsonb', nullable: true })
-  subscores!: unknown;
+  subscores!: Subscores | null;
 
   @Column({ name: 'group_percentiles', type: 'jsonb', nullable: true })
-  groupPercentiles!: unknown;
+  groupPercentiles!: Record<string, number> | null;
 
   @Column({ name: 'user_percentiles', type: 'jsonb', nullable: true })
-  userPercentiles!: unknown;
+  userPercentiles!: Record<string, number> | null;
 
   @Column({ type: 'jsonb', nullable: true })
-  transcript!: unknown;
+  transcript!: TranscriptTurn[] | null;
 
   @Column({ type: 'jsonb', nullable: true })
-  features!: unknown;
+  features!: Record<string, number> | null;
 
+  /** SHA-256 of the result as posted: a repeated post is told apart from a different one. */
   @Column({ name: 'result_hash', type: 'text', nullable: true })
   resultHash!: string | null;
 

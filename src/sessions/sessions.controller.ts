@@ -1,7 +1,6 @@
 import { Body, Controller, Get, Headers, HttpCode, Param, Post } from '@nestjs/common';
 import {
   ApiConflictResponse,
-  ApiExcludeEndpoint,
   ApiHeader,
   ApiOkResponse,
   ApiOperation,
@@ -9,13 +8,17 @@ import {
 } from '@nestjs/swagger';
 import { EnterpriseId } from '../common/auth/enterprise.decorator';
 import { ApiEndpointErrors } from '../common/swagger/api-errors.decorator';
-import { missingPathParameterError } from '../common/validation/path-params';
+import { AbsentPathParameters } from '../common/validation/path-params';
+import { describeSessionFields } from '../common/privacy-model';
 import { CreateSessionDto, SessionCreatedDto } from './dto/create-session.dto';
+import { SessionDto } from './dto/session.dto';
 import { SessionErrors } from './sessions.errors';
 import { SessionsService } from './sessions.service';
 
 @ApiTags('Sessions')
 @Controller()
+// `GET /sessions/` (the router ignores the trailing slash).
+@AbsentPathParameters({ method: 'GET', path: 'sessions', missing: 'sessionID' })
 export class SessionsController {
   constructor(private readonly sessions: SessionsService) {}
 
@@ -63,37 +66,14 @@ export class SessionsController {
   @Get('sessions/:sessionID')
   @ApiOperation({
     summary: 'A session, with the fields its participant currently allows',
-    description:
-      'Level 0: externalID, sessionID, timestamp, groupID, version; 1: + mhci, subscores; ' +
-      '2: + groupPercentiles; 3: + userPercentiles; 4: + transcript; 5: + features. ' +
-      'A session without a result yet shows level 0.',
+    description: `${describeSessionFields()}. A session without a result yet shows level 0.`,
   })
-  @ApiOkResponse({
-    schema: {
-      type: 'object',
-      example: {
-        externalID: 'ok_5f0c…',
-        sessionID: 'ses_1a2B3c4D5e6F7g8H9i0JkLmN',
-        timestamp: '2026-11-22T09:42:10.000Z',
-        groupID: 12,
-        version: 'v1.4.0',
-        mhci: 71.5,
-        subscores: { vision: 64, audio: 70, transcript: 77, assessment: 73 },
-      },
-    },
-  })
+  @ApiOkResponse({ type: SessionDto })
   @ApiEndpointErrors([SessionErrors.SessionIdMissing, SessionErrors.NotFound])
   get(
     @Param('sessionID') sessionId: string,
     @EnterpriseId() enterpriseId: string,
-  ): Promise<Record<string, unknown>> {
+  ): Promise<SessionDto> {
     return this.sessions.get(enterpriseId, sessionId);
-  }
-
-  // "Absent" sessionID: `GET /sessions/` (the router ignores the trailing slash).
-  @Get('sessions')
-  @ApiExcludeEndpoint()
-  getWithoutId(): never {
-    throw missingPathParameterError('sessionID');
   }
 }

@@ -1,7 +1,6 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { createHash, timingSafeEqual } from 'node:crypto';
-import { CheckinTokens } from '../checkin/checkin-tokens';
+import { Injectable } from '@nestjs/common';
 import { isEmailAddress, normaliseEmail, PiiCipher } from '../common/crypto/pii-cipher';
+import { sameSecret, sha256Hex } from '../common/crypto/secrets';
 import { ApiError } from '../common/errors/api-error';
 import {
   EXTERNAL_ID_PATTERN,
@@ -9,26 +8,20 @@ import {
   newSessionId,
   SESSION_ID_PATTERN,
 } from '../common/ids';
-import { IdempotencyRepository } from '../common/idempotency/idempotency.repository';
-import type { AppConfig } from '../config/config';
-import { APP_CONFIG } from '../config/config.module';
 import { Database, Sql } from '../database/database';
 import { EventTypes, UserCreatedPayload } from '../events/events';
 import { EventsRepository } from '../events/events.repository';
 import { GroupsRepository } from '../groups/groups.repository';
 import { ParticipantRecord, ParticipantsRepository } from '../participants/participants.repository';
+import { ParticipantLinks } from '../participant-links/participant-links';
 import { CreateSessionDto, SessionCreatedDto } from './dto/create-session.dto';
+import type { SessionDto } from './dto/session.dto';
+import { IdempotencyRepository } from './idempotency.repository';
 import { sessionView } from './session-view';
 import { SESSION_CREATED_MESSAGE, SessionErrors } from './sessions.errors';
 import { SessionsRepository } from './sessions.repository';
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
-
-function sameSecret(given: string, expected: string): boolean {
-  const a = createHash('sha256').update(given).digest();
-  const b = createHash('sha256').update(expected).digest();
-  return timingSafeEqual(a, b);
-}
 
 const FOREIGN_KEY_VIOLATION = '23503';
 
@@ -47,8 +40,7 @@ export class SessionsService {
     private readonly events: EventsRepository,
     private readonly idempotency: IdempotencyRepository,
     private readonly cipher: PiiCipher,
-    private readonly tokens: CheckinTokens,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly links: ParticipantLinks,
   ) {}
 
   async create(
@@ -80,29 +72,30 @@ export class SessionsService {
       isExternalId && idempotencyKey === undefined ? work(this.db) : this.db.transaction(work);
     return atomically(async (sql) => {
       if (idempotencyKey !== undefined) {
-        const requestHash = createHash('sha256')
-          .update(
-            JSON.stringify([groupId, request.groupKey, request.userIdentifier, request.returnURL]),
-          )
-          .digest('hex');
-        const claim = await this.idempotency.claim(sql, enterpriseId, idempotencyKey, requestHash);
+        const requestHash = sha256Hex(
+          JSON.stringify([groupId, request.groupKey, request.userIdentifier, request.returnURL]),
+        );
+        const claim = await this.idempotency.claim(enterpriseId, idempotencyKey, requestHash, sql);
         if (claim.kind === 'replay') return claim.response as SessionCreatedDto;
         if (claim.kind === 'mismatch') {
           throw new ApiError(409, SessionErrors.IdempotencyKeyReused);
         }
       }
       const participant = isExternalId
-        ? await this.existingMember(sql, enterpriseId, identifier, groupId)
-        : await this.identityForEmail(sql, enterpriseId, identifier, groupId);
+        ? await this.existingMember(enterpriseId, identifier, groupId, sql)
+        : await this.identityForEmail(enterpriseId, identifier, groupId, sql);
       const sessionId = newSessionId();
       await this.sessions
-        .insert(sql, {
-          sessionId,
-          enterpriseId,
-          participantId: participant.id,
-          groupId,
-          returnUrl: request.returnURL,
-        })
+        .insert(
+          {
+            sessionId,
+            enterpriseId,
+            participantId: participant.id,
+            groupId,
+            returnUrl: request.returnURL,
+          },
+          sql,
+        )
         .catch((error: unknown) => {
           // The group (and with it the membership) was deleted since it was looked up.
           if ((error as { code?: string }).code === FOREIGN_KEY_VIOLATION) {
@@ -114,17 +107,17 @@ export class SessionsService {
         success: true,
         message: SESSION_CREATED_MESSAGE,
         userIdentifier: participant.externalId,
-        redirectUrl: `${this.config.publicBaseUrl}/checkin/${this.tokens.sign('checkin', sessionId)}`,
+        redirectUrl: this.links.checkinUrl(sessionId),
         sessionID: sessionId,
       };
       if (idempotencyKey !== undefined) {
-        await this.idempotency.complete(sql, enterpriseId, idempotencyKey, response);
+        await this.idempotency.complete(enterpriseId, idempotencyKey, response, sql);
       }
       return response;
     });
   }
 
-  async get(enterpriseId: string, sessionId: string): Promise<Record<string, unknown>> {
+  async get(enterpriseId: string, sessionId: string): Promise<SessionDto> {
     const session = SESSION_ID_PATTERN.test(sessionId)
       ? await this.sessions.findForEnterprise(enterpriseId, sessionId)
       : null;
@@ -134,10 +127,10 @@ export class SessionsService {
 
   /** A later session: the ok_ id must be this enterprise's participant and a member of the group. */
   private async existingMember(
-    sql: Sql,
     enterpriseId: string,
     externalId: string,
     groupId: number,
+    sql: Sql,
   ): Promise<ParticipantRecord> {
     const found = await this.participants.findWithMembership(
       enterpriseId,
@@ -155,23 +148,26 @@ export class SessionsService {
    * enterprise already knows. An email already in the group is refused with its external ID.
    */
   private async identityForEmail(
-    sql: Sql,
     enterpriseId: string,
     email: string,
     groupId: number,
+    sql: Sql,
   ): Promise<ParticipantRecord> {
     const normalised = normaliseEmail(email);
     const emailHash = this.cipher.emailLookupHash(normalised);
-    const created = await this.participants.insertIdentity(sql, {
-      enterpriseId,
-      externalId: newExternalId(),
-      emailCiphertext: this.cipher.encrypt(normalised),
-      emailHash,
-    });
+    const created = await this.participants.insertIdentity(
+      {
+        enterpriseId,
+        externalId: newExternalId(),
+        emailCiphertext: this.cipher.encrypt(normalised),
+        emailHash,
+      },
+      sql,
+    );
     const participant =
-      created ?? (await this.participants.findByEmailHash(sql, enterpriseId, emailHash));
+      created ?? (await this.participants.findByEmailHash(enterpriseId, emailHash, sql));
     if (!participant) throw new Error('participant vanished between insert and select');
-    if (!(await this.participants.insertMembership(sql, participant.id, groupId))) {
+    if (!(await this.participants.insertMembership(participant.id, groupId, sql))) {
       throw ApiError.badRequest(SessionErrors.AlreadyExists(participant.externalId));
     }
     if (created) {
@@ -179,13 +175,16 @@ export class SessionsService {
         groupID: groupId,
         userIdentifier: participant.externalId,
       };
-      await this.events.insert(sql, {
-        enterpriseId,
-        groupId,
-        type: EventTypes.UserCreated,
-        payload,
-        pii: { email: normalised },
-      });
+      await this.events.insert(
+        {
+          enterpriseId,
+          groupId,
+          type: EventTypes.UserCreated,
+          payload,
+          pii: { email: normalised },
+        },
+        sql,
+      );
     }
     return participant;
   }

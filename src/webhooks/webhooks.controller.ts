@@ -1,9 +1,9 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
-import { ApiExcludeEndpoint, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { EnterpriseId } from '../common/auth/enterprise.decorator';
 import { MessageDto, SUCCESS } from '../common/http/message.dto';
 import { ApiEndpointErrors } from '../common/swagger/api-errors.decorator';
-import { GroupIdParam, missingPathParameterError } from '../common/validation/path-params';
+import { AbsentPathParameters, GroupIdParam, GroupIdPipe } from '../common/validation/path-params';
 import { GroupErrors } from '../groups/groups.errors';
 import {
   CreateWebhookDto,
@@ -20,6 +20,21 @@ const ENDPOINT_PATH_ERRORS = [...GROUP_PATH_ERRORS, WebhookErrors.WebhookIdMissi
 
 @ApiTags('Webhooks')
 @Controller('webhooks')
+// `GET|POST /webhooks/`, `PUT|DELETE /webhooks/12/` (the router ignores the trailing slash; the
+// groupID present is checked first) and `PUT|DELETE /webhooks//we_…`.
+@AbsentPathParameters(
+  { method: 'GET', path: '', missing: 'groupID' },
+  { method: 'POST', path: '', missing: 'groupID' },
+  { method: 'PUT', path: ':groupID', missing: 'webhookID', checkFirst: [['groupID', GroupIdPipe]] },
+  {
+    method: 'DELETE',
+    path: ':groupID',
+    missing: 'webhookID',
+    checkFirst: [['groupID', GroupIdPipe]],
+  },
+  { method: 'PUT', path: '//:webhookID', missing: 'groupID' },
+  { method: 'DELETE', path: '//:webhookID', missing: 'groupID' },
+)
 export class WebhooksController {
   constructor(private readonly webhooks: WebhooksService) {}
 
@@ -156,43 +171,5 @@ export class WebhooksController {
   ): Promise<MessageDto> {
     await this.webhooks.redeliver(enterpriseId, groupId, webhookId, deliveryId);
     return SUCCESS;
-  }
-
-  // "Absent" path parameters: `GET|POST /webhooks/`, `PUT|DELETE /webhooks/12/` (the router
-  // ignores the trailing slash) and `PUT|DELETE /webhooks//we_…`.
-  @Get()
-  @ApiExcludeEndpoint()
-  listWithoutGroup(): never {
-    throw missingPathParameterError('groupID');
-  }
-
-  @Post()
-  @ApiExcludeEndpoint()
-  createWithoutGroup(): never {
-    throw missingPathParameterError('groupID');
-  }
-
-  @Put(':groupID')
-  @ApiExcludeEndpoint()
-  updateWithoutWebhook(@GroupIdParam() _groupId: number): never {
-    throw missingPathParameterError('webhookID');
-  }
-
-  @Delete(':groupID')
-  @ApiExcludeEndpoint()
-  removeWithoutWebhook(@GroupIdParam() _groupId: number): never {
-    throw missingPathParameterError('webhookID');
-  }
-
-  @Put('//:webhookID')
-  @ApiExcludeEndpoint()
-  updateWithoutGroup(): never {
-    throw missingPathParameterError('groupID');
-  }
-
-  @Delete('//:webhookID')
-  @ApiExcludeEndpoint()
-  removeWithoutGroup(): never {
-    throw missingPathParameterError('groupID');
   }
 }

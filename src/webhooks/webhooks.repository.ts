@@ -1,47 +1,46 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../database/database';
+import { columnsOf, RowOf } from '../database/entity-columns';
+import { DELIVERIES_CHANNEL } from '../events/events';
+import { WebhookDeliveryEntity } from './webhook-delivery.entity';
+import { EndpointStatus, WebhookEndpointEntity } from './webhook-endpoint.entity';
 
-export interface EndpointRecord {
-  id: string;
-  groupId: number;
-  url: string;
-  description: string;
-  status: 'enabled' | 'disabled';
-  enabledEvents: string[];
-}
+const ENDPOINT = columnsOf(WebhookEndpointEntity, [
+  'id',
+  'groupId',
+  'url',
+  'description',
+  'status',
+  'enabledEvents',
+]);
 
-interface EndpointRow {
-  id: string;
-  group_id: string;
-  url: string;
-  description: string;
-  status: 'enabled' | 'disabled';
-  enabled_events: string[];
-}
+export type EndpointRecord = RowOf<typeof ENDPOINT>;
 
-const COLUMNS = 'id, group_id, url, description, status, enabled_events';
+/** One delivery of an endpoint, with its event type and every attempt, oldest first. */
+export type DeliveryRecord = Pick<
+  WebhookDeliveryEntity,
+  'id' | 'eventId' | 'status' | 'attempts' | 'nextAttemptAt' | 'createdAt'
+> & {
+  eventType: string;
+  attemptLog: {
+    startedAt: string;
+    durationMs: number;
+    statusCode: number | null;
+    error: string | null;
+  }[];
+};
 
-const toRecord = (row: EndpointRow): EndpointRecord => ({
-  id: row.id,
-  groupId: Number(row.group_id),
-  url: row.url,
-  description: row.description,
-  status: row.status,
-  enabledEvents: row.enabled_events,
-});
-
-/** Webhook endpoints' SQL, always scoped by enterprise and group. */
+/** Webhook endpoints' and their deliveries' SQL, always scoped by enterprise and group. */
 @Injectable()
 export class WebhooksRepository {
   constructor(private readonly db: Database) {}
 
   async listForGroup(enterpriseId: string, groupId: number): Promise<EndpointRecord[]> {
-    const rows = await this.db.rows<EndpointRow>(
-      `SELECT ${COLUMNS} FROM webhook_endpoints
+    return this.db.rows<EndpointRecord>(
+      `SELECT ${ENDPOINT.select()} FROM webhook_endpoints
         WHERE enterprise_id = $1 AND group_id = $2 ORDER BY created_at, id`,
       [enterpriseId, groupId],
     );
-    return rows.map(toRecord);
   }
 
   async find(
@@ -49,26 +48,30 @@ export class WebhooksRepository {
     groupId: number,
     webhookId: string,
   ): Promise<EndpointRecord | null> {
-    const rows = await this.db.rows<EndpointRow>(
-      `SELECT ${COLUMNS} FROM webhook_endpoints WHERE id = $1 AND enterprise_id = $2 AND group_id = $3`,
+    const [endpoint] = await this.db.rows<EndpointRecord>(
+      `SELECT ${ENDPOINT.select()} FROM webhook_endpoints
+        WHERE id = $1 AND enterprise_id = $2 AND group_id = $3`,
       [webhookId, enterpriseId, groupId],
     );
-    return rows.length ? toRecord(rows[0]) : null;
+    return endpoint ?? null;
   }
 
-  async insert(values: {
-    id: string;
-    enterpriseId: string;
-    groupId: number;
-    url: string;
-    description: string;
-    enabledEvents: readonly string[];
-    secretCiphertext: string;
-  }): Promise<EndpointRecord> {
-    const rows = await this.db.rows<EndpointRow>(
+  async insert(
+    values: Pick<
+      WebhookEndpointEntity,
+      | 'id'
+      | 'enterpriseId'
+      | 'groupId'
+      | 'url'
+      | 'description'
+      | 'enabledEvents'
+      | 'secretCiphertext'
+    >,
+  ): Promise<EndpointRecord> {
+    const [endpoint] = await this.db.rows<EndpointRecord>(
       `INSERT INTO webhook_endpoints
          (id, enterprise_id, group_id, url, description, enabled_events, secret_ciphertext)
-       VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${COLUMNS}`,
+       VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${ENDPOINT.select()}`,
       [
         values.id,
         values.enterpriseId,
@@ -79,7 +82,7 @@ export class WebhooksRepository {
         values.secretCiphertext,
       ],
     );
-    return toRecord(rows[0]);
+    return endpoint;
   }
 
   /**
@@ -93,24 +96,26 @@ export class WebhooksRepository {
     changes: {
       url: string | null;
       description: string | null;
-      status: 'enabled' | 'disabled' | null;
+      status: EndpointStatus | null;
     },
   ): Promise<EndpointRecord | null> {
-    const rows = await this.db.rows<EndpointRow>(
-      `UPDATE webhook_endpoints
-          SET url = coalesce($4, url),
-              description = coalesce($5, description),
-              status = coalesce($6, status),
-              failing_since = CASE WHEN $6 = 'enabled' THEN NULL ELSE failing_since END,
-              updated_at = now()
-        WHERE id = $1 AND enterprise_id = $2 AND group_id = $3
-      RETURNING ${COLUMNS}`,
+    const [endpoint] = await this.db.rows<EndpointRecord>(
+      `WITH updated AS (
+         UPDATE webhook_endpoints
+            SET url = coalesce($4, url),
+                description = coalesce($5, description),
+                status = coalesce($6, status),
+                failing_since = CASE WHEN $6 = 'enabled' THEN NULL ELSE failing_since END,
+                updated_at = now()
+          WHERE id = $1 AND enterprise_id = $2 AND group_id = $3
+        RETURNING ${ENDPOINT.select()}),
+       cancelled AS (
+         UPDATE webhook_deliveries SET status = 'cancelled', locked_until = NULL
+          WHERE endpoint_id = (SELECT id FROM updated) AND $6 = 'disabled' AND status = 'pending')
+       SELECT * FROM updated`,
       [webhookId, enterpriseId, groupId, changes.url, changes.description, changes.status],
     );
-    if (rows.length && changes.status === 'disabled') {
-      await this.cancelPending(webhookId);
-    }
-    return rows.length ? toRecord(rows[0]) : null;
+    return endpoint ?? null;
   }
 
   /** Deletes the endpoint; its deliveries (pending ones included) go with it. */
@@ -131,24 +136,54 @@ export class WebhooksRepository {
     secretCiphertext: string,
     previousValidUntil: Date,
   ): Promise<EndpointRecord | null> {
-    const rows = await this.db.rows<EndpointRow>(
+    const [endpoint] = await this.db.rows<EndpointRecord>(
       `UPDATE webhook_endpoints
           SET previous_secret_ciphertext = secret_ciphertext,
               previous_secret_expires_at = $5,
               secret_ciphertext = $4,
               updated_at = now()
         WHERE id = $1 AND enterprise_id = $2 AND group_id = $3
-      RETURNING ${COLUMNS}`,
+      RETURNING ${ENDPOINT.select()}`,
       [webhookId, enterpriseId, groupId, secretCiphertext, previousValidUntil],
     );
-    return rows.length ? toRecord(rows[0]) : null;
+    return endpoint ?? null;
   }
 
-  async cancelPending(webhookId: string): Promise<void> {
-    await this.db.rows(
-      `UPDATE webhook_deliveries SET status = 'cancelled', locked_until = NULL
-        WHERE endpoint_id = $1 AND status = 'pending'`,
-      [webhookId],
+  /** The endpoint's deliveries, newest first, with their attempts. */
+  async listDeliveries(
+    enterpriseId: string,
+    endpointId: string,
+    limit: number,
+  ): Promise<DeliveryRecord[]> {
+    return this.db.rows<DeliveryRecord>(
+      `SELECT d.id, d.event_id AS "eventId", e.type AS "eventType", d.status, d.attempts,
+              d.next_attempt_at AS "nextAttemptAt", d.created_at AS "createdAt",
+              coalesce((SELECT json_agg(json_build_object(
+                         'startedAt', a.started_at, 'durationMs', a.duration_ms,
+                         'statusCode', a.status_code, 'error', a.error) ORDER BY a.started_at, a.id)
+                          FROM delivery_attempts a WHERE a.delivery_id = d.id), '[]') AS "attemptLog"
+         FROM webhook_deliveries d
+         JOIN webhook_endpoints w ON w.id = d.endpoint_id
+         JOIN events e ON e.id = d.event_id
+        WHERE d.endpoint_id = $1 AND w.enterprise_id = $2
+        ORDER BY d.created_at DESC, d.id DESC
+        LIMIT $3`,
+      [endpointId, enterpriseId, limit],
     );
+  }
+
+  /** Makes a delivery of this endpoint due now again; false when there is no such delivery. */
+  async redeliver(enterpriseId: string, endpointId: string, deliveryId: string): Promise<boolean> {
+    const rows = await this.db.rows(
+      `WITH due AS (
+         UPDATE webhook_deliveries d
+            SET status = 'pending', next_attempt_at = now(), locked_until = NULL
+           FROM webhook_endpoints w
+          WHERE d.id = $1 AND d.endpoint_id = $2 AND w.id = d.endpoint_id AND w.enterprise_id = $3
+        RETURNING d.id)
+       SELECT id, pg_notify('${DELIVERIES_CHANNEL}', '') FROM due`,
+      [deliveryId, endpointId, enterpriseId],
+    );
+    return rows.length > 0;
   }
 }

@@ -8,7 +8,6 @@ import { Database } from '../database/database';
 import { EventsRepository } from '../events/events.repository';
 import { GroupErrors } from '../groups/groups.errors';
 import { GroupsRepository } from '../groups/groups.repository';
-import { DeliveriesRepository } from './deliveries.repository';
 import {
   DeliveryDto,
   UpdateWebhookDto,
@@ -42,7 +41,6 @@ export class WebhooksService {
   constructor(
     private readonly db: Database,
     private readonly endpoints: WebhooksRepository,
-    private readonly deliveries: DeliveriesRepository,
     private readonly groups: GroupsRepository,
     private readonly events: EventsRepository,
     private readonly cipher: PiiCipher,
@@ -68,7 +66,7 @@ export class WebhooksService {
       groupId,
       url: request.url,
       description: request.description,
-      enabledEvents: WEBHOOK_EVENTS,
+      enabledEvents: [...WEBHOOK_EVENTS],
       secretCiphertext: this.cipher.encrypt(secret),
     });
     return { ...toDto(endpoint), secret };
@@ -128,7 +126,7 @@ export class WebhooksService {
   ): Promise<{ eventId: string }> {
     const endpoint = await this.requireEndpoint(enterpriseId, groupId, webhookId);
     const eventId = await this.db.transaction((sql) =>
-      this.events.insertTest(sql, enterpriseId, groupId, endpoint.id),
+      this.events.insertTest(enterpriseId, groupId, endpoint.id, sql),
     );
     return { eventId };
   }
@@ -139,20 +137,22 @@ export class WebhooksService {
     webhookId: string,
   ): Promise<DeliveryDto[]> {
     const endpoint = await this.requireEndpoint(enterpriseId, groupId, webhookId);
-    const rows = await this.deliveries.listForEndpoint(endpoint.id, DELIVERIES_LISTED);
-    return rows.map((row) => ({
-      id: row.id,
-      eventId: row.event_id,
-      eventType: row.type,
-      status: row.status,
-      attempts: row.attempts,
-      nextAttemptAt: row.status === 'pending' ? row.next_attempt_at.toISOString() : null,
-      createdAt: row.created_at.toISOString(),
-      attemptLog: row.attempt_log.map((attempt) => ({
-        startedAt: new Date(attempt.started_at).toISOString(),
-        durationMs: attempt.duration_ms,
-        statusCode: attempt.status_code,
-        error: attempt.error,
+    const deliveries = await this.endpoints.listDeliveries(
+      enterpriseId,
+      endpoint.id,
+      DELIVERIES_LISTED,
+    );
+    return deliveries.map((delivery) => ({
+      id: delivery.id,
+      eventId: delivery.eventId,
+      eventType: delivery.eventType,
+      status: delivery.status,
+      attempts: delivery.attempts,
+      nextAttemptAt: delivery.status === 'pending' ? delivery.nextAttemptAt.toISOString() : null,
+      createdAt: delivery.createdAt.toISOString(),
+      attemptLog: delivery.attemptLog.map((attempt) => ({
+        ...attempt,
+        startedAt: new Date(attempt.startedAt).toISOString(),
       })),
     }));
   }
@@ -165,7 +165,8 @@ export class WebhooksService {
   ): Promise<void> {
     const endpoint = await this.requireEndpoint(enterpriseId, groupId, webhookId);
     const found =
-      DELIVERY_ID.test(deliveryId) && (await this.deliveries.redeliver(endpoint.id, deliveryId));
+      DELIVERY_ID.test(deliveryId) &&
+      (await this.endpoints.redeliver(enterpriseId, endpoint.id, deliveryId));
     if (!found) throw ApiError.badRequest(WebhookErrors.DeliveryNotFound);
   }
 

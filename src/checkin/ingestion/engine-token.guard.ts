@@ -1,11 +1,9 @@
 import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { sameSecret, sha256 } from '../../common/crypto/secrets';
 import { ApiError } from '../../common/errors/api-error';
 import { CommonErrors } from '../../common/errors/common.errors';
 import type { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
-
-const digest = (value: string) => createHash('sha256').update(value).digest();
 
 /**
  * The analysis engine's credential: `Authorization: Bearer <ENGINE_TOKEN>`. Enterprise API keys
@@ -16,14 +14,14 @@ export class EngineTokenGuard implements CanActivate {
   private readonly expected: Buffer;
 
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
-    this.expected = digest(config.engineToken);
+    this.expected = sha256(config.engineToken);
   }
 
   canActivate(context: ExecutionContext): boolean {
     const header = context.switchToHttp().getRequest<{ headers: Record<string, unknown> }>()
       .headers.authorization;
     const match = typeof header === 'string' ? /^Bearer (\S+)$/.exec(header) : null;
-    if (!match || !timingSafeEqual(digest(match[1]), this.expected)) {
+    if (!match || !sameSecret(match[1], this.expected)) {
       throw new ApiError(401, CommonErrors.Unauthorized);
     }
     return true;

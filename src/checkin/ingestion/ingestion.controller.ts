@@ -2,7 +2,6 @@ import { Body, Controller, HttpCode, Param, Post, UseGuards } from '@nestjs/comm
 import {
   ApiBearerAuth,
   ApiConflictResponse,
-  ApiExcludeEndpoint,
   ApiOkResponse,
   ApiOperation,
   ApiTags,
@@ -10,13 +9,14 @@ import {
 } from '@nestjs/swagger';
 import { Public } from '../../common/auth/public.decorator';
 import { MessageDto, SUCCESS } from '../../common/http/message.dto';
-import { missingPathParameterError } from '../../common/validation/path-params';
+import { AbsentPathParameters } from '../../common/validation/path-params';
 import { EngineTokenGuard } from './engine-token.guard';
 import { IngestionService } from './ingestion.service';
 import { SessionResultDto } from './session-result.dto';
 
 @ApiTags('Internal: analysis engine')
 @Controller('internal/sessions')
+@AbsentPathParameters({ method: 'POST', path: '//result', missing: 'sessionID' })
 @Public()
 @UseGuards(EngineTokenGuard)
 export class IngestionController {
@@ -40,11 +40,5 @@ export class IngestionController {
   ): Promise<MessageDto> {
     await this.ingestion.ingest(sessionId, result);
     return SUCCESS;
-  }
-
-  @Post('//result')
-  @ApiExcludeEndpoint()
-  recordWithoutId(): never {
-    throw missingPathParameterError('sessionID');
   }
 }

@@ -1,5 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { Sql } from '../../database/database';
+import { Database, Sql } from '../../database/database';
+import { columnsOf, RowOf } from '../../database/entity-columns';
+import type { Subscores, TranscriptTurn } from '../../sessions/session.entity';
+import { SessionEntity } from '../../sessions/session.entity';
 import { bucketFloor, featureBucket } from './feature-buckets';
 
 /**
@@ -17,51 +20,40 @@ export function featureValues(features: Record<string, number>): FeatureValues {
     .map((name) => ({ name, value: features[name], bucket: featureBucket(features[name]) }));
 }
 
-export interface LockedSession {
-  sessionId: string;
-  enterpriseId: string;
-  participantId: string;
-  externalId: string;
-  groupId: number;
-  status: 'created' | 'completed';
-  resultHash: string | null;
-}
+const LOCKED_SESSION = columnsOf(SessionEntity, [
+  'sessionId',
+  'enterpriseId',
+  'participantId',
+  'groupId',
+  'status',
+  'resultHash',
+]);
 
-/** The SQL of result ingestion; every method runs inside the ingestion transaction. */
+/** The session being completed, with its participant's external ID. */
+export type LockedSession = RowOf<typeof LOCKED_SESSION> & { externalId: string };
+
+/** The SQL of result ingestion; the service runs every method inside one transaction. */
 @Injectable()
 export class IngestionRepository {
+  constructor(private readonly db: Database) {}
+
   /** Locks the session row for the rest of the transaction (one completion at a time). */
-  async lockSession(sql: Sql, sessionId: string): Promise<LockedSession | null> {
-    const rows = await sql.rows<{
-      session_id: string;
-      enterprise_id: string;
-      participant_id: string;
-      external_id: string;
-      group_id: string;
-      status: 'created' | 'completed';
-      result_hash: string | null;
-    }>(
-      `SELECT s.session_id, s.enterprise_id, s.participant_id, p.external_id, s.group_id, s.status,
-              s.result_hash
+  async lockSession(sessionId: string, sql: Sql = this.db): Promise<LockedSession | null> {
+    const [session] = await sql.rows<LockedSession>(
+      `SELECT ${LOCKED_SESSION.select('s')}, p.external_id AS "externalId"
          FROM sessions s JOIN participants p ON p.id = s.participant_id
         WHERE s.session_id = $1
         FOR UPDATE OF s`,
       [sessionId],
     );
-    if (!rows.length) return null;
-    const row = rows[0];
-    return {
-      sessionId: row.session_id,
-      enterpriseId: row.enterprise_id,
-      participantId: row.participant_id,
-      externalId: row.external_id,
-      groupId: Number(row.group_id),
-      status: row.status,
-      resultHash: row.result_hash,
-    };
+    return session ?? null;
   }
 
-  async insertFeatures(sql: Sql, session: LockedSession, features: FeatureValues): Promise<void> {
+  async insertFeatures(
+    session: LockedSession,
+    features: FeatureValues,
+    sql: Sql = this.db,
+  ): Promise<void> {
     if (features.length === 0) return;
     await sql.rows(
       `INSERT INTO session_features (session_id, group_id, participant_id, name, value)
@@ -77,7 +69,11 @@ export class IngestionRepository {
   }
 
   /** Adds this session's features to its group's histograms (DESIGN §12). */
-  async addToHistograms(sql: Sql, session: LockedSession, features: FeatureValues): Promise<void> {
+  async addToHistograms(
+    session: LockedSession,
+    features: FeatureValues,
+    sql: Sql = this.db,
+  ): Promise<void> {
     if (features.length === 0) return;
     // Rows are locked in name order, so concurrent ingestions into one group cannot deadlock.
     await sql.rows(
@@ -98,9 +94,9 @@ export class IngestionRepository {
    * large group is never scanned: the cost is the feature's number of buckets.
    */
   async groupPercentiles(
-    sql: Sql,
     groupId: number,
     features: FeatureValues,
+    sql: Sql = this.db,
   ): Promise<Record<string, number>> {
     if (features.length === 0) return {};
     const rows = await sql.rows<{ name: string; percentile: number }>(
@@ -139,7 +135,10 @@ export class IngestionRepository {
    * The same mid-rank percentile among the participant's own completed sessions, counted directly
    * (a participant has few sessions; the (participant_id, name, value) index serves it).
    */
-  async participantPercentiles(sql: Sql, sessionId: string): Promise<Record<string, number>> {
+  async participantPercentiles(
+    sessionId: string,
+    sql: Sql = this.db,
+  ): Promise<Record<string, number>> {
     const rows = await sql.rows<{ name: string; percentile: number }>(
       `SELECT f.name,
               (count(*) FILTER (WHERE o.value < f.value)
@@ -155,20 +154,20 @@ export class IngestionRepository {
   }
 
   async complete(
-    sql: Sql,
     sessionId: string,
     values: {
       completedAt: Date;
       version: string;
       mhci: number;
-      subscores: object;
-      transcript: object;
-      features: object;
-      groupPercentiles: object;
-      userPercentiles: object;
+      subscores: Subscores;
+      transcript: TranscriptTurn[];
+      features: Record<string, number>;
+      groupPercentiles: Record<string, number>;
+      userPercentiles: Record<string, number>;
       resultHash: string;
       synthetic: boolean;
     },
+    sql: Sql = this.db,
   ): Promise<void> {
     await sql.rows(
       `UPDATE sessions
@@ -194,10 +193,10 @@ export class IngestionRepository {
 
   /** Per-session word counts and the group's per-day rollup (the day of completion, UTC). */
   async addWordCounts(
-    sql: Sql,
     session: LockedSession,
     completedAt: Date,
     counts: Map<string, number>,
+    sql: Sql = this.db,
   ): Promise<void> {
     if (counts.size === 0) return;
     // Sorted: concurrent ingestions into one group then lock rollup rows in the same order and
@@ -220,7 +219,7 @@ export class IngestionRepository {
   }
 
   /** One credit per completed check-in; balances may go negative (never blocks a check-in). */
-  async deductCredit(sql: Sql, groupId: number): Promise<void> {
+  async deductCredit(groupId: number, sql: Sql = this.db): Promise<void> {
     await sql.rows('UPDATE groups SET credits = credits - 1 WHERE group_id = $1', [groupId]);
   }
 }

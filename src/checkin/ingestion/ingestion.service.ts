@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../../common/crypto/secrets';
 import { ApiError } from '../../common/errors/api-error';
 import { SESSION_ID_PATTERN } from '../../common/ids';
 import { Database } from '../../database/database';
 import { EventTypes, SessionResultPayload } from '../../events/events';
 import { EventsRepository } from '../../events/events.repository';
-import { countWords } from '../../metrics/words';
+import { countWords } from './words';
 import { IngestionErrors } from './ingestion.errors';
 import { featureValues, IngestionRepository } from './ingestion.repository';
 import { SessionResultDto } from './session-result.dto';
@@ -29,7 +29,7 @@ function resultHash(result: SessionResultDto): string {
       .map((name) => [name, result.features[name]]),
     completedAt: result.completedAt ? new Date(result.completedAt).toISOString() : null,
   };
-  return createHash('sha256').update(JSON.stringify(canonical)).digest('hex');
+  return sha256Hex(JSON.stringify(canonical));
 }
 
 /**
@@ -55,7 +55,7 @@ export class IngestionService {
       throw ApiError.badRequest(IngestionErrors.SessionNotFound);
     const hash = resultHash(result);
     return this.db.transaction(async (sql) => {
-      const session = await this.ingestion.lockSession(sql, sessionId);
+      const session = await this.ingestion.lockSession(sessionId, sql);
       if (!session) throw ApiError.badRequest(IngestionErrors.SessionNotFound);
       if (session.status === 'completed') {
         if (session.resultHash === hash) return 'already-recorded';
@@ -63,48 +63,55 @@ export class IngestionService {
       }
       const completedAt = result.completedAt ? new Date(result.completedAt) : new Date();
       const features = featureValues(result.features);
-      await this.ingestion.insertFeatures(sql, session, features);
-      await this.ingestion.addToHistograms(sql, session, features);
+      await this.ingestion.insertFeatures(session, features, sql);
+      await this.ingestion.addToHistograms(session, features, sql);
       const groupPercentiles = await this.ingestion.groupPercentiles(
-        sql,
         session.groupId,
         features,
+        sql,
       );
-      const userPercentiles = await this.ingestion.participantPercentiles(sql, sessionId);
-      await this.ingestion.complete(sql, sessionId, {
-        completedAt,
-        version: result.version,
-        mhci: result.mhci,
-        subscores: {
-          vision: result.subscores.vision,
-          audio: result.subscores.audio,
-          transcript: result.subscores.transcript,
-          assessment: result.subscores.assessment,
+      const userPercentiles = await this.ingestion.participantPercentiles(sessionId, sql);
+      await this.ingestion.complete(
+        sessionId,
+        {
+          completedAt,
+          version: result.version,
+          mhci: result.mhci,
+          subscores: {
+            vision: result.subscores.vision,
+            audio: result.subscores.audio,
+            transcript: result.subscores.transcript,
+            assessment: result.subscores.assessment,
+          },
+          transcript: result.transcript.map((turn) => ({ role: turn.role, content: turn.content })),
+          features: result.features,
+          groupPercentiles,
+          userPercentiles,
+          resultHash: hash,
+          synthetic: options.synthetic ?? false,
         },
-        transcript: result.transcript.map((turn) => ({ role: turn.role, content: turn.content })),
-        features: result.features,
-        groupPercentiles,
-        userPercentiles,
-        resultHash: hash,
-        synthetic: options.synthetic ?? false,
-      });
+        sql,
+      );
       const userTurns = result.transcript
         .filter((turn) => turn.role === 'user')
         .map((turn) => turn.content);
-      await this.ingestion.addWordCounts(sql, session, completedAt, countWords(userTurns));
-      await this.ingestion.deductCredit(sql, session.groupId);
+      await this.ingestion.addWordCounts(session, completedAt, countWords(userTurns), sql);
+      await this.ingestion.deductCredit(session.groupId, sql);
       const payload: SessionResultPayload = {
         groupID: session.groupId,
         sessionID: session.sessionId,
         externalUserID: session.externalId,
         timestamp: completedAt.toISOString(),
       };
-      await this.events.insert(sql, {
-        enterpriseId: session.enterpriseId,
-        groupId: session.groupId,
-        type: EventTypes.SessionResult,
-        payload,
-      });
+      await this.events.insert(
+        {
+          enterpriseId: session.enterpriseId,
+          groupId: session.groupId,
+          type: EventTypes.SessionResult,
+          payload,
+        },
+        sql,
+      );
       return 'completed';
     });
   }

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { PAGE_ERROR_HANDLER } from '../../common/http/page-error-handler';
 import { HtmlPageExceptionFilter } from './html-exception.filter';
-import { SessionsModule } from '../../sessions/sessions.module';
+import { ParticipantLinksModule } from '../../participant-links/participant-links.module';
 import { CheckinPagesController } from './checkin-pages.controller';
 import { CheckinPagesRepository } from './checkin-pages.repository';
 import { CheckinPagesService } from './checkin-pages.service';
@@ -11,12 +11,11 @@ import { ParticipantSettingsController } from './participant-settings.controller
 /**
  * Participant-facing pages: `/checkin/{token}` (consent, privacy review, email preferences,
  * hand-off to the analysis engine, `/done`) and `/participant/settings?token=…`. Server-rendered
- * HTML without scripts; errors are HTML pages too (HtmlPageExceptionFilter). CheckinTokens comes
- * from SessionsModule, which signs the tokens this module verifies. Exports the service for
- * `settingsUrl()` (email links).
+ * HTML without scripts; errors are HTML pages too (HtmlPageExceptionFilter). The links' tokens
+ * are read through ParticipantLinks, which also mints them for sessions and emails.
  */
 @Module({
-  imports: [SessionsModule],
+  imports: [ParticipantLinksModule],
   controllers: [CheckinPagesController, ParticipantSettingsController],
   providers: [
     CheckinPagesRepository,
@@ -26,6 +25,6 @@ import { ParticipantSettingsController } from './participant-settings.controller
     // Errors raised before the pages' own filter runs (e.g. a 413 body) are HTML too.
     { provide: PAGE_ERROR_HANDLER, useExisting: HtmlPageExceptionFilter },
   ],
-  exports: [CheckinPagesService, PAGE_ERROR_HANDLER],
+  exports: [PAGE_ERROR_HANDLER],
 })
 export class CheckinPagesModule {}

@@ -1,6 +1,6 @@
 /**
  * The participant pages (DESIGN §8). A participant has no account: a signed, expiring token in
- * the address (CheckinTokens) names either a session (`/checkin/{token}`, from `redirectUrl`) or a
+ * the address (ParticipantLinks) names either a session (`/checkin/{token}`, from `redirectUrl`) or a
  * membership (`/participant/settings?token=…`, from emails), and reaches that one membership.
  *
  * The check-in page shows, in order: consent (alone, until given, when the group requires it),
@@ -12,7 +12,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
-import { CheckinTokens } from '../checkin-tokens';
+import { ParticipantLinks } from '../../participant-links/participant-links';
 import { CheckinPagesRepository, CheckinSession, MemberSettings } from './checkin-pages.repository';
 import { PageError } from './page-error';
 import { PageForm, parseEmailPreferences, parsePrivacyLevel, parseSavedFlag } from './page-forms';
@@ -29,10 +29,6 @@ import { checkinPageModel, consentPending, settingsPageModel } from './page-mode
 import { PageRenderer } from './page-renderer';
 import { PageTexts } from './pages.messages';
 
-/** A settings token names `<participant uuid>:<group id>`. */
-const MEMBERSHIP_ID =
-  /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}):([1-9]\d{0,14})$/i;
-
 /** How often the "still analysing" page reloads itself (a meta refresh; the pages run no script). */
 export const PENDING_REFRESH_SECONDS = 5;
 
@@ -40,19 +36,10 @@ export const PENDING_REFRESH_SECONDS = 5;
 export class CheckinPagesService {
   constructor(
     private readonly repository: CheckinPagesRepository,
-    private readonly tokens: CheckinTokens,
+    private readonly links: ParticipantLinks,
     private readonly renderer: PageRenderer,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
-
-  /**
-   * The address of a membership's settings page, for emails:
-   * `${PUBLIC_BASE_URL}/participant/settings?token=…` (the token expires like check-in tokens).
-   */
-  settingsUrl(participantId: string, groupId: number): string {
-    const token = this.tokens.sign('settings', `${participantId}:${groupId}`);
-    return `${this.config.publicBaseUrl}${settingsPath(token)}`;
-  }
 
   // --- /checkin/{token} ---------------------------------------------------------------------
 
@@ -140,7 +127,7 @@ export class CheckinPagesService {
   }
 
   private async sessionFor(token: string): Promise<CheckinSession> {
-    const sessionId = this.tokens.verify('checkin', token);
+    const sessionId = this.links.sessionOf(token);
     const session = sessionId === null ? null : await this.repository.findSession(sessionId);
     if (!session) throw PageError.notFound();
     return session;
@@ -154,9 +141,10 @@ export class CheckinPagesService {
   }
 
   private async memberFor(token: unknown): Promise<{ member: MemberSettings; token: string }> {
-    const membershipId = typeof token === 'string' ? this.tokens.verify('settings', token) : null;
-    const match = membershipId === null ? null : MEMBERSHIP_ID.exec(membershipId);
-    const member = match ? await this.repository.findMember(match[1], Number(match[2])) : null;
+    const membership = this.links.membershipOf(token);
+    const member = membership
+      ? await this.repository.findMember(membership.participantId, membership.groupId)
+      : null;
     if (!member) throw PageError.notFound();
     return { member, token: token as string };
   }

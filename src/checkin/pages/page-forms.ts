@@ -2,7 +2,7 @@
  * The participant pages' form fields (application/x-www-form-urlencoded, parsed into a plain
  * object by request-body.ts). Pure: each returns the field's value or null when it is invalid.
  */
-import { MAX_PRIVACY_LEVEL, MIN_PRIVACY_LEVEL } from './privacy-levels';
+import { MAX_PRIVACY_LEVEL, MIN_PRIVACY_LEVEL } from '../../common/privacy-model';
 import { SAVED_MESSAGES, SavedFlag } from './pages.messages';
 
 /** A parsed form body; absent when the request had none. */

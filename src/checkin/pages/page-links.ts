@@ -1,23 +1,19 @@
 /**
- * Addresses of the participant pages. Paths are relative to this service (redirects and form
- * actions stay on the host the participant reached), the token always URL-encoded.
+ * Addresses within the participant pages (form actions, redirects, `/done`). Paths are relative
+ * to this service, so redirects and form actions stay on the host the participant reached; the
+ * base paths come from ParticipantLinks' own (link-paths.ts).
  */
+import { checkinPath, settingsPath } from '../../participant-links/link-paths';
+
+export { checkinPath, settingsPath };
+
 export type CheckinForm = 'consent' | 'privacy' | 'preferences';
 export type SettingsForm = 'privacy' | 'preferences';
-
-export const CHECKIN_PATH_PREFIX = '/checkin';
-export const SETTINGS_PATH = '/participant/settings';
-
-export const checkinPath = (token: string): string =>
-  `${CHECKIN_PATH_PREFIX}/${encodeURIComponent(token)}`;
 
 export const checkinFormPath = (token: string, form: CheckinForm): string =>
   `${checkinPath(token)}/${form}`;
 
 export const checkinDonePath = (token: string): string => `${checkinPath(token)}/done`;
-
-export const settingsPath = (token: string, form?: SettingsForm): string =>
-  `${SETTINGS_PATH}${form ? `/${form}` : ''}?token=${encodeURIComponent(token)}`;
 
 /** The page address with the confirmation flag of the form just saved (post/redirect/get). */
 export const withSavedFlag = (path: string, form: CheckinForm | SettingsForm): string =>

@@ -10,8 +10,12 @@ import type {
   PrivacySectionModel,
   SettingsPageModel,
 } from './page-templates';
-import { PageTexts, PRIVACY_LEVEL_TEXTS, SAVED_MESSAGES, SavedFlag } from './pages.messages';
-import { PRIVACY_LEVELS, requestedPrivacyLevel } from './privacy-levels';
+import {
+  PRIVACY_LEVEL_TEXTS,
+  PRIVACY_LEVELS,
+  requestedPrivacyLevel,
+} from '../../common/privacy-model';
+import { PageTexts, SAVED_MESSAGES, SavedFlag } from './pages.messages';
 
 /** Consent is pending when the group requires it and this member has not given it. */
 export const consentPending = (member: MemberSettings): boolean =>

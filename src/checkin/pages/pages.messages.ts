@@ -4,17 +4,7 @@
  * Texts are data: the templates escape them like any other value.
  */
 
-/** What each privacy level lets the organisation see, in plain words (index = level). */
-export const PRIVACY_LEVEL_TEXTS: readonly string[] = [
-  'Nothing but the fact that you checked in.',
-  'Your MHCI score (an overall wellbeing score) and its subscores.',
-  'Your MHCI score and subscores, and how you compare with your group.',
-  'All of level 2, and how you compare with your own past check-ins.',
-  'All of level 3, and the transcript of your check-in conversation.',
-  'All of level 4, and the detailed voice and video features measured during your check-in.',
-];
-
-const lowerFirst = (text: string): string => text.charAt(0).toLowerCase() + text.slice(1);
+import { levelInWords } from '../../common/privacy-model';
 
 export const PageTexts = {
   checkinTitle: (groupName: string) => `Your check-in with ${groupName}`,
@@ -34,9 +24,9 @@ export const PageTexts = {
   privacyHeading: 'Your privacy level',
   privacyNoticeHeading: 'Please review your privacy level',
   privacyNoticeRequest: (groupName: string, requested: number) =>
-    `${groupName} asks to see level ${requested}: ${lowerFirst(PRIVACY_LEVEL_TEXTS[requested])}`,
+    `${groupName} asks to see level ${requested}: ${levelInWords(requested)}`,
   privacyNoticeCurrent: (current: number) =>
-    `You share level ${current} now: ${lowerFirst(PRIVACY_LEVEL_TEXTS[current])}`,
+    `You share level ${current} now: ${levelInWords(current)}`,
   privacyNoticeKeep:
     'You do not have to change anything. Keeping your current level is fine, and you can ' +
     'change it at any time.',

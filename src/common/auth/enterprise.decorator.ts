@@ -1,6 +1,9 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 
-/** What the ApiKeyGuard attaches to an authenticated request. */
+/** The header carrying the enterprise API key. */
+export const API_KEY_HEADER = 'x-api-key';
+
+/** What the API key guard (enterprises/api-key.guard.ts) attaches to an authenticated request. */
 export interface AuthenticatedCaller {
   enterpriseId: string;
   apiKeyId: string;

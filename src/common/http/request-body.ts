@@ -5,8 +5,8 @@
  * body ignore whatever was sent, as HTTP allows. Bodies over 1 MiB
  * are refused by Fastify while reading them (413), before anything else runs.
  *
- * HTML form posts (application/x-www-form-urlencoded) are read only for the participant pages
- * (`/checkin/…`, `/participant/…`), into a plain object of strings (the last of repeated fields
+ * HTML form posts (application/x-www-form-urlencoded) are read only under the given path prefixes
+ * (the participant pages), into a plain object of strings (the last of repeated fields
  * wins); on any other URL a form is marked like any other media type the API does not take (415).
  */
 import type { FastifyInstance } from 'fastify';
@@ -15,14 +15,14 @@ import { CommonErrors } from '../errors/common.errors';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
-/** Paths of the participant pages, the only routes that take HTML form posts. */
-const FORM_PATH_PREFIXES = ['/checkin/', '/participant/'];
-
 class MalformedBody {
   constructor(readonly reason: 'invalid-json' | 'unsupported-media-type') {}
 }
 
-export function installBodyParsers(fastify: FastifyInstance): void {
+export function installBodyParsers(
+  fastify: FastifyInstance,
+  formPathPrefixes: readonly string[],
+): void {
   // Fastify's default JSON parser guards against __proto__ / constructor.prototype poisoning.
   const parseJson = fastify.getDefaultJsonParser('error', 'error');
   // JSON is the API's only body format; anything else is refused with 415 (after authentication).
@@ -41,7 +41,7 @@ export function installBodyParsers(fastify: FastifyInstance): void {
     'application/x-www-form-urlencoded',
     { parseAs: 'string', bodyLimit: BODY_LIMIT_BYTES },
     (request, body, done) => {
-      if (!FORM_PATH_PREFIXES.some((prefix) => request.url.startsWith(prefix))) {
+      if (!formPathPrefixes.some((prefix) => request.url.startsWith(prefix))) {
         return done(null, new MalformedBody('unsupported-media-type'));
       }
       // Object.fromEntries defines own properties: a `__proto__` field is data, not a prototype.

@@ -1,6 +1,6 @@
 import { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
-import { API_KEY_HEADER } from '../auth/api-key.guard';
+import { API_KEY_HEADER } from '../auth/enterprise.decorator';
 import { API_KEY_SECURITY } from './api-errors.decorator';
 
 const DESCRIPTION = `Wellbeing check-ins for enterprises.

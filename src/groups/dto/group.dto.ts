@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { PRIVACY_NAMES } from '../../common/privacy-names';
+import { PRIVACY_NAMES } from '../../common/privacy-model';
 
 /** The Group resource, fields in the spec's order. */
 export class GroupDto {

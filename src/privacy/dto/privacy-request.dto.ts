@@ -1,6 +1,9 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { isPrivacyNameArray } from '../../common/privacy-levels';
-import { PRIVACY_NAMES } from '../../common/privacy-names';
+import {
+  describeRequestableLevels,
+  isPrivacyNameArray,
+  PRIVACY_NAMES,
+} from '../../common/privacy-model';
 import { holds, required, Rules } from '../../common/validation/rules';
 import { PrivacyErrors } from '../privacy.errors';
 
@@ -10,8 +13,8 @@ export class PrivacyRequestDto {
     enum: PRIVACY_NAMES,
     example: ['mhci', 'groupPerecntiles'],
     description:
-      'What you ask participants to share. Levels: mhci = 1, groupPerecntiles = 2, userPercentiles = 3, ' +
-      'transcript = 4, features = 5; the request is the highest named level ([] withdraws it).',
+      `What you ask participants to share. Levels: ${describeRequestableLevels()}; the request ` +
+      'is the highest named level ([] withdraws it).',
   })
   @Rules(
     required(PrivacyErrors.RequestedPrivacyLevelMissing),

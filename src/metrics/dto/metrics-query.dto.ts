@@ -1,7 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { holds, oneOf, Rules } from '../common/validation/rules';
-import { GROUP_BY, MetricsErrors } from './metrics.errors';
-import type { GroupBy } from './metrics.errors';
+import { holds, oneOf, Rules } from '../../common/validation/rules';
+import { GROUP_BY, MetricsErrors } from '../metrics.errors';
+import type { GroupBy } from '../metrics.errors';
 
 /** A real calendar date written YYYY-MM-DD (2026-02-30 is not one). */
 export const isCalendarDate = (value: unknown): boolean => {

@@ -2,8 +2,8 @@ import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import nodemailer, { Transporter } from 'nodemailer';
-import type { AppConfig } from '../config/config';
-import { APP_CONFIG } from '../config/config.module';
+import type { AppConfig } from '../../config/config';
+import { APP_CONFIG } from '../../config/config.module';
 
 export interface OutgoingMail {
   id: string;

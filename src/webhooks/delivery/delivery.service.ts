@@ -1,11 +1,11 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { PiiCipher } from '../common/crypto/pii-cipher';
-import type { AppConfig } from '../config/config';
-import { APP_CONFIG } from '../config/config.module';
-import { ClaimedDelivery, DeliveriesRepository } from './deliveries.repository';
+import { PiiCipher } from '../../common/crypto/pii-cipher';
+import type { AppConfig } from '../../config/config';
+import { APP_CONFIG } from '../../config/config.module';
+import { postJson } from '../safe-http';
+import { signatureHeaders } from '../webhook-signer';
+import { ClaimedDelivery, DeliveryLeaseRepository } from './delivery-lease.repository';
 import { nextRetryDelay, parseRetryAfter } from './retry-schedule';
-import { postJson } from './safe-http';
-import { signatureHeaders } from './webhook-signer';
 
 const EXCERPT_CHARS = 2_000;
 
@@ -20,7 +20,7 @@ export class DeliveryService {
   private readonly leaseMs: number;
 
   constructor(
-    private readonly deliveries: DeliveriesRepository,
+    private readonly deliveries: DeliveryLeaseRepository,
     private readonly cipher: PiiCipher,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {

@@ -1,9 +1,9 @@
 import { loadConfig } from '../config/config';
-import { CheckinTokens } from './checkin-tokens';
+import { LinkTokens } from './link-tokens';
 
-describe('CheckinTokens', () => {
-  const tokens = new CheckinTokens(loadConfig({ CHECKIN_TOKEN_TTL_HOURS: '24' }));
-  const other = new CheckinTokens(
+describe('LinkTokens', () => {
+  const tokens = new LinkTokens(loadConfig({ CHECKIN_TOKEN_TTL_HOURS: '24' }));
+  const other = new LinkTokens(
     loadConfig({ CHECKIN_TOKEN_SECRET: 'another-secret-that-is-long-enough-0123' }),
   );
 

@@ -4,17 +4,8 @@
  * unsubscribe for its type.
  */
 import { Eta } from 'eta';
-
-import type { EmailType } from './interact.errors';
-
-const LEVEL_WORDS = [
-  'nothing but the fact that you checked in',
-  'your MHCI score (an overall wellbeing score) and its subscores',
-  'your score and subscores, and how you compare with your group',
-  'all of that, and how you compare with your own past check-ins',
-  'all of that, and the transcript of your check-in conversation',
-  'all of that, and the detailed voice and video features of your check-in',
-];
+import { levelInWords } from '../../common/privacy-model';
+import type { EmailType } from '../interact.errors';
 
 export interface MailModel {
   type: EmailType;
@@ -38,8 +29,8 @@ Stop these reminders: <%= it.unsubscribeUrl %>
 `,
   privacyRequest: `Hello,
 
-<%= it.groupName %> asks you to review your privacy settings. They would like to see level <%= it.requestedLevel %>: <%= it.requestedWords %>.
-You share level <%= it.currentLevel %> now: <%= it.currentWords %>.
+<%= it.groupName %> asks you to review your privacy settings. They would like to see level <%= it.requestedLevel %>: <%= it.requestedWords %>
+You share level <%= it.currentLevel %> now: <%= it.currentWords %>
 
 You do not have to change anything. Review your settings here: <%= it.settingsUrl %>
 
@@ -53,8 +44,8 @@ const HTML = `<!doctype html>
 <p>It is time for your wellbeing check-in with <strong><%= it.groupName %></strong>.</p>
 <% if (it.checkinUrl) { %><p><a href="<%= it.checkinUrl %>">Start my check-in</a></p><% } %>
 <% } else { %>
-<p><strong><%= it.groupName %></strong> asks you to review your privacy settings. They would like to see level <%= it.requestedLevel %>: <%= it.requestedWords %>.</p>
-<p>You share level <%= it.currentLevel %> now: <%= it.currentWords %>. You do not have to change anything.</p>
+<p><strong><%= it.groupName %></strong> asks you to review your privacy settings. They would like to see level <%= it.requestedLevel %>: <%= it.requestedWords %></p>
+<p>You share level <%= it.currentLevel %> now: <%= it.currentWords %> You do not have to change anything.</p>
 <p><a href="<%= it.settingsUrl %>">Review my privacy settings</a></p>
 <% } %>
 <p style="font-size:0.9em;color:#59636e"><a href="<%= it.settingsUrl %>">Privacy and email settings</a> · <a href="<%= it.unsubscribeUrl %>">Unsubscribe from these emails</a></p>
@@ -71,8 +62,8 @@ const textEta = new Eta({ autoEscape: false, autoTrim: false });
 export function renderMail(model: MailModel): { subject: string; text: string; html: string } {
   const data = {
     ...model,
-    requestedWords: LEVEL_WORDS[model.requestedLevel] ?? LEVEL_WORDS[0],
-    currentWords: LEVEL_WORDS[model.currentLevel] ?? LEVEL_WORDS[0],
+    requestedWords: levelInWords(model.requestedLevel),
+    currentWords: levelInWords(model.currentLevel),
   };
   return {
     // Header values cannot carry line breaks: a group name is one line.

@@ -1,12 +1,10 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { ApiKeysService } from '../../enterprises/api-keys.service';
-import { ApiError } from '../errors/api-error';
-import { CommonErrors } from '../errors/common.errors';
-import { RequestWithCaller } from './enterprise.decorator';
-import { IS_PUBLIC } from './public.decorator';
-
-export const API_KEY_HEADER = 'x-api-key';
+import { API_KEY_HEADER, RequestWithCaller } from '../common/auth/enterprise.decorator';
+import { IS_PUBLIC } from '../common/auth/public.decorator';
+import { ApiError } from '../common/errors/api-error';
+import { CommonErrors } from '../common/errors/common.errors';
+import { ApiKeysService } from './api-keys.service';
 
 /**
  * Global, deny-by-default authentication (registered as APP_GUARD). Guards run before pipes and

@@ -1,47 +1,34 @@
 import { Injectable } from '@nestjs/common';
-import { Database } from '../database/database';
+import { Database } from '../../database/database';
+import { columnsOf, RowOf } from '../../database/entity-columns';
+import type { EventEntity } from '../../events/event.entity';
+import type { DeliveryAttemptEntity } from '../delivery-attempt.entity';
+import { WebhookDeliveryEntity } from '../webhook-delivery.entity';
+import { WebhookEndpointEntity } from '../webhook-endpoint.entity';
 
-export interface ClaimedDelivery {
-  id: string;
-  attempts: number;
-  endpointId: string;
-  endpointStatus: 'enabled' | 'disabled';
-  url: string;
-  secretCiphertext: string;
-  previousSecretCiphertext: string | null;
-  previousSecretExpiresAt: Date | null;
-  failingSince: Date | null;
-  eventId: string;
-  eventType: string;
-  eventPayload: Record<string, unknown>;
-  eventPii: string | null;
-  eventCreatedAt: Date;
-}
+const LEASED = columnsOf(WebhookDeliveryEntity, ['id', 'attempts', 'endpointId', 'eventId']);
+const ENDPOINT = columnsOf(WebhookEndpointEntity, [
+  'url',
+  'secretCiphertext',
+  'previousSecretCiphertext',
+  'previousSecretExpiresAt',
+  'failingSince',
+]);
 
-export interface AttemptRecord {
-  startedAt: Date;
-  durationMs: number;
-  statusCode: number | null;
-  error: string | null;
-  responseExcerpt: string | null;
-}
+/** A leased delivery with what sending it needs: its endpoint and its event. */
+export type ClaimedDelivery = RowOf<typeof LEASED> &
+  RowOf<typeof ENDPOINT> & {
+    endpointStatus: WebhookEndpointEntity['status'];
+    eventType: EventEntity['type'];
+    eventPayload: EventEntity['payload'];
+    eventPii: EventEntity['encryptedPii'];
+    eventCreatedAt: EventEntity['createdAt'];
+  };
 
-interface ClaimRow {
-  id: string;
-  attempts: number;
-  endpoint_id: string;
-  endpoint_status: 'enabled' | 'disabled';
-  url: string;
-  secret_ciphertext: string;
-  previous_secret_ciphertext: string | null;
-  previous_secret_expires_at: Date | null;
-  failing_since: Date | null;
-  event_id: string;
-  type: string;
-  payload: Record<string, unknown>;
-  encrypted_pii: string | null;
-  event_created_at: Date;
-}
+export type AttemptRecord = Pick<
+  DeliveryAttemptEntity,
+  'startedAt' | 'durationMs' | 'statusCode' | 'error' | 'responseExcerpt'
+>;
 
 /** A delivery a worker may send now: pending, due, and not leased by another worker. */
 const IS_DUE = `status = 'pending' AND next_attempt_at <= now()
@@ -57,35 +44,22 @@ const claimSql = (target: string, leaseMs: string) =>
         SET locked_until = now() + ${leaseMs} * interval '1 millisecond',
             queued_at = NULL, queue_job_id = NULL
       WHERE id = ${target} AND ${IS_DUE}
-    RETURNING id, attempts, endpoint_id, event_id)
-   SELECT l.id, l.attempts, l.endpoint_id, w.status AS endpoint_status, w.url,
-          w.secret_ciphertext, w.previous_secret_ciphertext, w.previous_secret_expires_at,
-          w.failing_since, e.id AS event_id, e.type, e.payload, e.encrypted_pii,
-          e.created_at AS event_created_at
+    RETURNING ${LEASED.select()})
+   SELECT l.*, ${ENDPOINT.select('w')}, w.status AS "endpointStatus",
+          e.type AS "eventType", e.payload AS "eventPayload", e.encrypted_pii AS "eventPii",
+          e.created_at AS "eventCreatedAt"
      FROM leased l
-     JOIN webhook_endpoints w ON w.id = l.endpoint_id
-     JOIN events e ON e.id = l.event_id`;
+     JOIN webhook_endpoints w ON w.id = l."endpointId"
+     JOIN events e ON e.id = l."eventId"`;
 
-const toClaimed = (row: ClaimRow): ClaimedDelivery => ({
-  id: row.id,
-  attempts: row.attempts,
-  endpointId: row.endpoint_id,
-  endpointStatus: row.endpoint_status,
-  url: row.url,
-  secretCiphertext: row.secret_ciphertext,
-  previousSecretCiphertext: row.previous_secret_ciphertext,
-  previousSecretExpiresAt: row.previous_secret_expires_at,
-  failingSince: row.failing_since,
-  eventId: row.event_id,
-  eventType: row.type,
-  eventPayload: row.payload,
-  eventPii: row.encrypted_pii,
-  eventCreatedAt: row.event_created_at,
-});
-
-/** Deliveries' SQL: the sweeper's scan, the lease, the outcome of each attempt. */
+/**
+ * The delivery workers' SQL: the sweeper's scan, the lease, the outcome of each attempt, the
+ * endpoint's failure streak. This is system work across every tenant (it acts on deliveries,
+ * not on behalf of an enterprise); what enterprises read of deliveries is in WebhooksRepository,
+ * scoped by enterprise.
+ */
 @Injectable()
-export class DeliveriesRepository {
+export class DeliveryLeaseRepository {
   constructor(private readonly db: Database) {}
 
   /**
@@ -96,8 +70,8 @@ export class DeliveriesRepository {
   async takeDue(
     limit: number,
     recheckAfterMs: number,
-  ): Promise<{ id: string; queueJobId: string | null }[]> {
-    const rows = await this.db.rows<{ id: string; queue_job_id: string | null }>(
+  ): Promise<Pick<WebhookDeliveryEntity, 'id' | 'queueJobId'>[]> {
+    return this.db.rows(
       `WITH picked AS (
          SELECT id FROM webhook_deliveries
           WHERE ${IS_DUE}
@@ -107,10 +81,9 @@ export class DeliveriesRepository {
           FOR UPDATE SKIP LOCKED)
        UPDATE webhook_deliveries d SET queued_at = now()
          FROM picked WHERE d.id = picked.id
-       RETURNING d.id, d.queue_job_id`,
+       RETURNING d.id, d.queue_job_id AS "queueJobId"`,
       [limit, recheckAfterMs],
     );
-    return rows.map((row) => ({ id: row.id, queueJobId: row.queue_job_id }));
   }
 
   /** Records the jobs just queued; `null` job ids mark deliveries to take again at once. */
@@ -131,8 +104,11 @@ export class DeliveriesRepository {
    * never both get it). Null when it is not pending, not due, or leased by someone else.
    */
   async claim(deliveryId: string, leaseMs: number): Promise<ClaimedDelivery | null> {
-    const rows = await this.db.rows<ClaimRow>(claimSql('$1', '$2'), [deliveryId, leaseMs]);
-    return rows.length ? toClaimed(rows[0]) : null;
+    const [delivery] = await this.db.rows<ClaimedDelivery>(claimSql('$1', '$2'), [
+      deliveryId,
+      leaseMs,
+    ]);
+    return delivery ?? null;
   }
 
   /**
@@ -140,7 +116,7 @@ export class DeliveriesRepository {
    * just finished one and still has capacity: it sends without a round through Bull.
    */
   async claimNextDue(leaseMs: number): Promise<ClaimedDelivery | null> {
-    const rows = await this.db.rows<ClaimRow>(
+    const [delivery] = await this.db.rows<ClaimedDelivery>(
       claimSql(
         `(SELECT id FROM webhook_deliveries WHERE ${IS_DUE}
            ORDER BY next_attempt_at LIMIT 1 FOR UPDATE SKIP LOCKED)`,
@@ -148,7 +124,7 @@ export class DeliveriesRepository {
       ),
       [leaseMs],
     );
-    return rows.length ? toClaimed(rows[0]) : null;
+    return delivery ?? null;
   }
 
   /**
@@ -158,7 +134,7 @@ export class DeliveriesRepository {
   async finish(
     deliveryId: string,
     outcome: {
-      status: 'pending' | 'delivered' | 'failed' | 'cancelled';
+      status: WebhookDeliveryEntity['status'];
       statusCode: number | null;
       error: string | null;
       nextAttemptAt?: Date;
@@ -205,69 +181,23 @@ export class DeliveriesRepository {
 
   /** Starts or continues the failure streak; true when it has lasted `disableAfterMs`. */
   async endpointFailed(endpointId: string, disableAfterMs: number): Promise<boolean> {
-    const rows = await this.db.rows<{ expired: boolean }>(
+    const [endpoint] = await this.db.rows<{ expired: boolean }>(
       `UPDATE webhook_endpoints SET failing_since = coalesce(failing_since, now())
         WHERE id = $1
       RETURNING failing_since <= now() - $2 * interval '1 millisecond' AS expired`,
       [endpointId, disableAfterMs],
     );
-    return rows.length > 0 && rows[0].expired;
+    return endpoint?.expired ?? false;
   }
 
-  /** Disables the endpoint and cancels its other pending deliveries. */
+  /** Disables the endpoint and cancels its other pending deliveries, in one statement. */
   async disableEndpoint(endpointId: string): Promise<void> {
-    await this.db.transaction(async (sql) => {
-      await sql.rows(
-        `UPDATE webhook_endpoints SET status = 'disabled', updated_at = now() WHERE id = $1`,
-        [endpointId],
-      );
-      await sql.rows(
-        `UPDATE webhook_deliveries SET status = 'cancelled', locked_until = NULL
-          WHERE endpoint_id = $1 AND status = 'pending'`,
-        [endpointId],
-      );
-    });
-  }
-
-  /** An endpoint's deliveries, newest first, with their attempts. */
-  async listForEndpoint(endpointId: string, limit: number) {
-    return this.db.rows<{
-      id: string;
-      event_id: string;
-      type: string;
-      status: string;
-      attempts: number;
-      next_attempt_at: Date;
-      created_at: Date;
-      attempt_log: {
-        started_at: string;
-        duration_ms: number;
-        status_code: number | null;
-        error: string | null;
-      }[];
-    }>(
-      `SELECT d.id, d.event_id, e.type, d.status, d.attempts, d.next_attempt_at, d.created_at,
-              coalesce((SELECT json_agg(json_build_object(
-                         'started_at', a.started_at, 'duration_ms', a.duration_ms,
-                         'status_code', a.status_code, 'error', a.error) ORDER BY a.started_at, a.id)
-                          FROM delivery_attempts a WHERE a.delivery_id = d.id), '[]') AS attempt_log
-         FROM webhook_deliveries d JOIN events e ON e.id = d.event_id
-        WHERE d.endpoint_id = $1
-        ORDER BY d.created_at DESC, d.id DESC
-        LIMIT $2`,
-      [endpointId, limit],
+    await this.db.rows(
+      `WITH disabled AS (
+         UPDATE webhook_endpoints SET status = 'disabled', updated_at = now() WHERE id = $1)
+       UPDATE webhook_deliveries SET status = 'cancelled', locked_until = NULL
+        WHERE endpoint_id = $1 AND status = 'pending'`,
+      [endpointId],
     );
-  }
-
-  /** Makes a delivery of this endpoint due now again; false when there is no such delivery. */
-  async redeliver(endpointId: string, deliveryId: string): Promise<boolean> {
-    const rows = await this.db.rows(
-      `UPDATE webhook_deliveries
-          SET status = 'pending', next_attempt_at = now(), locked_until = NULL
-        WHERE id = $1 AND endpoint_id = $2 RETURNING id`,
-      [deliveryId, endpointId],
-    );
-    if (rows.length) await this.db.rows("SELECT pg_notify('webhook_deliveries', '')");
-    return rows.length > 0;
   }
 }

@@ -1,6 +1,7 @@
 /**
- * Signed, expiring links for participants: `/checkin/{token}` (names a session) and
- * `/participant/settings?token=…` (names a membership). A token is
+ * The tokens in participants' links (ParticipantLinks): `/checkin/{token}` names a session,
+ * `/participant/settings?token=…` a membership, `/participant/unsubscribe?token=…` a participant
+ * and an email type. A token is
  * `base64url(JSON claims).base64url(HMAC-SHA256)`, so it cannot be forged or altered, and it
  * carries its own expiry. Nothing else about the participant is in it.
  */
@@ -14,7 +15,8 @@ export type TokenPurpose = 'checkin' | 'settings' | 'unsubscribe';
 interface Claims {
   /** purpose */
   p: 'c' | 's' | 'u';
-  /** the session id (checkin) or `<participant uuid>:<group id>` (settings) */
+  /** the session id (checkin), `<participant uuid>:<group id>` (settings) or
+   * `<participant uuid>:<email type>` (unsubscribe) */
   id: string;
   /** expiry, seconds since the epoch */
   exp: number;
@@ -27,7 +29,7 @@ const PURPOSE_CODE: Record<TokenPurpose, Claims['p']> = {
 };
 
 @Injectable()
-export class CheckinTokens {
+export class LinkTokens {
   private readonly secret: string;
   private readonly ttlSeconds: number;
   /** Links in emails (settings, unsubscribe) live longer than a check-in link. */

@@ -2,7 +2,7 @@ import { Process, Processor } from '@nestjs/bull';
 import { BeforeApplicationShutdown } from '@nestjs/common';
 import type { Job } from 'bull';
 import { DeliveryService } from './delivery.service';
-import { DELIVER_JOB, DeliverJob, DELIVERY_CONCURRENCY, WEBHOOK_QUEUE } from './webhook-queue';
+import { DELIVER_JOB, DeliverJob, DELIVERY_CONCURRENCY, WEBHOOK_QUEUE } from '../webhook-queue';
 
 /** Deliveries a job's slot may send from PostgreSQL after its own (bounded: Bull renews locks). */
 const DRAIN_PER_JOB = 50;

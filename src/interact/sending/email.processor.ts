@@ -1,6 +1,6 @@
 import { Process, Processor } from '@nestjs/bull';
 import type { Job } from 'bull';
-import { EMAIL_JOB_ATTEMPTS, EMAIL_QUEUE, SEND_EMAIL_JOB, SendEmailJob } from './email-queue';
+import { EMAIL_JOB_ATTEMPTS, EMAIL_QUEUE, SEND_EMAIL_JOB, SendEmailJob } from '../email-queue';
 import { EmailSender } from './email-sender';
 
 @Processor(EMAIL_QUEUE)

@@ -1,11 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { CheckinTokens } from '../checkin/checkin-tokens';
-import { CheckinPagesService } from '../checkin/pages/checkin-pages.service';
-import { PiiCipher } from '../common/crypto/pii-cipher';
-import { levelOfNames } from '../common/privacy-levels';
-import type { AppConfig } from '../config/config';
-import { APP_CONFIG } from '../config/config.module';
-import { InteractRepository } from './interact.repository';
+import { PiiCipher } from '../../common/crypto/pii-cipher';
+import { levelOfNames } from '../../common/privacy-model';
+import type { AppConfig } from '../../config/config';
+import { APP_CONFIG } from '../../config/config.module';
+import { ParticipantLinks } from '../../participant-links/participant-links';
+import { EmailSendingRepository } from './email-sending.repository';
 import { renderMail } from './mail-templates';
 import { isPermanentSmtpFailure, Mailer } from './mailer';
 
@@ -18,18 +17,12 @@ export type SendOutcome = 'sent' | 'skipped' | 'failed' | 'retry';
 @Injectable()
 export class EmailSender {
   constructor(
-    private readonly repository: InteractRepository,
+    private readonly repository: EmailSendingRepository,
     private readonly mailer: Mailer,
     private readonly cipher: PiiCipher,
-    private readonly tokens: CheckinTokens,
-    private readonly pages: CheckinPagesService,
+    private readonly links: ParticipantLinks,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
-
-  unsubscribeUrl(participantId: string, type: string): string {
-    const token = this.tokens.sign('unsubscribe', `${participantId}:${type}`);
-    return `${this.config.publicBaseUrl}/participant/unsubscribe?token=${token}`;
-  }
 
   async send(messageId: string, lastAttempt: boolean): Promise<SendOutcome> {
     const message = await this.repository.loadForSending(messageId);
@@ -38,11 +31,11 @@ export class EmailSender {
       await this.repository.finish(messageId, 'skipped', 'preference turned off');
       return 'skipped';
     }
-    const unsubscribeUrl = this.unsubscribeUrl(message.participantId, message.type);
+    const unsubscribeUrl = this.links.unsubscribeUrl(message.participantId, message.type);
     const mail = renderMail({
       type: message.type,
       groupName: message.groupName,
-      settingsUrl: this.pages.settingsUrl(message.participantId, message.groupId),
+      settingsUrl: this.links.settingsUrl(message.participantId, message.groupId),
       unsubscribeUrl,
       checkinUrl: this.config.email.checkinReminderUrl,
       requestedLevel: levelOfNames(message.requestedPrivacy),

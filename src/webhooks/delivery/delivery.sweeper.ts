@@ -1,12 +1,12 @@
 import { InjectQueue } from '@nestjs/bull';
 import { Inject, Injectable } from '@nestjs/common';
 import type { Queue } from 'bull';
-import type { AppConfig } from '../config/config';
-import { APP_CONFIG } from '../config/config.module';
-import { DELIVERIES_CHANNEL } from '../events/events';
-import { isRunnableJobState, OutboxSweeper, withTimeout } from '../queues/outbox-sweeper';
-import { DeliveriesRepository } from './deliveries.repository';
-import { DELIVER_JOB, deliverJobId, DeliverJob, WEBHOOK_QUEUE } from './webhook-queue';
+import type { AppConfig } from '../../config/config';
+import { APP_CONFIG } from '../../config/config.module';
+import { DELIVERIES_CHANNEL } from '../../events/events';
+import { isRunnableJobState, OutboxSweeper, withTimeout } from '../../queues/outbox-sweeper';
+import { DELIVER_JOB, deliverJobId, DeliverJob, WEBHOOK_QUEUE } from '../webhook-queue';
+import { DeliveryLeaseRepository } from './delivery-lease.repository';
 
 const BATCH = 500;
 /**
@@ -28,7 +28,7 @@ const ENQUEUE_TIMEOUT_MS = 2_000;
 @Injectable()
 export class DeliverySweeper extends OutboxSweeper {
   constructor(
-    private readonly deliveries: DeliveriesRepository,
+    private readonly deliveries: DeliveryLeaseRepository,
     @InjectQueue(WEBHOOK_QUEUE) private readonly queue: Queue<DeliverJob>,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {

@@ -1,9 +1,9 @@
 import { InjectQueue } from '@nestjs/bull';
 import { Inject, Injectable } from '@nestjs/common';
 import type { Queue } from 'bull';
-import type { AppConfig } from '../config/config';
-import { APP_CONFIG } from '../config/config.module';
-import { isRunnableJobState, OutboxSweeper } from '../queues/outbox-sweeper';
+import type { AppConfig } from '../../config/config';
+import { APP_CONFIG } from '../../config/config.module';
+import { isRunnableJobState, OutboxSweeper } from '../../queues/outbox-sweeper';
 import {
   EMAIL_BACKOFF_MS,
   EMAIL_JOB_ATTEMPTS,
@@ -11,8 +11,8 @@ import {
   EMAILS_CHANNEL,
   SEND_EMAIL_JOB,
   SendEmailJob,
-} from './email-queue';
-import { InteractRepository } from './interact.repository';
+} from '../email-queue';
+import { EmailSendingRepository } from './email-sending.repository';
 
 const BATCH = 1_000;
 /** How old a still-queued mail must be before its Bull job is checked (and how often). */
@@ -27,7 +27,7 @@ export class EmailSweeper extends OutboxSweeper {
   private lastRecheck = 0;
 
   constructor(
-    private readonly repository: InteractRepository,
+    private readonly repository: EmailSendingRepository,
     @InjectQueue(EMAIL_QUEUE) private readonly queue: Queue<SendEmailJob>,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {

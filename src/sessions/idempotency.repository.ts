@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { Sql } from '../../database/database';
+import { Database, Sql } from '../database/database';
+import type { IdempotencyKeyEntity } from './idempotency-key.entity';
 
 export type IdempotencyClaim =
   { kind: 'claimed' } | { kind: 'replay'; response: unknown } | { kind: 'mismatch' };
@@ -8,17 +9,20 @@ export type IdempotencyClaim =
 const RETENTION = "interval '24 hours'";
 
 /**
- * `Idempotency-Key` (DESIGN §8). The key is claimed inside the request's own transaction: a
- * concurrent request with the same key waits on the primary key until the first commits (then it
- * replays that response) or rolls back (then it runs itself). Only successful responses are kept.
+ * `Idempotency-Key` on POST /session/create (DESIGN §8). The key is claimed inside the request's
+ * own transaction: a concurrent request with the same key waits on the primary key until the
+ * first commits (then it replays that response) or rolls back (then it runs itself). Only
+ * successful responses are kept.
  */
 @Injectable()
 export class IdempotencyRepository {
+  constructor(private readonly db: Database) {}
+
   async claim(
-    sql: Sql,
     enterpriseId: string,
     key: string,
     requestHash: string,
+    sql: Sql = this.db,
   ): Promise<IdempotencyClaim> {
     await sql.rows(
       `DELETE FROM idempotency_keys
@@ -32,15 +36,21 @@ export class IdempotencyRepository {
       [enterpriseId, key, requestHash],
     );
     if (inserted.length > 0) return { kind: 'claimed' };
-    const [existing] = await sql.rows<{ request_hash: string; response: unknown }>(
-      'SELECT request_hash, response FROM idempotency_keys WHERE enterprise_id = $1 AND key = $2',
+    const [existing] = await sql.rows<Pick<IdempotencyKeyEntity, 'requestHash' | 'response'>>(
+      `SELECT request_hash AS "requestHash", response
+         FROM idempotency_keys WHERE enterprise_id = $1 AND key = $2`,
       [enterpriseId, key],
     );
-    if (!existing || existing.request_hash !== requestHash) return { kind: 'mismatch' };
+    if (!existing || existing.requestHash !== requestHash) return { kind: 'mismatch' };
     return { kind: 'replay', response: existing.response };
   }
 
-  async complete(sql: Sql, enterpriseId: string, key: string, response: unknown): Promise<void> {
+  async complete(
+    enterpriseId: string,
+    key: string,
+    response: unknown,
+    sql: Sql = this.db,
+  ): Promise<void> {
     await sql.rows(
       'UPDATE idempotency_keys SET response = $3 WHERE enterprise_id = $1 AND key = $2',
       [enterpriseId, key, JSON.stringify(response)],

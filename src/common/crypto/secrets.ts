@@ -1,0 +1,18 @@
+/**
+ * Comparing secrets (API keys, group keys, bearer tokens) without leaking them through timing:
+ * both sides are hashed first, so the comparison always covers 32 bytes whatever their lengths.
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+
+/** SHA-256 of a UTF-8 string. */
+export const sha256 = (value: string): Buffer =>
+  createHash('sha256').update(value, 'utf8').digest();
+
+/** Hex SHA-256 of a UTF-8 string (what is stored for API keys, request fingerprints). */
+export const sha256Hex = (value: string): string => sha256(value).toString('hex');
+
+/** Whether a presented secret equals the expected one, in constant time. */
+export function sameSecret(presented: string, expected: string | Buffer): boolean {
+  const expectedDigest = typeof expected === 'string' ? sha256(expected) : expected;
+  return timingSafeEqual(sha256(presented), expectedDigest);
+}

@@ -1,0 +1,88 @@
+import { Injectable } from '@nestjs/common';
+import { Database } from '../../database/database';
+import { columnsOf, RowOf } from '../../database/entity-columns';
+import type { GroupEntity } from '../../groups/group.entity';
+import type { MembershipEntity } from '../../participants/membership.entity';
+import type { ParticipantEntity } from '../../participants/participant.entity';
+import { EmailMessageEntity, EmailStatus } from '../email-message.entity';
+import { PREFERENCE_COLUMN } from '../interact.repository';
+
+const MESSAGE = columnsOf(EmailMessageEntity, ['id', 'type', 'status', 'participantId', 'groupId']);
+
+/** A queued mail with what rendering and sending it needs. */
+export type MessageToSend = RowOf<typeof MESSAGE> &
+  Pick<ParticipantEntity, 'emailCiphertext'> & {
+    /** The participant's preference for this type, now. */
+    prefOn: boolean;
+    groupName: GroupEntity['name'];
+    /** The request in force: the participant's own, else the group's. */
+    requestedPrivacy: GroupEntity['requestedPrivacy'];
+    privacyLevel: MembershipEntity['privacyLevel'];
+  };
+
+/**
+ * The email workers' SQL: queued mails for the sweeper, one mail for the sender, its outcome.
+ * System work across every tenant (it acts on mails already requested by an enterprise).
+ */
+@Injectable()
+export class EmailSendingRepository {
+  constructor(private readonly db: Database) {}
+
+  /** Queued mails, oldest first. */
+  async queued(limit: number): Promise<string[]> {
+    const rows = await this.db.rows<{ id: string }>(
+      `SELECT id FROM email_messages WHERE status = 'queued' ORDER BY created_at LIMIT $1`,
+      [limit],
+    );
+    return rows.map((row) => row.id);
+  }
+
+  /** Queued mails created more than `ageMs` ago, oldest first. */
+  async queuedBefore(ageMs: number, limit: number): Promise<string[]> {
+    const rows = await this.db.rows<{ id: string }>(
+      `SELECT id FROM email_messages
+        WHERE status = 'queued' AND created_at < now() - $1 * interval '1 millisecond'
+        ORDER BY created_at LIMIT $2`,
+      [ageMs, limit],
+    );
+    return rows.map((row) => row.id);
+  }
+
+  async loadForSending(messageId: string): Promise<MessageToSend | null> {
+    const [message] = await this.db.rows<MessageToSend>(
+      `SELECT ${MESSAGE.select('e')}, p.email_ciphertext AS "emailCiphertext",
+              CASE e.type WHEN 'checkinReminder' THEN p.${PREFERENCE_COLUMN.checkinReminder}
+                          ELSE p.${PREFERENCE_COLUMN.privacyRequest} END AS "prefOn",
+              g.name AS "groupName",
+              coalesce(p.requested_privacy, g.requested_privacy) AS "requestedPrivacy",
+              coalesce(m.privacy_level, 0) AS "privacyLevel"
+         FROM email_messages e
+         JOIN participants p ON p.id = e.participant_id
+         JOIN groups g ON g.group_id = e.group_id
+         LEFT JOIN memberships m ON m.participant_id = e.participant_id AND m.group_id = e.group_id
+        WHERE e.id = $1`,
+      [messageId],
+    );
+    return message ?? null;
+  }
+
+  async finish(
+    messageId: string,
+    status: Exclude<EmailStatus, 'queued'>,
+    error: string | null,
+  ): Promise<void> {
+    await this.db.rows(
+      `UPDATE email_messages SET status = $2, error = $3, attempts = attempts + $4,
+              sent_at = CASE WHEN $2 = 'sent' THEN now() ELSE sent_at END
+        WHERE id = $1 AND status = 'queued'`,
+      [messageId, status, error, status === 'skipped' ? 0 : 1],
+    );
+  }
+
+  async recordTemporaryFailure(messageId: string, error: string): Promise<void> {
+    await this.db.rows(
+      'UPDATE email_messages SET attempts = attempts + 1, error = $2 WHERE id = $1',
+      [messageId, error],
+    );
+  }
+}

@@ -1,0 +1,89 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { levelRevealing, type SessionField } from '../../common/privacy-model';
+
+const fromLevel = (field: SessionField, text: string): string =>
+  `${text} Present when the participant's privacy level is ${levelRevealing(field)} or more.`;
+
+export class SubscoresDto {
+  @ApiProperty({ example: 64 }) vision!: number;
+  @ApiProperty({ example: 70 }) audio!: number;
+  @ApiProperty({ example: 77 }) transcript!: number;
+  @ApiProperty({ example: 73 }) assessment!: number;
+}
+
+export class TranscriptTurnDto {
+  @ApiProperty({ enum: ['assistant', 'user'], example: 'user' })
+  role!: 'assistant' | 'user';
+
+  @ApiProperty({ example: 'Better this week, thanks.' })
+  content!: string;
+}
+
+const NUMBER_MAP = { type: 'object', additionalProperties: { type: 'number' } } as const;
+
+/**
+ * The Session resource (spec "Session"): the level-0 fields always, then the fields of the
+ * privacy level in force now for the session's membership (DESIGN §7, common/privacy-model.ts).
+ * A session without a result yet shows level 0 only.
+ */
+export class SessionDto {
+  @ApiProperty({ example: 'ok_5f0c…' })
+  externalID!: string;
+
+  @ApiProperty({ example: 'ses_1a2B3c4D5e6F7g8H9i0JkLmN' })
+  sessionID!: string;
+
+  @ApiProperty({
+    example: '2026-11-22T09:42:10.000Z',
+    description: 'Completion time (ISO 8601, UTC), or creation time while the result is pending.',
+  })
+  timestamp!: string;
+
+  @ApiProperty({ example: 12 })
+  groupID!: number;
+
+  @ApiProperty({
+    example: 'v1.4.0',
+    description: "The analysis engine's version that scored the session (`v0.0.0` while pending).",
+  })
+  version!: string;
+
+  @ApiPropertyOptional({ example: 71.5, description: fromLevel('mhci', 'MHCI score, 0–100.') })
+  mhci?: number;
+
+  @ApiPropertyOptional({ type: SubscoresDto, description: fromLevel('subscores', 'Subscores.') })
+  subscores?: SubscoresDto;
+
+  @ApiPropertyOptional({
+    ...NUMBER_MAP,
+    example: { pitch_variability: 0.5 },
+    description: fromLevel(
+      'groupPercentiles',
+      "Each feature's mid-rank percentile (0–1) among the group's completed sessions.",
+    ),
+  })
+  groupPercentiles?: Record<string, number>;
+
+  @ApiPropertyOptional({
+    ...NUMBER_MAP,
+    example: { pitch_variability: 0.25 },
+    description: fromLevel(
+      'userPercentiles',
+      "Each feature's mid-rank percentile (0–1) among the participant's own sessions.",
+    ),
+  })
+  userPercentiles?: Record<string, number>;
+
+  @ApiPropertyOptional({
+    type: [TranscriptTurnDto],
+    description: fromLevel('transcript', 'The check-in conversation.'),
+  })
+  transcript?: TranscriptTurnDto[];
+
+  @ApiPropertyOptional({
+    ...NUMBER_MAP,
+    example: { speech_rate: 2.7 },
+    description: fromLevel('features', 'Voice and video features measured by the engine.'),
+  })
+  features?: Record<string, number>;
+}

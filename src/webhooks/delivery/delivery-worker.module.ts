@@ -1,0 +1,18 @@
+import { BullModule } from '@nestjs/bull';
+import { Module } from '@nestjs/common';
+import { WEBHOOK_QUEUE, WEBHOOK_QUEUE_SETTINGS } from '../webhook-queue';
+import { DeliveryLeaseRepository } from './delivery-lease.repository';
+import { DeliveryProcessor } from './delivery.processor';
+import { DeliveryService } from './delivery.service';
+import { DeliverySweeper } from './delivery.sweeper';
+
+/**
+ * The webhook delivery worker: the sweeper (due deliveries in PostgreSQL → the `webhooks` queue)
+ * and the processor (queue → signed HTTP POST). Imported by the worker process, and by the API
+ * process only with RUN_WORKERS=true. It serves no HTTP route.
+ */
+@Module({
+  imports: [BullModule.registerQueue({ name: WEBHOOK_QUEUE, settings: WEBHOOK_QUEUE_SETTINGS })],
+  providers: [DeliveryLeaseRepository, DeliveryService, DeliveryProcessor, DeliverySweeper],
+})
+export class WebhookDeliveryWorkerModule {}
