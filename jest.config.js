@@ -1,9 +1,11 @@
 'use strict';
 /**
- * Three projects: `unit` (src, *.spec.ts: pure logic, no I/O), `e2e` (test, *.e2e-spec.ts: the
- * real app on real PostgreSQL and Redis, one fresh database per test file) and `chaos`
- * (test/chaos: real processes, killed Redis/PostgreSQL/workers, SIGTERM, scale-out, fuzzing).
- * `npm test` runs unit and e2e; `npm run test:chaos` runs chaos; `.ci/run` runs both.
+ * Four projects: `unit` (src, *.spec.ts: pure logic, no I/O), `integration` (test/integration:
+ * repositories' SQL straight against PostgreSQL, and the architecture's boundary rules), `e2e`
+ * (test, *.e2e-spec.ts: the real app on real PostgreSQL and Redis, one fresh database per test
+ * file) and `chaos` (test/chaos: real processes, killed Redis/PostgreSQL/workers, SIGTERM,
+ * scale-out, fuzzing). `npm test` runs unit, integration and e2e; `npm run test:chaos` runs chaos;
+ * `.ci/run` runs both.
  */
 const shared = {
   testEnvironment: 'node',
@@ -21,6 +23,12 @@ module.exports = {
   testTimeout: 30_000,
   projects: [
     { ...shared, displayName: 'unit', testMatch: ['<rootDir>/src/**/*.spec.ts'] },
+    {
+      ...shared,
+      displayName: 'integration',
+      testMatch: ['<rootDir>/test/integration/*.spec.ts'],
+      globalSetup: '<rootDir>/test/support/global-setup.ts',
+    },
     {
       ...shared,
       displayName: 'e2e',
