@@ -4,12 +4,23 @@ import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'var/**', 'eslint.config.mjs'] },
+  {
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      'coverage/**',
+      'var/**',
+      'eslint.config.mjs',
+      '.dependency-cruiser.js',
+    ],
+  },
   eslint.configs.recommended,
-  ...tseslint.configs.recommended,
+  // Type-aware rules: floating promises, unsafe `any` flowing through, needless assertions, …
+  ...tseslint.configs.recommendedTypeChecked,
   prettier,
   {
     languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
       globals: {
         process: 'readonly',
         console: 'readonly',
@@ -25,6 +36,25 @@ export default tseslint.config(
       ],
       '@typescript-eslint/no-require-imports': 'off',
       'no-console': ['error', { allow: ['warn', 'error'] }],
+    },
+  },
+  {
+    // Plain JavaScript (bench, scripts, the Jest transformer): no types to check.
+    files: ['**/*.js', '**/*.mjs'],
+    extends: [tseslint.configs.disableTypeChecked],
+    languageOptions: {
+      globals: {
+        setTimeout: 'readonly',
+        clearTimeout: 'readonly',
+        setInterval: 'readonly',
+        clearInterval: 'readonly',
+        setImmediate: 'readonly',
+        Buffer: 'readonly',
+        URL: 'readonly',
+        fetch: 'readonly',
+        AbortController: 'readonly',
+        performance: 'readonly',
+      },
     },
   },
   {

@@ -26,11 +26,11 @@ const INT8_OID = 20;
  * numbers), so entities describe them as `number` and rows need no conversion. Scoped to this
  * pool, not set globally on `pg`.
  */
-export const POOL_TYPES = {
-  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+export const POOL_TYPES: Pick<typeof types, 'getTypeParser'> = {
+  getTypeParser: (oid: number, format?: 'text' | 'binary'): ((value: string) => unknown) =>
     oid === INT8_OID && format !== 'binary'
       ? Number
-      : types.getTypeParser(oid, format)) as typeof types.getTypeParser,
+      : (types.getTypeParser(oid, format) as (value: string) => unknown),
 };
 
 export function buildDataSourceOptions(

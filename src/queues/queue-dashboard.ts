@@ -54,7 +54,7 @@ export async function setupQueueDashboard(
     ),
     serverAdapter,
   });
-  const fastify = app.getHttpAdapter().getInstance() as FastifyInstance;
+  const fastify = app.getHttpAdapter().getInstance();
   await fastify.register(async (scope: FastifyInstance) => {
     scope.addHook('onRequest', (request, reply, done) => {
       const token = presentedAdminToken(request.headers.authorization);

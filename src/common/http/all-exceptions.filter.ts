@@ -19,7 +19,10 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const http = host.switchToHttp();
     const reply = http.getResponse<FastifyReply>();
     const request = http.getRequest<FastifyRequest>();
-    if (this.pages?.handles(request.url)) return this.pages.catch(exception, host);
+    if (this.pages?.handles(request.url)) {
+      this.pages.catch(exception, host);
+      return;
+    }
     const response = toErrorResponse(exception);
     if (response.unexpected) {
       this.logger.error(

@@ -32,7 +32,7 @@ export function installBodyParsers(
     { parseAs: 'string', bodyLimit: BODY_LIMIT_BYTES },
     (request, body, done) => {
       if (typeof body !== 'string' || body.trim() === '') return done(null, undefined);
-      parseJson(request, body, (error, parsed) => {
+      void parseJson(request, body, (error, parsed) => {
         done(null, error ? new MalformedBody('invalid-json') : parsed);
       });
     },

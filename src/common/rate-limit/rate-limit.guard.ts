@@ -13,19 +13,19 @@ import { CommonErrors } from '../errors/common.errors';
  */
 @Injectable()
 export class RateLimitGuard extends ThrottlerGuard {
-  protected override async shouldSkip(context: ExecutionContext): Promise<boolean> {
-    return !context.switchToHttp().getRequest<RequestWithCaller>().caller;
+  protected override shouldSkip(context: ExecutionContext): Promise<boolean> {
+    return Promise.resolve(!context.switchToHttp().getRequest<RequestWithCaller>().caller);
   }
 
-  protected override async getTracker(request: Record<string, unknown>): Promise<string> {
-    return (request as RequestWithCaller).caller!.apiKeyId;
+  protected override getTracker(request: Record<string, unknown>): Promise<string> {
+    return Promise.resolve((request as RequestWithCaller).caller!.apiKeyId);
   }
 
   protected override generateKey(_context: ExecutionContext, tracker: string): string {
     return `api-key:${tracker}`;
   }
 
-  protected override async throwThrottlingException(): Promise<void> {
-    throw new ApiError(429, CommonErrors.TooManyRequests);
+  protected override throwThrottlingException(): Promise<void> {
+    return Promise.reject(new ApiError(429, CommonErrors.TooManyRequests));
   }
 }
