@@ -1,11 +1,11 @@
 import { Client } from 'pg';
-import { databaseUrl, dropDatabase, TEST_DATABASE_PREFIX } from './support/databases';
+import { databaseUrl, dropDatabase, testDatabasePrefix } from './support/databases';
 import { freePort, runToExit, startService } from './support/processes';
 
 const stderrLines = (stderr: string) => stderr.split('\n').filter((line) => line.trim() !== '');
 
 describe('Start-up', () => {
-  const fresh = `${TEST_DATABASE_PREFIX}startup_${process.pid}`;
+  const fresh = `${testDatabasePrefix()}startup_${process.pid}`;
   afterAll(() => dropDatabase(fresh));
 
   it('stops on a bad variable with one line naming it and the reason', async () => {
