@@ -49,38 +49,34 @@ export class IngestionRepository {
     return session ?? null;
   }
 
-  async insertFeatures(
+  /**
+   * Stores this session's features and adds them to its group's histograms (DESIGN §12), in one
+   * statement. Features come sorted by name, so concurrent ingestions into one group lock the
+   * histogram rows in the same order and cannot deadlock.
+   */
+  async addFeatures(
     session: LockedSession,
     features: FeatureValues,
     sql: Sql = this.db,
   ): Promise<void> {
     if (features.length === 0) return;
     await sql.rows(
-      `INSERT INTO session_features (session_id, group_id, participant_id, name, value)
-       SELECT $1, $2, $3, name, value FROM unnest($4::text[], $5::float8[]) AS f(name, value)`,
+      `WITH f AS (
+         SELECT * FROM unnest($4::text[], $5::float8[], $6::int[]) AS f(name, value, bucket)),
+       stored AS (
+         INSERT INTO session_features (session_id, group_id, participant_id, name, value)
+         SELECT $1, $2, $3, name, value FROM f)
+       INSERT INTO group_feature_histograms AS h (group_id, name, bucket, count)
+       SELECT $2, name, bucket, 1 FROM f
+       ON CONFLICT (group_id, name, bucket) DO UPDATE SET count = h.count + 1`,
       [
         session.sessionId,
         session.groupId,
         session.participantId,
         features.map((f) => f.name),
         features.map((f) => f.value),
+        features.map((f) => f.bucket),
       ],
-    );
-  }
-
-  /** Adds this session's features to its group's histograms (DESIGN §12). */
-  async addToHistograms(
-    session: LockedSession,
-    features: FeatureValues,
-    sql: Sql = this.db,
-  ): Promise<void> {
-    if (features.length === 0) return;
-    // Rows are locked in name order, so concurrent ingestions into one group cannot deadlock.
-    await sql.rows(
-      `INSERT INTO group_feature_histograms AS h (group_id, name, bucket, count)
-       SELECT $1, name, bucket, 1 FROM unnest($2::text[], $3::int[]) AS f(name, bucket)
-       ON CONFLICT (group_id, name, bucket) DO UPDATE SET count = h.count + 1`,
-      [session.groupId, features.map((f) => f.name), features.map((f) => f.bucket)],
     );
   }
 

@@ -63,8 +63,7 @@ export class IngestionService {
       }
       const completedAt = result.completedAt ? new Date(result.completedAt) : new Date();
       const features = featureValues(result.features);
-      await this.ingestion.insertFeatures(session, features, sql);
-      await this.ingestion.addToHistograms(session, features, sql);
+      await this.ingestion.addFeatures(session, features, sql);
       const groupPercentiles = await this.ingestion.groupPercentiles(
         session.groupId,
         features,

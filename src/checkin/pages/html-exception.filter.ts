@@ -1,6 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, Injectable, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { toErrorResponse } from '../../common/http/error-response';
+import { logUnexpected, toErrorResponse } from '../../common/http/error-response';
 import { PageErrorHandler } from '../../common/http/page-error-handler';
 import { PARTICIPANT_PAGE_PREFIXES } from '../../participant-links/link-paths';
 import { PageError } from './page-error';
@@ -56,17 +56,7 @@ export class HtmlPageExceptionFilter implements ExceptionFilter, PageErrorHandle
     const reply = http.getResponse<FastifyReply>();
     const request = http.getRequest<FastifyRequest>();
     const failure = pageFailureFor(exception);
-    if (failure.unexpected) {
-      this.logger.error(
-        {
-          requestId: request.id,
-          method: request.method,
-          route: request.routeOptions?.url,
-          err: exception,
-        },
-        `Unexpected error answered ${failure.status}`,
-      );
-    }
+    if (failure.unexpected) logUnexpected(this.logger, request, exception, failure.status);
     if (reply.sent) return;
     const page = renderPage('error', { ...PAGE_ERRORS[failure.kind], backHref: failure.backHref });
     void reply

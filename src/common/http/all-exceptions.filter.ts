@@ -1,6 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, Inject, Logger, Optional } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { toErrorResponse } from './error-response';
+import { logUnexpected, toErrorResponse } from './error-response';
 import { PAGE_ERROR_HANDLER, type PageErrorHandler } from './page-error-handler';
 
 /**
@@ -24,17 +24,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
       return;
     }
     const response = toErrorResponse(exception);
-    if (response.unexpected) {
-      this.logger.error(
-        {
-          requestId: request.id,
-          method: request.method,
-          route: request.routeOptions?.url,
-          err: exception,
-        },
-        `Unexpected error answered ${response.status}`,
-      );
-    }
+    if (response.unexpected) logUnexpected(this.logger, request, exception, response.status);
     void reply.status(response.status).headers(response.headers).send(response.body);
   }
 }

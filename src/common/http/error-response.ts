@@ -3,7 +3,8 @@
  * Used by the Nest exception filter and by Fastify's own error handler (errors raised before a
  * request reaches Nest, such as an oversized body), so both speak the same envelope.
  */
-import { HttpException } from '@nestjs/common';
+import { HttpException, Logger } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../errors/api-error';
 import { CommonErrors, messageForStatus } from '../errors/common.errors';
 
@@ -62,4 +63,22 @@ export function toErrorResponse(error: unknown): ErrorResponse {
     return respond(statusCode, messageForStatus(statusCode));
   }
   return respond(500, CommonErrors.InternalServerError, {}, true);
+}
+
+/** Logs an error that is ours (a bug or an outage) with the request it failed, never its body. */
+export function logUnexpected(
+  logger: Logger,
+  request: FastifyRequest,
+  exception: unknown,
+  status: number,
+): void {
+  logger.error(
+    {
+      requestId: request.id,
+      method: request.method,
+      route: request.routeOptions?.url,
+      err: exception,
+    },
+    `Unexpected error answered ${status}`,
+  );
 }
