@@ -2,26 +2,21 @@
 
 /**
  * Deterministic benchmark data: one enterprise, one API key and `groups` groups, written with the
- * same columns and formats the service itself writes (src/common/ids.ts,
- * src/enterprises/enterprises.repository.ts, src/groups/groups.repository.ts). Every "random"
- * value comes from a seeded PRNG, so every run seeds byte-identical rows (apart from ids and
- * timestamps the database assigns).
+ * same columns and formats the service itself writes. The formats, the API key hashing and the
+ * privacy names are the service's own (dist/common/ids.js, dist/common/privacy-model.js); only the
+ * randomness differs: every "random" value comes from a seeded PRNG, so every run seeds
+ * byte-identical rows (apart from ids and timestamps the database assigns).
  *
  * The schema comes from the service's own migrations (dist/database/prepare-database.js), so
  * `npm run build` must have run first (`npm run bench` does it).
  */
 
-const { createHash } = require('node:crypto');
 const path = require('node:path');
 const { Client } = require('pg');
 
 const DIST = path.join(__dirname, '..', 'dist');
 const SEED = 0x636b6e; // "ckn"
 
-const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-const LOWER_ALPHANUMERIC = '0123456789abcdefghijklmnopqrstuvwxyz';
-const PRIVACY_NAMES = ['mhci', 'groupPerecntiles', 'userPercentiles', 'transcript', 'features'];
-const API_KEY_PREFIX_LENGTH = 11;
 /** Rows per INSERT statement (7 parameters a row, well under PostgreSQL's 65535). */
 const INSERT_BATCH = 1000;
 
@@ -60,25 +55,6 @@ function mulberry32(seed) {
   };
 }
 
-function createGenerator(seed = SEED) {
-  const random = mulberry32(seed);
-  const int = (maxExclusive) => Math.floor(random() * maxExclusive);
-  const string = (length, alphabet) => {
-    let out = '';
-    for (let i = 0; i < length; i++) out += alphabet[int(alphabet.length)];
-    return out;
-  };
-  return {
-    random,
-    int,
-    apiKey: () => `ck_${string(40, BASE62)}`,
-    groupKey: () => `gk_${string(32, BASE62)}`,
-    inviteCode: () => string(13, LOWER_ALPHANUMERIC),
-  };
-}
-
-const hashApiKey = (apiKey) => createHash('sha256').update(apiKey, 'utf8').digest('hex');
-
 function loadDist(relative) {
   try {
     return require(path.join(DIST, relative));
@@ -87,6 +63,28 @@ function loadDist(relative) {
       cause: error,
     });
   }
+}
+
+/** The service's own identifier formats, API key hashing and privacy names. */
+const { ID_FORMATS, hashApiKey, apiKeyPrefix } = loadDist('common/ids.js');
+const { PRIVACY_NAMES } = loadDist('common/privacy-model.js');
+
+/** Identifiers in the service's formats, drawn from a seeded PRNG instead of crypto. */
+function createGenerator(seed = SEED) {
+  const random = mulberry32(seed);
+  const int = (maxExclusive) => Math.floor(random() * maxExclusive);
+  const id = ({ prefix, length, alphabet }) => {
+    let out = prefix;
+    for (let i = 0; i < length; i++) out += alphabet[int(alphabet.length)];
+    return out;
+  };
+  return {
+    random,
+    int,
+    apiKey: () => id(ID_FORMATS.apiKey),
+    groupKey: () => id(ID_FORMATS.groupKey),
+    inviteCode: () => id(ID_FORMATS.inviteCode),
+  };
 }
 
 /** Creates the database when it is missing and runs the service's migrations on it. */
@@ -182,7 +180,7 @@ async function seedGroups({ databaseUrl, groups = 100, seed = SEED }) {
     const enterpriseId = rows[0].id;
     await client.query('INSERT INTO api_keys (enterprise_id, prefix, key_hash) VALUES ($1,$2,$3)', [
       enterpriseId,
-      apiKey.slice(0, API_KEY_PREFIX_LENGTH),
+      apiKeyPrefix(apiKey),
       hashApiKey(apiKey),
     ]);
     await insertGroups(client, enterpriseId, groupRows);
@@ -259,7 +257,7 @@ async function seedMetrics({
     ).rows[0].id;
     await client.query('INSERT INTO api_keys (enterprise_id, prefix, key_hash) VALUES ($1,$2,$3)', [
       enterpriseId,
-      apiKey.slice(0, API_KEY_PREFIX_LENGTH),
+      apiKeyPrefix(apiKey),
       keyHash,
     ]);
     const groupId = (
@@ -556,7 +554,7 @@ async function insertSessionsSeed(
     ).rows[0].id;
     await client.query('INSERT INTO api_keys (enterprise_id, prefix, key_hash) VALUES ($1,$2,$3)', [
       enterpriseId,
-      apiKey.slice(0, API_KEY_PREFIX_LENGTH),
+      apiKeyPrefix(apiKey),
       keyHash,
     ]);
     await insertGroups(client, enterpriseId, groupRows);
@@ -817,7 +815,7 @@ async function seedIngestion({
     ).rows[0].id;
     await client.query('INSERT INTO api_keys (enterprise_id, prefix, key_hash) VALUES ($1,$2,$3)', [
       enterpriseId,
-      apiKey.slice(0, API_KEY_PREFIX_LENGTH),
+      apiKeyPrefix(apiKey),
       keyHash,
     ]);
     const insertGroup = async (name, key, inviteCode) =>
@@ -1065,7 +1063,7 @@ async function seedWebhooks({ databaseUrl }) {
     ).rows[0].id;
     await client.query('INSERT INTO api_keys (enterprise_id, prefix, key_hash) VALUES ($1,$2,$3)', [
       enterpriseId,
-      apiKey.slice(0, API_KEY_PREFIX_LENGTH),
+      apiKeyPrefix(apiKey),
       hashApiKey(apiKey),
     ]);
     const groupId = Number(
@@ -1089,6 +1087,7 @@ async function seedWebhooks({ databaseUrl }) {
 }
 
 module.exports = {
+  loadDist,
   seedGroups,
   seedMetrics,
   seedSessions,

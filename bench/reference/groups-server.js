@@ -12,8 +12,14 @@
  */
 
 const { createHash } = require('node:crypto');
+const path = require('node:path');
 const fastify = require('fastify');
 const { Pool } = require('pg');
+
+/** The service's pool type parsers (bigint as numbers), so both read rows the same way. */
+const { POOL_TYPES } = require(
+  path.join(__dirname, '..', '..', 'dist', 'database', 'typeorm-options.js'),
+);
 
 /** The service's defaults: API_KEY_CACHE_TTL_MS, its LRU size, and last_used_at throttling. */
 const API_KEY_CACHE_TTL_MS = 5_000;
@@ -97,7 +103,7 @@ function buildServer(pool) {
     if (!key) return reply.code(401).send({ error: 'Unauthorized' });
     const { rows } = await pool.query(LIST_GROUPS_SQL, [key.enterpriseId]);
     return rows.map((row) => ({
-      groupID: Number(row.group_id),
+      groupID: row.group_id,
       groupName: row.name,
       requestedPrivacyLevel: row.requested_privacy,
       inviteCode: row.invite_code,
@@ -129,6 +135,7 @@ async function serveReference(build, { defaultPort, applicationName }) {
     max: Number(process.env.DB_POOL_SIZE ?? 10),
     connectionTimeoutMillis: 5_000,
     application_name: applicationName,
+    types: POOL_TYPES,
   });
   const app = build(pool);
   await app.listen({ port, host });

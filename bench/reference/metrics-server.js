@@ -27,7 +27,7 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 /**
  * The service's SQL for a group metric without groupBy: `metric` is 'count', 'mhci' or
- * 'wordcloud'. Returns { text, params: (groupId, from, to) => [...] }.
+ * 'wordcloud'. Returns { text, params: (groupId, enterpriseId, from, to) => [...] }.
  */
 function serviceSql(metric) {
   const { MetricsRepository } = require(path.join(DIST, 'metrics', 'metrics.repository.js'));
@@ -38,19 +38,23 @@ function serviceSql(metric) {
       return [];
     },
   });
-  const scope = { kind: 'group', groupId: -1 };
+  const scope = { kind: 'group', groupId: -1, enterpriseId: 'E' };
   const range = { from: '1999-01-01', to: '1999-12-31', groupBy: null };
   const extra = metric === 'wordcloud' ? [50] : [];
   repository[metric](scope, range, ...extra);
   if (!recorded) throw new Error(`MetricsRepository.${metric} sent no SQL`);
-  // The parameters must be exactly (group id, from, to[, top]) for the reference to reuse them.
-  const expected = JSON.stringify([-1, range.from, range.to, ...extra]);
+  // The parameters must be exactly (group id, enterprise id, from, to[, top]) for the reference
+  // to reuse them.
+  const expected = JSON.stringify([-1, 'E', range.from, range.to, ...extra]);
   if (JSON.stringify(recorded.params) !== expected) {
     throw new Error(
       `MetricsRepository.${metric} parameters changed: ${JSON.stringify(recorded.params)}`,
     );
   }
-  return { text: recorded.text, params: (groupId, from, to) => [groupId, from, to, ...extra] };
+  return {
+    text: recorded.text,
+    params: (groupId, enterpriseId, from, to) => [groupId, enterpriseId, from, to, ...extra],
+  };
 }
 
 function buildServer(pool) {
@@ -69,7 +73,7 @@ function buildServer(pool) {
     if ((from && !DATE.test(from)) || (to && !DATE.test(to))) return reply.code(400).send({});
     const exists = await pool.query(GROUP_EXISTS_SQL, [groupId, key.enterpriseId]);
     if (exists.rows.length === 0) return reply.code(400).send({});
-    const { rows } = await pool.query(mhci.text, mhci.params(groupId, from, to));
+    const { rows } = await pool.query(mhci.text, mhci.params(groupId, key.enterpriseId, from, to));
     if (rows.length === 0 || rows[0].sessions === 0) return { all: null };
     const { key: period, sessions: _sessions, ...stats } = rows[0];
     return { [period]: stats };

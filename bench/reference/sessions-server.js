@@ -10,7 +10,9 @@
  * service's repositories (dist/sessions/sessions.repository.js, dist/groups/groups.repository.js,
  * dist/participants/participants.repository.js, each called once with a recording stand-in for
  * its database), so the reference cannot drift from what the service sends. --print-sql prints
- * them.
+ * them. What is not framework is the service's own code too: the session view, identifier
+ * generation, key comparison and token signing are called from dist/, and the pool has the
+ * service's type parsers (bigint as numbers).
  *
  * - GET /sessions/{id}: the session-id pattern check, SessionsRepository.findForEnterprise (one
  *   SELECT joining sessions, memberships and participants), the fields of the membership's
@@ -19,8 +21,8 @@
  *   (GroupsRepository.findForEnterprise) and a constant-time comparison of its key, the
  *   participant (ParticipantsRepository.findForEnterprise), then the session row
  *   (SessionsRepository.insert) as a single autocommitted INSERT, whose foreign key to
- *   memberships stands in for the membership check; a new `ses_` id (crypto.randomBytes) and a
- *   signed check-in token exactly like the service's CheckinTokens. The service makes the same
+ *   memberships stands in for the membership check; a new `ses_` id and a signed check-in token.
+ *   The service makes the same
  *   three round trips (its participant lookup adds an EXISTS membership check); its full
  *   validation, the rate limit and the framework are what the benchmark measures against this
  *   ceiling. Email identifiers (first sessions) are not handled.
@@ -33,8 +35,6 @@
  * service's variables and defaults.
  */
 
-const { Buffer } = require('node:buffer');
-const { createHash, createHmac, randomBytes, timingSafeEqual } = require('node:crypto');
 const path = require('node:path');
 const { URL } = require('node:url');
 const fastify = require('fastify');
@@ -48,10 +48,6 @@ const {
 const DIST = path.join(__dirname, '..', '..', 'dist');
 const DEFAULT_PORT = 3102;
 
-const SESSION_ID_PATTERN = /^ses_[0-9A-Za-z]{24}$/;
-const EXTERNAL_ID_PATTERN = /^ok_[0-9a-f]{48}$/;
-const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-const PENDING_VERSION = 'v0.0.0';
 const SESSION_CREATED_MESSAGE = 'Redirect URL generated successfully.';
 /** PostgreSQL's foreign_key_violation: the INSERT's (participant, group) is no membership. */
 const FOREIGN_KEY_VIOLATION = '23503';
@@ -80,17 +76,18 @@ function recordStatement(name, call, expectedParams) {
   return text;
 }
 
+function load(relative) {
+  try {
+    return require(path.join(DIST, relative));
+  } catch (error) {
+    throw new Error(`Cannot load dist/${relative} (${error.message}); run "npm run build"`, {
+      cause: error,
+    });
+  }
+}
+
 /** The service's statements for these two endpoints, taken from the built repositories. */
 function serviceStatements() {
-  const load = (relative) => {
-    try {
-      return require(path.join(DIST, relative));
-    } catch (error) {
-      throw new Error(`Cannot load dist/${relative} (${error.message}); run "npm run build"`, {
-        cause: error,
-      });
-    }
-  };
   const { SessionsRepository } = load('sessions/sessions.repository.js');
   const { GroupsRepository } = load('groups/groups.repository.js');
   const { ParticipantsRepository } = load('participants/participants.repository.js');
@@ -107,90 +104,44 @@ function serviceStatements() {
       (db) => new GroupsRepository(db).findForEnterprise('E', -1),
       [-1, 'E'],
     ),
-    /** (externalId, enterpriseId) */
+    /** (enterpriseId, externalId) */
     findParticipant: recordStatement(
       'ParticipantsRepository.findForEnterprise',
       (db) => new ParticipantsRepository(db).findForEnterprise('E', 'X', db),
-      ['X', 'E'],
+      ['E', 'X'],
     ),
     /** (sessionId, enterpriseId, participantId, groupId, returnUrl) */
     insertSession: recordStatement(
       'SessionsRepository.insert',
       (db) =>
-        new SessionsRepository(db).insert(db, {
-          sessionId: 'S',
-          enterpriseId: 'E',
-          participantId: 'P',
-          groupId: -1,
-          returnUrl: 'R',
-        }),
+        new SessionsRepository(db).insert(
+          {
+            sessionId: 'S',
+            enterpriseId: 'E',
+            participantId: 'P',
+            groupId: -1,
+            returnUrl: 'R',
+          },
+          db,
+        ),
       ['S', 'E', 'P', -1, 'R'],
     ),
   };
 }
 
-/** Subscores in the spec's order, name maps alphabetically (jsonb reorders keys), as the service. */
-const inSpecOrder = (s) => ({
-  vision: s.vision,
-  audio: s.audio,
-  transcript: s.transcript,
-  assessment: s.assessment,
-});
-const byName = (map) => {
-  const sorted = {};
-  for (const name of Object.keys(map).sort()) sorted[name] = map[name];
-  return sorted;
-};
+/** The service's own pure code: session view, ids, key comparison, check-in token signing. */
+const { sessionView } = load('sessions/session-view.js');
+const { newSessionId, SESSION_ID_PATTERN, EXTERNAL_ID_PATTERN } = load('common/ids.js');
+const { sameSecret } = load('common/crypto/secrets.js');
+const { LinkTokens } = load('participant-links/link-tokens.js');
 
-/** The service's session view (src/sessions/session-view.ts) of a findForEnterprise row. */
-function sessionView(row) {
-  const view = {
-    externalID: row.external_id,
-    sessionID: row.session_id,
-    timestamp: (row.completed_at ?? row.created_at).toISOString(),
-    groupID: Number(row.group_id),
-    version: row.version ?? PENDING_VERSION,
-  };
-  if (!row.completed_at || row.mhci === null) return view;
-  const level = row.privacy_level;
-  if (level >= 1) {
-    view.mhci = row.mhci;
-    view.subscores = inSpecOrder(row.subscores);
-  }
-  if (level >= 2) view.groupPercentiles = byName(row.group_percentiles ?? {});
-  if (level >= 3) view.userPercentiles = byName(row.user_percentiles ?? {});
-  if (level >= 4) view.transcript = row.transcript ?? [];
-  if (level >= 5) view.features = byName(row.features ?? {});
-  return view;
-}
-
-/** A uniformly random base62 string, by rejection sampling, as src/common/ids.ts does. */
-function randomBase62(length) {
-  const limit = 256 - (256 % BASE62.length);
-  let out = '';
-  while (out.length < length) {
-    for (const byte of randomBytes(Math.ceil((length - out.length) * 1.3) + 4)) {
-      if (byte < limit) out += BASE62[byte % BASE62.length];
-      if (out.length === length) break;
-    }
-  }
-  return out;
-}
-
-/** The service's CheckinTokens.sign('checkin', sessionId). */
+/** LinkTokens.sign('checkin', sessionId), as the service signs check-in links. */
 function createCheckinSigner(secret, ttlHours) {
-  return (sessionId) => {
-    const claims = { p: 'c', id: sessionId, exp: Math.floor(Date.now() / 1000) + ttlHours * 3600 };
-    const payload = Buffer.from(JSON.stringify(claims)).toString('base64url');
-    const mac = createHmac('sha256', secret).update(payload).digest('base64url');
-    return `${payload}.${mac}`;
-  };
-}
-
-function sameSecret(given, expected) {
-  const a = createHash('sha256').update(given).digest();
-  const b = createHash('sha256').update(expected).digest();
-  return timingSafeEqual(a, b);
+  const tokens = new LinkTokens({
+    checkin: { tokenSecret: secret, tokenTtlHours: ttlHours },
+    email: { linkTtlHours: ttlHours },
+  });
+  return (sessionId) => tokens.sign('checkin', sessionId);
 }
 
 function isHttpsUrl(value) {
@@ -254,10 +205,10 @@ function buildServer(pool, { statements = serviceStatements(), checkin = {} } = 
     const invalidIdentifier = 'We require email for new users or ok_ id for existing users';
     if (!EXTERNAL_ID_PATTERN.test(identifier)) return badRequest(reply, invalidIdentifier);
     const participants = (
-      await pool.query(statements.findParticipant, [identifier, key.enterpriseId])
+      await pool.query(statements.findParticipant, [key.enterpriseId, identifier])
     ).rows;
     if (participants.length === 0) return badRequest(reply, invalidIdentifier);
-    const sessionId = `ses_${randomBase62(24)}`;
+    const sessionId = newSessionId();
     try {
       await pool.query(statements.insertSession, [
         sessionId,
@@ -273,7 +224,7 @@ function buildServer(pool, { statements = serviceStatements(), checkin = {} } = 
     return {
       success: true,
       message: SESSION_CREATED_MESSAGE,
-      userIdentifier: participants[0].external_id,
+      userIdentifier: participants[0].externalId,
       redirectUrl: `${checkin.publicBaseUrl}/checkin/${signCheckin(sessionId)}`,
       sessionID: sessionId,
     };

@@ -16,7 +16,6 @@
  */
 
 const http = require('node:http');
-const { randomBytes } = require('node:crypto');
 const { Buffer } = require('node:buffer');
 const { setTimeout: sleep } = require('node:timers/promises');
 const { Client } = require('pg');
@@ -36,6 +35,7 @@ const {
   mulberry32,
   ingestionFeatureValue,
   INGESTION_FEATURES,
+  loadDist,
 } = require('../seed');
 
 const SESSIONS = 1_000_000;
@@ -51,7 +51,6 @@ const TARGET = 3; // p50 into the 1M group ÷ p50 into the empty group, at most
 const WARMUP_POOL_PER_SECOND = 1_500;
 const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/checkin_bench';
 const SHARED_ENV = { DB_POOL_SIZE: '10', API_KEY_CACHE_TTL_MS: '5000' };
-const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
 const fmt = {
   rps: (value) => (value < 100 ? value.toFixed(1) : Math.round(value).toLocaleString('en-US')),
@@ -123,8 +122,11 @@ function post(url, body, headers, timeoutMs = 30_000) {
   });
 }
 
-const randomToken = () =>
-  Array.from(randomBytes(6), (byte) => BASE62[byte % BASE62.length]).join('');
+/** Six random base62 characters, with the service's own generator (dist/common/ids.js). */
+const randomToken = () => {
+  const { randomString, BASE62 } = loadDist('common/ids.js');
+  return randomString(6, BASE62);
+};
 
 /**
  * Pending sessions for one autocannon run and the matching request: each request takes the next

@@ -5,8 +5,30 @@
 import { randomBytes } from 'node:crypto';
 import { sha256Hex } from './crypto/secrets';
 
-const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-const LOWER_ALPHANUMERIC = '0123456789abcdefghijklmnopqrstuvwxyz';
+export const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+export const LOWER_ALPHANUMERIC = '0123456789abcdefghijklmnopqrstuvwxyz';
+const HEX = '0123456789abcdef';
+
+/** An identifier's format: a prefix, then `length` characters of `alphabet`. */
+export interface IdFormat {
+  prefix: string;
+  length: number;
+  alphabet: string;
+}
+
+/**
+ * Every generated identifier's format, in one table (DESIGN §4). The benchmark's data generator
+ * reads it too (with its own seeded randomness), so seeded rows look exactly like ours.
+ */
+export const ID_FORMATS = {
+  apiKey: { prefix: 'ck_', length: 40, alphabet: BASE62 },
+  groupKey: { prefix: 'gk_', length: 32, alphabet: BASE62 },
+  inviteCode: { prefix: '', length: 13, alphabet: LOWER_ALPHANUMERIC },
+  externalId: { prefix: 'ok_', length: 48, alphabet: HEX },
+  sessionId: { prefix: 'ses_', length: 24, alphabet: BASE62 },
+  eventId: { prefix: 'evt_', length: 48, alphabet: HEX },
+  webhookId: { prefix: 'we_', length: 24, alphabet: BASE62 },
+} as const satisfies Record<string, IdFormat>;
 
 /** A uniformly random string of `length` characters drawn from `alphabet` (≤ 256 symbols). */
 export function randomString(length: number, alphabet: string): string {
@@ -22,22 +44,26 @@ export function randomString(length: number, alphabet: string): string {
   return out;
 }
 
-export const randomBase62 = (length: number): string => randomString(length, BASE62);
-export const randomHex = (length: number): string =>
-  randomBytes(Math.ceil(length / 2))
-    .toString('hex')
-    .slice(0, length);
+/** A new random identifier of `format`. */
+export const newId = (format: IdFormat): string =>
+  format.prefix + randomString(format.length, format.alphabet);
 
-export const newApiKey = (): string => `ck_${randomBase62(40)}`;
-export const newGroupKey = (): string => `gk_${randomBase62(32)}`;
-export const newInviteCode = (): string => randomString(13, LOWER_ALPHANUMERIC);
+/** The pattern every identifier of `format` matches. */
+export const idPattern = (format: IdFormat): RegExp =>
+  new RegExp(`^${format.prefix}[${format.alphabet}]{${format.length}}$`);
 
-export const newExternalId = (): string => `ok_${randomHex(48)}`;
-export const newSessionId = (): string => `ses_${randomBase62(24)}`;
-export const newEventId = (): string => `evt_${randomHex(48)}`;
+export const newApiKey = (): string => newId(ID_FORMATS.apiKey);
+export const newGroupKey = (): string => newId(ID_FORMATS.groupKey);
+export const newInviteCode = (): string => newId(ID_FORMATS.inviteCode);
+export const newExternalId = (): string => newId(ID_FORMATS.externalId);
+export const newSessionId = (): string => newId(ID_FORMATS.sessionId);
+export const newEventId = (): string => newId(ID_FORMATS.eventId);
+export const newWebhookId = (): string => newId(ID_FORMATS.webhookId);
 
-export const EXTERNAL_ID_PATTERN = /^ok_[0-9a-f]{48}$/;
-export const SESSION_ID_PATTERN = /^ses_[0-9A-Za-z]{24}$/;
+export const EXTERNAL_ID_PATTERN = idPattern(ID_FORMATS.externalId);
+export const SESSION_ID_PATTERN = idPattern(ID_FORMATS.sessionId);
+export const WEBHOOK_ID_PATTERN = idPattern(ID_FORMATS.webhookId);
+export const API_KEY_PATTERN = idPattern(ID_FORMATS.apiKey);
 
 /** Length of the public, non-secret part of an API key shown in listings (`ck_` + 8). */
 export const API_KEY_PREFIX_LENGTH = 11;
@@ -46,4 +72,3 @@ export const apiKeyPrefix = (apiKey: string): string => apiKey.slice(0, API_KEY_
 /** Only this hash of an API key is ever stored (hex-encoded SHA-256). */
 export const hashApiKey = (apiKey: string): string => sha256Hex(apiKey);
 
-export const API_KEY_PATTERN = /^ck_[0-9A-Za-z]{40}$/;

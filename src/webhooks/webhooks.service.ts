@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { PiiCipher } from '../common/crypto/pii-cipher';
 import { ApiError } from '../common/errors/api-error';
-import { randomBase62 } from '../common/ids';
+import { newWebhookId, WEBHOOK_ID_PATTERN } from '../common/ids';
 import type { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
 import { Database } from '../database/database';
@@ -22,7 +22,6 @@ import { EndpointRecord, WebhooksRepository } from './webhooks.repository';
 
 /** The old secret keeps signing (and verifying) this long after a rotation. */
 const ROTATION_OVERLAP_MS = 24 * 3_600_000;
-const WEBHOOK_ID = /^we_[0-9A-Za-z]{24}$/;
 const DELIVERY_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const DELIVERIES_LISTED = 100;
 
@@ -61,7 +60,7 @@ export class WebhooksService {
     await this.requireGroup(enterpriseId, groupId);
     const secret = newWebhookSecret();
     const endpoint = await this.endpoints.insert({
-      id: `we_${randomBase62(24)}`,
+      id: newWebhookId(),
       enterpriseId,
       groupId,
       url: request.url,
@@ -80,7 +79,7 @@ export class WebhooksService {
   ): Promise<WebhookDto> {
     if (changes.url !== undefined) this.assertUrlAllowed(changes.url);
     await this.requireGroup(enterpriseId, groupId);
-    const endpoint = WEBHOOK_ID.test(webhookId)
+    const endpoint = WEBHOOK_ID_PATTERN.test(webhookId)
       ? await this.endpoints.update(enterpriseId, groupId, webhookId, {
           url: changes.url ?? null,
           description: changes.description ?? null,
@@ -94,7 +93,7 @@ export class WebhooksService {
   async remove(enterpriseId: string, groupId: number, webhookId: string): Promise<void> {
     await this.requireGroup(enterpriseId, groupId);
     const deleted =
-      WEBHOOK_ID.test(webhookId) && (await this.endpoints.delete(enterpriseId, groupId, webhookId));
+      WEBHOOK_ID_PATTERN.test(webhookId) && (await this.endpoints.delete(enterpriseId, groupId, webhookId));
     if (!deleted) throw ApiError.badRequest(WebhookErrors.NotFound);
   }
 
@@ -105,7 +104,7 @@ export class WebhooksService {
   ): Promise<WebhookWithSecretDto> {
     await this.requireGroup(enterpriseId, groupId);
     const secret = newWebhookSecret();
-    const endpoint = WEBHOOK_ID.test(webhookId)
+    const endpoint = WEBHOOK_ID_PATTERN.test(webhookId)
       ? await this.endpoints.rotateSecret(
           enterpriseId,
           groupId,
@@ -188,7 +187,7 @@ export class WebhooksService {
     webhookId: string,
   ): Promise<EndpointRecord> {
     await this.requireGroup(enterpriseId, groupId);
-    const endpoint = WEBHOOK_ID.test(webhookId)
+    const endpoint = WEBHOOK_ID_PATTERN.test(webhookId)
       ? await this.endpoints.find(enterpriseId, groupId, webhookId)
       : null;
     if (!endpoint) throw ApiError.badRequest(WebhookErrors.NotFound);
