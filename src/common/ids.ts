@@ -71,4 +71,3 @@ export const apiKeyPrefix = (apiKey: string): string => apiKey.slice(0, API_KEY_
 
 /** Only this hash of an API key is ever stored (hex-encoded SHA-256). */
 export const hashApiKey = (apiKey: string): string => sha256Hex(apiKey);
-

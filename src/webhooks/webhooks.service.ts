@@ -93,7 +93,8 @@ export class WebhooksService {
   async remove(enterpriseId: string, groupId: number, webhookId: string): Promise<void> {
     await this.requireGroup(enterpriseId, groupId);
     const deleted =
-      WEBHOOK_ID_PATTERN.test(webhookId) && (await this.endpoints.delete(enterpriseId, groupId, webhookId));
+      WEBHOOK_ID_PATTERN.test(webhookId) &&
+      (await this.endpoints.delete(enterpriseId, groupId, webhookId));
     if (!deleted) throw ApiError.badRequest(WebhookErrors.NotFound);
   }
 
