@@ -51,15 +51,15 @@ export class InteractRepository {
     windowMs: number,
   ): Promise<number | null> {
     return this.db.transaction(async (sql) => {
-      const [participant] = await sql.rows<{ id: string; group_id: string | null; pref: boolean }>(
+      const [participant] = await sql.rows<{ id: string; groupId: number | null; pref: boolean }>(
         `SELECT p.id, p.${PREFERENCE_COLUMN[type]} AS pref,
                 (SELECT m.group_id FROM memberships m WHERE m.participant_id = p.id
-                  ORDER BY m.join_date DESC LIMIT 1) AS group_id
+                  ORDER BY m.join_date DESC LIMIT 1) AS "groupId"
            FROM participants p WHERE p.external_id = $1 AND p.enterprise_id = $2`,
         [externalId, enterpriseId],
       );
       if (!participant) return null;
-      if (!participant.pref || participant.group_id === null) return 0;
+      if (!participant.pref || participant.groupId === null) return 0;
       const rows = await sql.rows(
         `INSERT INTO email_messages (enterprise_id, participant_id, group_id, type)
          SELECT $1, $2, $3, $4
@@ -68,7 +68,7 @@ export class InteractRepository {
              WHERE e.participant_id = $2 AND e.type = $4 AND e.status IN ('queued', 'sent')
                AND e.created_at > now() - $5 * interval '1 millisecond')
          RETURNING id`,
-        [enterpriseId, participant.id, participant.group_id, type, windowMs],
+        [enterpriseId, participant.id, participant.groupId, type, windowMs],
       );
       await sql.rows(`SELECT pg_notify('${EMAILS_CHANNEL}', '')`);
       return rows.length;
