@@ -11,6 +11,25 @@
  *   cli.ts, … and cli/) wire modules together, and no module imports a composition root;
  * - a queue consumer's worker module is imported by composition roots only.
  */
+/** The kernel's folders and the only folders of ours each may import besides itself. */
+const KERNEL = {
+  config: [],
+  common: ['config'],
+  database: ['config'],
+  queues: ['common', 'config'],
+};
+
+/** `<folder>-imports-no-feature`: a kernel folder imports only the kernel folders listed. */
+function kernelRules() {
+  return Object.entries(KERNEL).map(([folder, allowed]) => ({
+    name: `${folder}-imports-no-feature`,
+    severity: 'error',
+    comment: `${folder}/ is kernel: besides itself it may import ${allowed.join(', ') || 'nothing of ours'}.`,
+    from: { path: `^src/${folder}/` },
+    to: { path: '^src/', pathNot: `^src/(${[folder, ...allowed].join('|')})/` },
+  }));
+}
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -30,35 +49,7 @@ module.exports = {
       from: { path: '^src/' },
       to: { circular: true },
     },
-    {
-      name: 'config-is-a-leaf',
-      severity: 'error',
-      comment: 'config/ is read by everything and reads nothing of ours.',
-      from: { path: '^src/config/' },
-      to: { path: '^src/', pathNot: '^src/config/' },
-    },
-    {
-      name: 'common-imports-no-feature',
-      severity: 'error',
-      comment: 'common/ is the shared kernel: it may use config/ and nothing else of ours.',
-      from: { path: '^src/common/' },
-      to: { path: '^src/', pathNot: '^src/(common|config)/' },
-    },
-    {
-      name: 'database-imports-no-feature',
-      severity: 'error',
-      comment:
-        'database/ is infrastructure: it may use config/ only (entities are found by a glob, not imported).',
-      from: { path: '^src/database/' },
-      to: { path: '^src/', pathNot: '^src/(config|database)/' },
-    },
-    {
-      name: 'queues-imports-no-feature',
-      severity: 'error',
-      comment: 'queues/ is infrastructure: it may use common/ and config/ only.',
-      from: { path: '^src/queues/' },
-      to: { path: '^src/', pathNot: '^src/(common|config|queues)/' },
-    },
+    ...kernelRules(),
     {
       name: 'no-import-of-composition-roots',
       severity: 'error',

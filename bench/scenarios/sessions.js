@@ -22,7 +22,7 @@ const {
   throughputTable,
   ourServiceOptions,
 } = require('../lib');
-const { mulberry32, seedSessions } = require('../seed');
+const { loadDist, mulberry32, seedSessions } = require('../seed');
 
 const GROUPS = 100;
 const PARTICIPANTS = 10_000;
@@ -42,19 +42,8 @@ const SHARED_ENV = {
 };
 
 /** The fields of a level-5 session, in the service's order (DESIGN §7). */
-const LEVEL_5_FIELDS = [
-  'externalID',
-  'sessionID',
-  'timestamp',
-  'groupID',
-  'version',
-  'mhci',
-  'subscores',
-  'groupPercentiles',
-  'userPercentiles',
-  'transcript',
-  'features',
-];
+/** Every field of a session at level 5, from the service's privacy model. */
+const LEVEL_5_FIELDS = loadDist('common/privacy-model.js').sessionFieldsAt(5);
 
 const fmt = throughputFmt;
 
