@@ -7,7 +7,6 @@ import { PAGE_ERRORS, PageTexts, SAVED_MESSAGES } from '../src/checkin/pages/pag
 import { PRIVACY_LEVEL_TEXTS } from '../src/common/privacy-model';
 import { LinkTokens } from '../src/participant-links/link-tokens';
 import { ParticipantLinks } from '../src/participant-links/participant-links';
-import { CommonErrors } from '../src/common/errors/common.errors';
 import {
   SessionCreated,
   startTestApp,
@@ -620,23 +619,6 @@ describe('Check-in pages', () => {
         }
       }
       expect((await member(checkin)).privacy_level).toBe(0);
-    });
-  });
-
-  describe('form bodies elsewhere', () => {
-    it('still answers 415 JSON on API routes', async () => {
-      const response = await t.request('POST', '/groups', {
-        apiKey: acme.apiKey,
-        rawBody: 'groupName=x',
-        contentType: 'application/x-www-form-urlencoded',
-      });
-      expect(response.status).toBe(415);
-      expect(response.body).toEqual({ error: CommonErrors.UnsupportedMediaType });
-      const anonymous = await t.request('POST', '/groups', {
-        rawBody: 'groupName=x',
-        contentType: 'application/x-www-form-urlencoded',
-      });
-      expect(anonymous.status).toBe(401);
     });
   });
 });

@@ -1,6 +1,16 @@
 import { CommonErrors } from '../src/common/errors/common.errors';
+import { match } from './support/matchers';
 import { runToExit } from './support/processes';
-import { startTestApp, TestApp } from './support/test-app';
+import { startTestApp, TestApp, TestEnterprise } from './support/test-app';
+
+interface IssuedKey {
+  enterpriseId: string;
+  prefix: string;
+  apiKey: string;
+}
+
+/** What `--json` printed, read as the shape the command prints. */
+const parsed = <T>(stdout: string): T => JSON.parse(stdout) as T;
 
 /** The operator CLI, run as a real process (`node dist/cli …`) against a test database. */
 describe('Operator CLI', () => {
@@ -19,12 +29,12 @@ describe('Operator CLI', () => {
     expect(result.stderr).toBe('');
     const lines = result.stdout.split('\n').filter(Boolean);
     expect(lines).toHaveLength(1);
-    const created = JSON.parse(lines[0]);
+    const created = parsed<TestEnterprise>(lines[0]);
     expect(Object.keys(created)).toEqual(['enterpriseId', 'name', 'apiKey']);
     expect(created).toEqual({
-      enterpriseId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      enterpriseId: match.stringMatching(/^[0-9a-f-]{36}$/),
       name: 'Acme Corp',
-      apiKey: expect.stringMatching(/^ck_[0-9A-Za-z]{40}$/),
+      apiKey: match.stringMatching(/^ck_[0-9A-Za-z]{40}$/),
     });
     const response = await t.request('GET', '/groups', { apiKey: created.apiKey });
     expect(response.status).toBe(200);
@@ -32,22 +42,22 @@ describe('Operator CLI', () => {
   });
 
   it('api-keys:create, api-keys:list and api-keys:revoke manage the keys', async () => {
-    const created = JSON.parse(
+    const created = parsed<TestEnterprise>(
       (await cli('enterprises:create', '--name', 'Keys Inc', '--json')).stdout,
     );
     const second = await cli('api-keys:create', '--enterprise', created.enterpriseId, '--json');
     expect(second.code).toBe(0);
-    const issued = JSON.parse(second.stdout);
+    const issued = parsed<IssuedKey>(second.stdout);
     expect(issued).toEqual({
       enterpriseId: created.enterpriseId,
       prefix: issued.apiKey.slice(0, 11),
-      apiKey: expect.stringMatching(/^ck_[0-9A-Za-z]{40}$/),
+      apiKey: match.stringMatching(/^ck_[0-9A-Za-z]{40}$/),
     });
 
-    const listed = JSON.parse(
+    const listed = parsed<{ apiKeys: { prefix: string }[] }>(
       (await cli('api-keys:list', '--enterprise', created.enterpriseId, '--json')).stdout,
     );
-    expect(listed.apiKeys.map((key: { prefix: string }) => key.prefix)).toEqual([
+    expect(listed.apiKeys.map((key) => key.prefix)).toEqual([
       created.apiKey.slice(0, 11),
       issued.prefix,
     ]);
@@ -57,7 +67,7 @@ describe('Operator CLI', () => {
     expect(revoked.code).toBe(0);
     expect(JSON.parse(revoked.stdout)).toMatchObject({
       prefix: issued.prefix,
-      revokedAt: expect.any(String),
+      revokedAt: match.any(String),
     });
     const refused = await t.request('GET', '/groups', { apiKey: issued.apiKey });
     expect(refused.status).toBe(401);
@@ -123,7 +133,7 @@ describe('Operator CLI', () => {
   it('demo:seed creates an enterprise with groups, participants and completed sessions', async () => {
     const result = await cli('demo:seed', '--json');
     expect(result.code).toBe(0);
-    const seeded = JSON.parse(result.stdout);
+    const seeded = parsed<{ apiKey: string; groups: unknown[] }>(result.stdout);
     expect(seeded.groups).toHaveLength(2);
     const groups = (await t.request('GET', '/groups', { apiKey: seeded.apiKey })).body as {
       groupID: number;

@@ -1,4 +1,3 @@
-import Redis from 'ioredis';
 import type { ParsedMail } from 'mailparser';
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
@@ -8,6 +7,8 @@ import { PiiCipher } from '../src/common/crypto/pii-cipher';
 import { GroupErrors } from '../src/groups/groups.errors';
 import { InteractErrors } from '../src/interact/interact.errors';
 import { ParticipantErrors } from '../src/participants/participants.errors';
+import { match } from './support/matchers';
+import { strandJob } from './support/queues';
 import { SmtpSink } from './support/smtp-sink';
 import {
   SessionCreated,
@@ -191,7 +192,7 @@ describe('Emails', () => {
     });
     expect(oneClick.status).toBe(200);
     expect(oneClick.text).toContain('You are unsubscribed');
-    const stored = await t.db.query(
+    const stored = await t.db.query<{ pref_checkin_reminder: boolean }>(
       'SELECT pref_checkin_reminder FROM participants WHERE external_id = $1',
       [externalId],
     );
@@ -223,17 +224,9 @@ describe('Emails', () => {
     const group = await t.newGroup(acme, 'Stranded');
     const address = `stranded.${n}@example.com`;
     const externalId = await member(group, address);
-    // As after a Redis crash: Bull holds the mail's job id as a bare hash no list contains, so
-    // re-adding that id is a no-op; the sweeper must notice and queue it again.
+    // As after a Redis crash: the mail's job (its id is the message id) is stranded.
     const messageId = randomUUID();
-    const redis = new Redis(t.config.redis.url);
-    await redis.hset(`${t.config.redis.queuePrefix}:emails:${messageId}`, {
-      name: 'send',
-      data: '{}',
-      opts: '{}',
-      timestamp: String(Date.now()),
-    });
-    redis.disconnect();
+    await strandJob(t, 'emails', 'send', messageId);
     await t.db.query(
       `INSERT INTO email_messages (id, enterprise_id, participant_id, group_id, type, created_at)
        SELECT $1, p.enterprise_id, p.id, $3, 'checkinReminder', now() - interval '1 minute'
@@ -282,7 +275,7 @@ describe('Emails', () => {
       [permanentId],
     );
     expect(failed.rows).toEqual([
-      { status: 'failed', attempts: 1, error: expect.stringContaining('550') },
+      { status: 'failed', attempts: 1, error: match.stringContaining('550') },
     ]);
   });
 
@@ -296,7 +289,7 @@ describe('Emails', () => {
            FROM generate_series(1, 5000) AS i
          RETURNING id)
        INSERT INTO memberships (participant_id, group_id) SELECT id, $2 FROM p`,
-      [acme.enterpriseId, group.groupID, await bulkCiphertext()],
+      [acme.enterpriseId, group.groupID, t.app.get(PiiCipher).encrypt('bulk@example.com')],
     );
     const started = Date.now();
     const response = await emailGroup(group, { emailType: 'checkinReminder' });
@@ -307,7 +300,7 @@ describe('Emails', () => {
     const deadline = Date.now() + 120_000;
     let sent = 0;
     while (Date.now() < deadline) {
-      const rows = await t.db.query(
+      const rows = await t.db.query<{ n: number }>(
         `SELECT count(*)::int AS n FROM email_messages WHERE group_id = $1 AND status = 'sent'`,
         [group.groupID],
       );
@@ -320,10 +313,6 @@ describe('Emails', () => {
       5000,
     );
   }, 180_000);
-
-  async function bulkCiphertext(): Promise<string> {
-    return t.app.get(PiiCipher).encrypt('bulk@example.com');
-  }
 });
 
 describe('Emails without SMTP_URL', () => {

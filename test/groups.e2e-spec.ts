@@ -1,13 +1,14 @@
 import { CommonErrors } from '../src/common/errors/common.errors';
 import { GroupErrors } from '../src/groups/groups.errors';
+import { match } from './support/matchers';
 import { startTestApp, TestApp, TestEnterprise } from './support/test-app';
 
 const GROUP_SHAPE = {
-  groupID: expect.any(Number),
-  groupName: expect.any(String),
+  groupID: match.any(Number),
+  groupName: match.any(String),
   requestedPrivacyLevel: [],
-  inviteCode: expect.stringMatching(/^[0-9a-z]{13}$/),
-  key: expect.stringMatching(/^gk_[0-9A-Za-z]{32}$/),
+  inviteCode: match.stringMatching(/^[0-9a-z]{13}$/),
+  key: match.stringMatching(/^gk_[0-9A-Za-z]{32}$/),
   consentRequired: 'false',
   credits: 0,
 };
@@ -72,11 +73,11 @@ describe('Groups', () => {
       ['blank', { groupName: '   ' }, GroupErrors.GroupNameEmpty],
       ['too long', { groupName: 'x'.repeat(201) }, GroupErrors.GroupNameTooLong],
     ])('refuses a groupName that is %s', async (_, body, message) => {
-      const before = await t.db.query('SELECT count(*)::int AS n FROM groups');
+      const before = await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM groups');
       const response = await as(acme).post('/groups', body);
       expect(response.status).toBe(400);
       expect(response.body).toEqual({ error: message });
-      const after = await t.db.query('SELECT count(*)::int AS n FROM groups');
+      const after = await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM groups');
       expect(after.rows[0].n).toBe(before.rows[0].n);
     });
 
@@ -313,14 +314,14 @@ describe('Groups', () => {
 
   describe('malformed requests', () => {
     it('answers 400 Invalid JSON body and creates nothing', async () => {
-      const before = await t.db.query('SELECT count(*)::int AS n FROM groups');
+      const before = await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM groups');
       const response = await t.request('POST', '/groups', {
         apiKey: acme.apiKey,
         rawBody: '{"groupName":',
       });
       expect(response.status).toBe(400);
       expect(response.body).toEqual({ error: CommonErrors.InvalidJsonBody });
-      const after = await t.db.query('SELECT count(*)::int AS n FROM groups');
+      const after = await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM groups');
       expect(after.rows[0].n).toBe(before.rows[0].n);
     });
 

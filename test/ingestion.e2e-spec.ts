@@ -2,6 +2,8 @@ import { featureBucket } from '../src/checkin/ingestion/feature-buckets';
 import { IngestionErrors } from '../src/checkin/ingestion/ingestion.errors';
 import { CommonErrors } from '../src/common/errors/common.errors';
 import { SessionErrors } from '../src/sessions/sessions.errors';
+import { ENGINE_TOKEN, postResult } from './support/engine';
+import { match } from './support/matchers';
 import {
   SessionCreated,
   startTestApp,
@@ -9,8 +11,6 @@ import {
   TestEnterprise,
   TestGroup,
 } from './support/test-app';
-
-const ENGINE_TOKEN = 'test-engine-token-0123456789-abcdefghij';
 
 /** A small seeded PRNG (mulberry32): the same values on every run. */
 function mulberry32(seed: number): () => number {
@@ -55,11 +55,8 @@ describe('Result ingestion', () => {
     expect(response.status).toBe(200);
     return response.body as SessionCreated;
   };
-  const ingest = (sessionId: string, body: unknown, token = ENGINE_TOKEN) =>
-    t.request('POST', `/internal/sessions/${sessionId}/result`, {
-      body,
-      headers: token === '' ? {} : { authorization: `Bearer ${token}` },
-    });
+  const ingest = (sessionId: string, body: unknown, token?: string) =>
+    postResult(t, sessionId, body, token);
   const read = async (sessionId: string) =>
     (await t.request('GET', `/sessions/${sessionId}`, { apiKey: acme.apiKey })).body as Record<
       string,
@@ -103,7 +100,7 @@ describe('Result ingestion', () => {
       version: 'v1.2.3',
       mhci: 70,
       subscores: { vision: 61, audio: 72, transcript: 83, assessment: 94 },
-      groupPercentiles: expect.any(Object),
+      groupPercentiles: match.any(Object),
       userPercentiles: { pace: 0.5, pitch: 0.5 },
       transcript: result().transcript,
       features: { pitch: 0.5, pace: 2 },
@@ -138,10 +135,13 @@ describe('Result ingestion', () => {
     const alice2 = (await t.createSession(acme, fresh, alice.userIdentifier))
       .body as SessionCreated;
     await ingest(alice2.sessionID, result({ features: { x: 3 } }));
-    const stored = await t.db.query(
-      'SELECT session_id, group_percentiles, user_percentiles FROM sessions WHERE group_id = $1',
-      [fresh.groupID],
-    );
+    const stored = await t.db.query<{
+      session_id: string;
+      group_percentiles: Record<string, number>;
+      user_percentiles: Record<string, number>;
+    }>('SELECT session_id, group_percentiles, user_percentiles FROM sessions WHERE group_id = $1', [
+      fresh.groupID,
+    ]);
     const byId = Object.fromEntries(stored.rows.map((row) => [row.session_id, row]));
     // Group values at each completion: [1] → 0.5; [1,2] → 2 is (1 + 0.5)/2; [1,2,2] → (1 + 1)/3; [1,2,2,3] → 3/4 + 0.5/4.
     expect(byId[alice.sessionID].group_percentiles).toEqual({ x: 0.5 });
@@ -169,7 +169,7 @@ describe('Result ingestion', () => {
       const response = await ingest(session.sessionID, result({ features: values }));
       expect(response.status).toBe(200);
       seen.push(values);
-      const stored = await t.db.query(
+      const stored = await t.db.query<{ group_percentiles: { x: number; y: number } }>(
         'SELECT group_percentiles FROM sessions WHERE session_id = $1',
         [session.sessionID],
       );
@@ -182,7 +182,7 @@ describe('Result ingestion', () => {
       // x takes 12 values, so its buckets hold over 2 % of the group: counted exactly. y is
       // nearly unique per session: past 50 sessions its bucket is under 2 % of the group and
       // counts half below, within 0.01 of the exact mid-rank.
-      const stored_ = stored.rows[0].group_percentiles as { x: number; y: number };
+      const stored_ = stored.rows[0].group_percentiles;
       expect(stored_.x).toBe(expected('x'));
       expect(Math.abs(stored_.y - expected('y'))).toBeLessThanOrEqual(0.01);
       if (seen.length <= 50) expect(stored_.y).toBe(expected('y'));
@@ -240,7 +240,7 @@ describe('Result ingestion', () => {
       const value = view.getFloat64(0);
       if (Number.isFinite(value)) values.push(value);
     }
-    const buckets = await t.db.query(
+    const buckets = await t.db.query<{ bucket: number }>(
       'SELECT feature_bucket(v) AS bucket FROM unnest($1::float8[]) WITH ORDINALITY AS u(v, i) ORDER BY i',
       [values.map((value) => (Object.is(value, -0) ? '-0' : String(value)))],
     );
@@ -250,8 +250,11 @@ describe('Result ingestion', () => {
   it('is idempotent for the same result, and refuses a different one with 409', async () => {
     const session = await newSession();
     const credits = async () =>
-      (await t.db.query('SELECT credits FROM groups WHERE group_id = $1', [group.groupID])).rows[0]
-        .credits;
+      (
+        await t.db.query<{ credits: number }>('SELECT credits FROM groups WHERE group_id = $1', [
+          group.groupID,
+        ])
+      ).rows[0].credits;
     const before = await credits();
     expect((await ingest(session.sessionID, result())).status).toBe(200);
     expect((await ingest(session.sessionID, result())).status).toBe(200);
@@ -266,7 +269,7 @@ describe('Result ingestion', () => {
           groupID: group.groupID,
           sessionID: session.sessionID,
           externalUserID: session.userIdentifier,
-          timestamp: expect.stringMatching(/Z$/),
+          timestamp: match.stringMatching(/Z$/),
         },
       },
     ]);
@@ -363,9 +366,10 @@ describe('Result ingestion', () => {
     const response = await ingest(session.sessionID, result(change));
     expect(response.status).toBe(400);
     expect(response.body).toEqual({ error: message });
-    const stored = await t.db.query('SELECT status FROM sessions WHERE session_id = $1', [
-      session.sessionID,
-    ]);
+    const stored = await t.db.query<{ status: string }>(
+      'SELECT status FROM sessions WHERE session_id = $1',
+      [session.sessionID],
+    );
     expect(stored.rows[0].status).toBe('created');
   });
 

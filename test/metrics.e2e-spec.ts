@@ -1,6 +1,7 @@
 import { GroupErrors } from '../src/groups/groups.errors';
 import { MetricsErrors } from '../src/metrics/metrics.errors';
 import { ParticipantErrors } from '../src/participants/participants.errors';
+import { ENGINE_TOKEN, postResult } from './support/engine';
 import {
   SessionCreated,
   startTestApp,
@@ -8,8 +9,6 @@ import {
   TestEnterprise,
   TestGroup,
 } from './support/test-app';
-
-const ENGINE_TOKEN = 'test-engine-token-0123456789-abcdefghij';
 
 /** Known data: completion day, MHCI and the participant's words (assistant turns must not count). */
 const DATA: [string, number, string][] = [
@@ -29,19 +28,16 @@ describe('Metrics', () => {
   let person: string;
 
   const ingest = (sessionId: string, completedAt: string, mhci: number, words: string) =>
-    t.request('POST', `/internal/sessions/${sessionId}/result`, {
-      headers: { authorization: `Bearer ${ENGINE_TOKEN}` },
-      body: {
-        version: 'v1.0.0',
-        mhci,
-        subscores: { vision: 1, audio: 1, transcript: 1, assessment: 1 },
-        transcript: [
-          { role: 'assistant', content: 'assistant chatter never counted' },
-          { role: 'user', content: words },
-        ],
-        features: { pitch: mhci },
-        completedAt,
-      },
+    postResult(t, sessionId, {
+      version: 'v1.0.0',
+      mhci,
+      subscores: { vision: 1, audio: 1, transcript: 1, assessment: 1 },
+      transcript: [
+        { role: 'assistant', content: 'assistant chatter never counted' },
+        { role: 'user', content: words },
+      ],
+      features: { pitch: mhci },
+      completedAt,
     });
 
   beforeAll(async () => {

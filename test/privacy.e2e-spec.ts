@@ -88,9 +88,10 @@ describe('Privacy requests', () => {
       const response = await post(groupPath(), body);
       expect(response.status).toBe(400);
       expect(response.body).toEqual({ error: message });
-      const stored = await t.db.query('SELECT requested_privacy FROM groups WHERE group_id = $1', [
-        group.groupID,
-      ]);
+      const stored = await t.db.query<{ requested_privacy: string[] }>(
+        'SELECT requested_privacy FROM groups WHERE group_id = $1',
+        [group.groupID],
+      );
       expect(stored.rows[0].requested_privacy).toEqual(['features']);
     });
 
@@ -116,9 +117,10 @@ describe('Privacy requests', () => {
       });
       expect(response.status).toBe(400);
       expect(response.body).toEqual({ error: GroupErrors.NotAssociated });
-      const stored = await t.db.query('SELECT requested_privacy FROM groups WHERE group_id = $1', [
-        theirs.groupID,
-      ]);
+      const stored = await t.db.query<{ requested_privacy: string[] }>(
+        'SELECT requested_privacy FROM groups WHERE group_id = $1',
+        [theirs.groupID],
+      );
       expect(stored.rows[0].requested_privacy).toEqual([]);
     });
   });
@@ -130,7 +132,7 @@ describe('Privacy requests', () => {
       });
       expect(response.status).toBe(200);
       expect(response.body).toEqual({ message: 'success' });
-      const stored = await t.db.query(
+      const stored = await t.db.query<{ requested_privacy: string[] }>(
         'SELECT requested_privacy FROM participants WHERE external_id = $1',
         [participant.userIdentifier],
       );

@@ -58,9 +58,10 @@ describe('Rate limiting', () => {
       body: { groupName: 'Never created' },
     });
     expect(refused.status).toBe(429);
-    const stored = await t.db.query(`SELECT count(*)::int AS n FROM groups WHERE name = $1`, [
-      'Never created',
-    ]);
+    const stored = await t.db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM groups WHERE name = $1`,
+      ['Never created'],
+    );
     expect(stored.rows[0].n).toBe(0);
   });
 });

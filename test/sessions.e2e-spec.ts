@@ -1,5 +1,6 @@
 import { ParticipantErrors } from '../src/participants/participants.errors';
 import { SESSION_CREATED_MESSAGE, SessionErrors } from '../src/sessions/sessions.errors';
+import { match } from './support/matchers';
 import {
   SessionCreated,
   startTestApp,
@@ -50,11 +51,11 @@ describe('Sessions and participants', () => {
       expect(body).toEqual({
         success: true,
         message: SESSION_CREATED_MESSAGE,
-        userIdentifier: expect.stringMatching(EXTERNAL_ID),
-        redirectUrl: expect.stringMatching(
+        userIdentifier: match.stringMatching(EXTERNAL_ID),
+        redirectUrl: match.stringMatching(
           /^http:\/\/127\.0\.0\.1\/checkin\/[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/,
         ),
-        sessionID: expect.stringMatching(SESSION_ID),
+        sessionID: match.stringMatching(SESSION_ID),
       });
       expect(SESSION_CREATED_MESSAGE).toBe('Redirect URL generated successfully.');
     });
@@ -71,7 +72,7 @@ describe('Sessions and participants', () => {
           type: 'user.created',
           group_id: String(group.groupID),
           payload: { groupID: group.groupID, userIdentifier: created.userIdentifier },
-          encrypted_pii: expect.stringMatching(/^v1\./),
+          encrypted_pii: match.stringMatching(/^v1\./),
         },
       ]);
       expect(JSON.stringify(events.rows)).not.toContain(address);
@@ -80,7 +81,7 @@ describe('Sessions and participants', () => {
     it('stores no email in clear anywhere', async () => {
       const address = 'Secret.Person@Example.com';
       await first(address);
-      const dump = await t.db.query(
+      const dump = await t.db.query<{ row: string }>(
         `SELECT row_to_json(p)::text AS row FROM participants p
          UNION ALL SELECT row_to_json(e)::text FROM events e`,
       );
@@ -98,7 +99,7 @@ describe('Sessions and participants', () => {
       expect(later.status).toBe(200);
       expect(later.body).toMatchObject({ userIdentifier: created.userIdentifier });
       expect((later.body as SessionCreated).sessionID).not.toBe(created.sessionID);
-      const events = await t.db.query(
+      const events = await t.db.query<{ n: number }>(
         `SELECT count(*)::int AS n FROM events WHERE type = 'user.created' AND payload->>'userIdentifier' = $1`,
         [created.userIdentifier],
       );
@@ -108,7 +109,9 @@ describe('Sessions and participants', () => {
     it('an email already in the group is refused with its external ID, creating nothing', async () => {
       const address = nextEmail();
       const created = await first(address);
-      const sessionsBefore = await t.db.query('SELECT count(*)::int AS n FROM sessions');
+      const sessionsBefore = await t.db.query<{ n: number }>(
+        'SELECT count(*)::int AS n FROM sessions',
+      );
       for (const variant of [address, address.toUpperCase(), `  ${address} `]) {
         const again = await t.createSession(acme, group, variant);
         expect(again.status).toBe(400);
@@ -117,7 +120,9 @@ describe('Sessions and participants', () => {
       expect(SessionErrors.AlreadyExists('ok_x')).toBe(
         'This user already exists for the email and groupID provided, their externalID is ok_x',
       );
-      const sessionsAfter = await t.db.query('SELECT count(*)::int AS n FROM sessions');
+      const sessionsAfter = await t.db.query<{ n: number }>(
+        'SELECT count(*)::int AS n FROM sessions',
+      );
       expect(sessionsAfter.rows[0].n).toBe(sessionsBefore.rows[0].n);
     });
 
@@ -251,7 +256,7 @@ describe('Sessions and participants', () => {
       for (const loser of responses.filter((response) => response.status !== 200)) {
         expect(loser.body).toEqual({ error: SessionErrors.AlreadyExists(externalId) });
       }
-      const events = await t.db.query(
+      const events = await t.db.query<{ n: number }>(
         `SELECT count(*)::int AS n FROM events WHERE type = 'user.created' AND payload->>'userIdentifier' = $1`,
         [externalId],
       );
@@ -283,7 +288,7 @@ describe('Sessions and participants', () => {
       expect(firstResponse.status).toBe(200);
       expect(replay.status).toBe(200);
       expect(replay.text).toBe(firstResponse.text);
-      const sessions = await t.db.query(
+      const sessions = await t.db.query<{ n: number }>(
         `SELECT count(*)::int AS n FROM sessions s JOIN participants p ON p.id = s.participant_id
           WHERE p.external_id = $1`,
         [(firstResponse.body as SessionCreated).userIdentifier],
@@ -334,7 +339,7 @@ describe('Sessions and participants', () => {
       expect(response.body).toEqual({
         externalID: created.userIdentifier,
         sessionID: created.sessionID,
-        timestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+        timestamp: match.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
         groupID: group.groupID,
         version: 'v0.0.0',
       });
@@ -375,7 +380,7 @@ describe('Sessions and participants', () => {
           {
             externalID: created.userIdentifier,
             groupID: group.groupID,
-            joinDate: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+            joinDate: match.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
             privacyLevel: 0,
           },
         ],

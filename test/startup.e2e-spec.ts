@@ -1,6 +1,6 @@
 import { Client } from 'pg';
 import { databaseUrl, dropDatabase, testDatabasePrefix } from './support/databases';
-import { freePort, runToExit, startService } from './support/processes';
+import { createEnterpriseWithCli, freePort, runToExit, startService } from './support/processes';
 
 const stderrLines = (stderr: string) => stderr.split('\n').filter((line) => line.trim() !== '');
 
@@ -68,7 +68,9 @@ describe('Start-up', () => {
       const client = new Client({ connectionString: databaseUrl(fresh) });
       await client.connect();
       try {
-        const migrations = await client.query('SELECT name FROM typeorm_migrations');
+        const migrations = await client.query<{ name: string }>(
+          'SELECT name FROM typeorm_migrations',
+        );
         expect(migrations.rows.length).toBeGreaterThan(0);
         expect(new Set(migrations.rows.map((row) => row.name)).size).toBe(migrations.rows.length);
         const enterprises = await client.query('SELECT name FROM enterprises');
@@ -103,10 +105,10 @@ describe('Start-up', () => {
         body: JSON.stringify({ groupName: 'person@example.com' }),
       });
       // A real key and a participant's email through the busiest paths, errors included.
-      const created = await runToExit('cli', ['enterprises:create', '--name', 'Logs', '--json'], {
-        DATABASE_URL: databaseUrl(fresh),
-      });
-      const { apiKey } = JSON.parse(created.stdout);
+      const { apiKey } = await createEnterpriseWithCli(
+        { DATABASE_URL: databaseUrl(fresh) },
+        'Logs',
+      );
       const call = (path: string, body?: unknown) =>
         fetch(`http://127.0.0.1:${port}${path}`, {
           method: body === undefined ? 'GET' : 'POST',

@@ -1,9 +1,11 @@
-import Redis from 'ioredis';
 import { lookup } from 'node:dns/promises';
 import { hostname } from 'node:os';
 import { GroupErrors } from '../src/groups/groups.errors';
 import { isPublicAddress } from '../src/webhooks/safe-http';
 import { WebhookErrors } from '../src/webhooks/webhooks.errors';
+import { ENGINE_TOKEN, postResult } from './support/engine';
+import { match } from './support/matchers';
+import { strandJob } from './support/queues';
 import {
   SessionCreated,
   startTestApp,
@@ -11,9 +13,7 @@ import {
   TestEnterprise,
   TestGroup,
 } from './support/test-app';
-import { eventually, sleep, WebhookReceiver } from './support/webhook-receiver';
-
-const ENGINE_TOKEN = 'test-engine-token-0123456789-abcdefghij';
+import { eventually, Reply, sleep, WebhookReceiver } from './support/webhook-receiver';
 
 interface Endpoint {
   id: string;
@@ -50,11 +50,6 @@ describe('Webhooks', () => {
     await t.close();
   });
 
-  const receiver = async () => {
-    const started = await new WebhookReceiver().start();
-    receivers.push(started);
-    return started;
-  };
   const addEndpoint = async (group: TestGroup, url: string, enterprise = acme) => {
     const response = await t.request('POST', `/webhooks/${group.groupID}`, {
       apiKey: enterprise.apiKey,
@@ -68,6 +63,31 @@ describe('Webhooks', () => {
     expect(response.status).toBe(200);
     return response.body as SessionCreated;
   };
+  /** A new group with an endpoint at a new local receiver (at `path`), which answers `replies` first. */
+  const groupWithReceiver = async (groupName: string, replies: Reply[] = [], path = '') => {
+    const group = await t.newGroup(acme, groupName);
+    const inbox = await new WebhookReceiver().start();
+    receivers.push(inbox);
+    inbox.replies.push(...replies);
+    const endpoint = await addEndpoint(group, `${inbox.url}${path}`);
+    return { group, inbox, endpoint };
+  };
+  const listEndpoints = async (group: TestGroup) =>
+    (await t.request('GET', `/webhooks/${group.groupID}`, { apiKey: acme.apiKey }))
+      .body as Endpoint[];
+  const eventuallyDisabled = (group: TestGroup, endpoint: Endpoint) =>
+    eventually(async () => {
+      expect((await listEndpoints(group))[0]).toMatchObject({
+        id: endpoint.id,
+        status: 'disabled',
+      });
+    });
+  /** Backdates the start of the endpoint's failure streak by `interval`. */
+  const failingFor = (endpoint: Endpoint, interval: string) =>
+    t.db.query('UPDATE webhook_endpoints SET failing_since = now() - $2::interval WHERE id = $1', [
+      endpoint.id,
+      interval,
+    ]);
 
   describe('endpoint management', () => {
     it('creates an enabled endpoint for both events, with a whsec_ secret', async () => {
@@ -88,18 +108,18 @@ describe('Webhooks', () => {
       ]);
       const endpoint = response.body as Endpoint;
       expect(endpoint).toEqual({
-        id: expect.stringMatching(/^we_[0-9A-Za-z]{24}$/),
+        id: match.stringMatching(/^we_[0-9A-Za-z]{24}$/),
         description: 'Production',
         object: 'webhook_endpoint',
         status: 'enabled',
         url: 'https://hooks.example.com/in',
         enabledEvents: ['user.created', 'user.session.result'],
-        secret: expect.stringMatching(/^whsec_/),
+        secret: match.stringMatching(/^whsec_/),
       });
       const listed = await t.request('GET', `/webhooks/${group.groupID}`, { apiKey: acme.apiKey });
       const { secret: _secret, ...withoutSecret } = endpoint;
       expect(listed.body).toEqual([withoutSecret]);
-      const stored = await t.db.query(
+      const stored = await t.db.query<{ secret_ciphertext: string }>(
         'SELECT secret_ciphertext FROM webhook_endpoints WHERE id = $1',
         [endpoint.id],
       );
@@ -263,26 +283,25 @@ describe('Webhooks', () => {
         body: { url: 'https://evil.example.com' },
       });
       expect(wrongGroup.body).toEqual({ error: WebhookErrors.NotFound });
-      const stored = await t.db.query('SELECT url FROM webhook_endpoints WHERE id = $1', [
-        endpoint.id,
-      ]);
+      const stored = await t.db.query<{ url: string }>(
+        'SELECT url FROM webhook_endpoints WHERE id = $1',
+        [endpoint.id],
+      );
       expect(stored.rows[0].url).toBe('https://hooks.example.com/t');
     });
   });
 
   describe('delivery', () => {
     it('delivers user.created and user.session.result, signed so that standardwebhooks verifies', async () => {
-      const group = await t.newGroup(acme, 'Deliver');
-      const inbox = await receiver();
-      const endpoint = await addEndpoint(group, `${inbox.url}/hook`);
+      const { group, inbox, endpoint } = await groupWithReceiver('Deliver', [], '/hook');
       const session = await firstSession(group);
       await inbox.waitFor(1);
       const created = WebhookReceiver.verify(inbox.received[0], endpoint.secret);
       expect(created).toEqual({
-        id: expect.stringMatching(/^evt_[0-9a-f]{48}$/),
+        id: match.stringMatching(/^evt_[0-9a-f]{48}$/),
         object: 'event',
         type: 'user.created',
-        created: expect.stringMatching(/Z$/),
+        created: match.stringMatching(/Z$/),
         data: {
           object: {
             groupID: group.groupID,
@@ -294,10 +313,7 @@ describe('Webhooks', () => {
       expect(inbox.received[0].headers['webhook-id']).toBe(created.id);
       expect(inbox.received[0].path).toBe('/hook');
 
-      const ingest = await t.request('POST', `/internal/sessions/${session.sessionID}/result`, {
-        headers: { authorization: `Bearer ${ENGINE_TOKEN}` },
-        body: result,
-      });
+      const ingest = await postResult(t, session.sessionID, result);
       expect(ingest.status).toBe(200);
       await inbox.waitFor(2);
       expect(WebhookReceiver.verify(inbox.received[1], endpoint.secret)).toMatchObject({
@@ -307,17 +323,14 @@ describe('Webhooks', () => {
             groupID: group.groupID,
             sessionID: session.sessionID,
             externalUserID: session.userIdentifier,
-            timestamp: expect.stringMatching(/Z$/),
+            timestamp: match.stringMatching(/Z$/),
           },
         },
       });
     });
 
     it('retries a failure with the same webhook-id, re-signed', async () => {
-      const group = await t.newGroup(acme, 'Retry');
-      const inbox = await receiver();
-      inbox.replies.push({ status: 500 });
-      const endpoint = await addEndpoint(group, inbox.url);
+      const { group, inbox, endpoint } = await groupWithReceiver('Retry', [{ status: 500 }]);
       await firstSession(group);
       const [first, second] = await inbox.waitFor(2);
       expect(second.headers['webhook-id']).toBe(first.headers['webhook-id']);
@@ -345,22 +358,12 @@ describe('Webhooks', () => {
     });
 
     it('re-queues a delivery whose Bull job is stranded (held by Bull but in no list)', async () => {
-      const group = await t.newGroup(acme, 'Stranded');
-      const inbox = await receiver();
-      await addEndpoint(group, inbox.url);
+      const { group, inbox } = await groupWithReceiver('Stranded');
       await firstSession(group);
       const [first] = await inbox.waitFor(1);
-      // As after a Redis crash: the delivery is pending again and its recorded job exists in Redis
-      // as a bare hash that no list holds, so Bull would never run it and ignores re-adds.
+      // As after a Redis crash: the delivery is pending again and its recorded job is stranded.
       const strandedJob = `stranded-${n}`;
-      const redis = new Redis(t.config.redis.url);
-      await redis.hset(`${t.config.redis.queuePrefix}:webhooks:${strandedJob}`, {
-        name: 'deliver',
-        data: '{}',
-        opts: '{}',
-        timestamp: String(Date.now()),
-      });
-      redis.disconnect();
+      await strandJob(t, 'webhooks', 'deliver', strandedJob);
       await t.db.query(
         `UPDATE webhook_deliveries
             SET status = 'pending', next_attempt_at = now() - interval '1 minute',
@@ -373,62 +376,37 @@ describe('Webhooks', () => {
     });
 
     it('honours Retry-After', async () => {
-      const group = await t.newGroup(acme, 'RetryAfter');
-      const inbox = await receiver();
-      inbox.replies.push({ status: 503, headers: { 'retry-after': '3' } });
-      await addEndpoint(group, inbox.url);
+      const { group, inbox } = await groupWithReceiver('RetryAfter', [
+        { status: 503, headers: { 'retry-after': '3' } },
+      ]);
       await firstSession(group);
       const [first, second] = await inbox.waitFor(2, 15_000);
       expect(second.at - first.at).toBeGreaterThanOrEqual(2_800);
     });
 
     it('a 410 disables the endpoint', async () => {
-      const group = await t.newGroup(acme, 'Gone');
-      const inbox = await receiver();
-      inbox.replies.push({ status: 410 });
-      const endpoint = await addEndpoint(group, inbox.url);
+      const { group, inbox, endpoint } = await groupWithReceiver('Gone', [{ status: 410 }]);
       await firstSession(group);
       await inbox.waitFor(1);
-      await eventually(async () => {
-        const listed = (
-          await t.request('GET', `/webhooks/${group.groupID}`, { apiKey: acme.apiKey })
-        ).body as Endpoint[];
-        expect(listed[0]).toMatchObject({ id: endpoint.id, status: 'disabled' });
-      });
+      await eventuallyDisabled(group, endpoint);
       await firstSession(group);
       await sleep(800);
       expect(inbox.received).toHaveLength(1);
     });
 
     it('an endpoint failing continuously for 5 days is disabled at its next failure', async () => {
-      const group = await t.newGroup(acme, 'Five days');
-      const inbox = await receiver();
-      const endpoint = await addEndpoint(group, inbox.url);
-      await t.db.query(
-        `UPDATE webhook_endpoints SET failing_since = now() - interval '5 days 1 minute' WHERE id = $1`,
-        [endpoint.id],
-      );
-      inbox.replies.push({ status: 500 });
+      const { group, inbox, endpoint } = await groupWithReceiver('Five days', [{ status: 500 }]);
+      await failingFor(endpoint, '5 days 1 minute');
       await firstSession(group);
       await inbox.waitFor(1);
-      await eventually(async () => {
-        const listed = (
-          await t.request('GET', `/webhooks/${group.groupID}`, { apiKey: acme.apiKey })
-        ).body as Endpoint[];
-        expect(listed[0]).toMatchObject({ id: endpoint.id, status: 'disabled' });
-      });
+      await eventuallyDisabled(group, endpoint);
       await sleep(1_200);
       expect(inbox.received).toHaveLength(1);
     });
 
     it('a success ends the failure streak', async () => {
-      const group = await t.newGroup(acme, 'Streak');
-      const inbox = await receiver();
-      const endpoint = await addEndpoint(group, inbox.url);
-      await t.db.query(
-        `UPDATE webhook_endpoints SET failing_since = now() - interval '4 days' WHERE id = $1`,
-        [endpoint.id],
-      );
+      const { group, inbox, endpoint } = await groupWithReceiver('Streak');
+      await failingFor(endpoint, '4 days');
       await firstSession(group);
       await inbox.waitFor(1);
       await eventually(async () => {
@@ -441,20 +419,16 @@ describe('Webhooks', () => {
     });
 
     it('does not follow redirects', async () => {
-      const group = await t.newGroup(acme, 'Redirect');
-      const inbox = await receiver();
+      const { group, inbox } = await groupWithReceiver('Redirect', [], '/hook');
       inbox.replies.push({ status: 302, headers: { location: `${inbox.url}/elsewhere` } });
-      await addEndpoint(group, `${inbox.url}/hook`);
       await firstSession(group);
       await inbox.waitFor(2);
       expect(inbox.received.map((request) => request.path)).toEqual(['/hook', '/hook']);
     });
 
     it("never sends one group's events to another group's endpoint", async () => {
-      const groupA = await t.newGroup(acme, 'A');
+      const { group: groupA, inbox: inboxA, endpoint: endpointA } = await groupWithReceiver('A');
       const groupB = await t.newGroup(acme, 'B');
-      const inboxA = await receiver();
-      const endpointA = await addEndpoint(groupA, inboxA.url);
       await firstSession(groupB);
       await firstSession(groupA);
       await inboxA.waitFor(1);
@@ -466,9 +440,7 @@ describe('Webhooks', () => {
     });
 
     it('rotating the secret signs with both for a while; the old one still verifies', async () => {
-      const group = await t.newGroup(acme, 'Rotate');
-      const inbox = await receiver();
-      const endpoint = await addEndpoint(group, inbox.url);
+      const { group, inbox, endpoint } = await groupWithReceiver('Rotate');
       const rotated = await t.request(
         'POST',
         `/webhooks/${group.groupID}/${endpoint.id}/rotate-secret`,
@@ -487,9 +459,7 @@ describe('Webhooks', () => {
     });
 
     it('sends a webhook.test event and redelivers on request', async () => {
-      const group = await t.newGroup(acme, 'Test event');
-      const inbox = await receiver();
-      const endpoint = await addEndpoint(group, inbox.url);
+      const { group, inbox, endpoint } = await groupWithReceiver('Test event');
       const sent = await t.request('POST', `/webhooks/${group.groupID}/${endpoint.id}/test`, {
         apiKey: acme.apiKey,
       });
@@ -521,10 +491,7 @@ describe('Webhooks', () => {
     });
 
     it('deleting an endpoint stops its pending deliveries; deleting the group removes endpoints', async () => {
-      const group = await t.newGroup(acme, 'Delete');
-      const inbox = await receiver();
-      inbox.replies.push({ status: 500 });
-      const endpoint = await addEndpoint(group, inbox.url);
+      const { group, inbox, endpoint } = await groupWithReceiver('Delete', [{ status: 500 }]);
       await firstSession(group);
       await inbox.waitFor(1);
       await t.request('DELETE', `/webhooks/${group.groupID}/${endpoint.id}`, {
@@ -534,7 +501,7 @@ describe('Webhooks', () => {
       expect(inbox.received).toHaveLength(1);
       const other = await addEndpoint(group, inbox.url);
       await t.request('DELETE', `/groups/${group.groupID}`, { apiKey: acme.apiKey });
-      const stored = await t.db.query(
+      const stored = await t.db.query<{ n: number }>(
         'SELECT count(*)::int AS n FROM webhook_endpoints WHERE id = $1',
         [other.id],
       );

@@ -8,7 +8,12 @@ import { execFileSync } from 'node:child_process';
 import { chownSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
-import { freePort, RunningProcess, runToExit, startService } from '../support/processes';
+import {
+  createEnterpriseWithCli,
+  freePort,
+  RunningProcess,
+  startService,
+} from '../support/processes';
 import { sleep } from '../support/webhook-receiver';
 
 const BIN = '/usr/lib/postgresql/15/bin';
@@ -58,9 +63,7 @@ describe('PostgreSQL outage', () => {
     };
     apiPort = await freePort();
     api = await startService(env, apiPort, 60_000);
-    apiKey = JSON.parse(
-      (await runToExit('cli', ['enterprises:create', '--name', 'Outage', '--json'], env)).stdout,
-    ).apiKey;
+    ({ apiKey } = await createEnterpriseWithCli(env, 'Outage'));
   }, 120_000);
 
   afterAll(async () => {

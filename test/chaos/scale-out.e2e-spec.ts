@@ -5,15 +5,18 @@
  * both API processes.
  */
 import { ChildProcess } from 'node:child_process';
-import { createTestDatabase, databaseUrl, dropDatabase } from '../support/databases';
+import { createTestDatabase, dropDatabase } from '../support/databases';
+import { request } from '../support/http';
 import {
+  createEnterpriseWithCli,
   freePort,
   kill,
-  runToExit,
   RunningProcess,
+  serviceEnv,
   startService,
   startWorker,
 } from '../support/processes';
+import type { TestGroup } from '../support/test-app';
 import { sleep, WebhookReceiver } from '../support/webhook-receiver';
 
 const EVENTS = 300;
@@ -28,16 +31,13 @@ describe('Scale-out: 2 API processes, 2 workers', () => {
 
   beforeAll(async () => {
     databaseName = await createTestDatabase();
-    env = {
-      DATABASE_URL: databaseUrl(databaseName),
-      DB_MIGRATE_ON_START: 'false',
-      QUEUE_PREFIX: databaseName,
+    env = serviceEnv(databaseName, {
       RUN_WORKERS: 'false',
       WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
       WEBHOOK_SWEEP_INTERVAL_MS: '200',
       RATE_LIMIT_REQUESTS: String(LIMIT),
       RATE_LIMIT_WINDOW: '10m',
-    };
+    });
     for (let i = 0; i < 2; i++) {
       const port = await freePort();
       apis.push({ process: await startService(env, port), base: `http://127.0.0.1:${port}` });
@@ -53,28 +53,15 @@ describe('Scale-out: 2 API processes, 2 workers', () => {
     await dropDatabase(databaseName);
   });
 
-  const newKey = async (name: string) =>
-    JSON.parse(
-      (await runToExit('cli', ['enterprises:create', '--name', name, '--json'], env)).stdout,
-    ).apiKey as string;
+  const newKey = async (name: string) => (await createEnterpriseWithCli(env, name)).apiKey;
 
-  async function call(api: number, apiKey: string, method: string, path: string, body?: unknown) {
-    const response = await fetch(`${apis[api].base}${path}`, {
-      method,
-      headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return {
-      status: response.status,
-      headers: response.headers,
-      // eslint-disable-next-line @typescript-eslint/no-explicit-any
-      body: (await response.json()) as any,
-    };
-  }
+  const call = (api: number, apiKey: string, method: string, path: string, body?: unknown) =>
+    request(apis[api].base, method, path, { apiKey, body });
 
   it('delivers every event exactly once per endpoint, whichever API wrote it and whichever worker sent it', async () => {
     const apiKey = await newKey('Scale');
-    const group = (await call(0, apiKey, 'POST', '/groups', { groupName: 'Scale' })).body;
+    const group = (await call(0, apiKey, 'POST', '/groups', { groupName: 'Scale' }))
+      .body as TestGroup;
     const secrets: string[] = [];
     for (const [i, inbox] of inboxes.entries()) {
       const created = await call(i, apiKey, 'POST', `/webhooks/${group.groupID}`, {
@@ -82,7 +69,7 @@ describe('Scale-out: 2 API processes, 2 workers', () => {
         description: `endpoint ${i}`,
       });
       expect(created.status).toBe(200);
-      secrets.push(created.body.secret);
+      secrets.push((created.body as { secret: string }).secret);
     }
     const failures: string[] = [];
     for (let index = 0; index < EVENTS; index += 20) {

@@ -4,6 +4,7 @@
  * answered 5xx, and every error must be the `{"error": "<message>"}` envelope.
  */
 import fc from 'fast-check';
+import { ENGINE_TOKEN, engineHeaders } from '../support/engine';
 import {
   SessionCreated,
   startTestApp,
@@ -13,7 +14,6 @@ import {
 } from '../support/test-app';
 
 const RUNS = 5_000;
-const ENGINE_TOKEN = 'test-engine-token-0123456789-abcdefghij';
 
 interface Route {
   method: string;
@@ -164,7 +164,7 @@ describe('Schema fuzz', () => {
           const isIngestion = path.startsWith('/internal/');
           const response = await t.request(route.method, `${path}${search}`, {
             apiKey: acme.apiKey,
-            headers: isIngestion ? { authorization: `Bearer ${ENGINE_TOKEN}` } : {},
+            headers: isIngestion ? engineHeaders() : {},
             rawBody: route.method === 'GET' ? undefined : payload,
             contentType: type,
           });

@@ -6,7 +6,13 @@
 import { Agent, request as httpRequest } from 'node:http';
 import { Client } from 'pg';
 import { createTestDatabase, databaseUrl, dropDatabase } from '../support/databases';
-import { freePort, RunningProcess, runToExit, startService } from '../support/processes';
+import {
+  createEnterpriseWithCli,
+  freePort,
+  RunningProcess,
+  serviceEnv,
+  startService,
+} from '../support/processes';
 import { sleep } from '../support/webhook-receiver';
 
 const DRAIN_MS = 1_500;
@@ -60,17 +66,10 @@ describe('SIGTERM under load', () => {
   });
 
   it('drains: health turns 503, every request sent is answered 2xx, then the process exits 0', async () => {
-    const env = {
-      DATABASE_URL: databaseUrl(databaseName),
-      DB_MIGRATE_ON_START: 'false',
-      QUEUE_PREFIX: databaseName,
-      SHUTDOWN_DRAIN_MS: String(DRAIN_MS),
-    };
+    const env = serviceEnv(databaseName, { SHUTDOWN_DRAIN_MS: String(DRAIN_MS) });
     const port = await freePort();
     api = await startService(env, port);
-    const apiKey = JSON.parse(
-      (await runToExit('cli', ['enterprises:create', '--name', 'Drain', '--json'], env)).stdout,
-    ).apiKey as string;
+    const { apiKey } = await createEnterpriseWithCli(env, 'Drain');
     const base = `http://127.0.0.1:${port}`;
     const agent = new Agent({ keepAlive: true, maxSockets: CLIENTS + 1 });
 
@@ -142,7 +141,7 @@ async function countGroups(url: string): Promise<number> {
   const client = new Client({ connectionString: url });
   await client.connect();
   try {
-    return (await client.query('SELECT count(*)::int AS n FROM groups')).rows[0].n as number;
+    return (await client.query<{ n: number }>('SELECT count(*)::int AS n FROM groups')).rows[0].n;
   } finally {
     await client.end();
   }

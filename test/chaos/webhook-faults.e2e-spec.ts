@@ -6,14 +6,17 @@ import { ChildProcess, spawn } from 'node:child_process';
 import Redis from 'ioredis';
 import { Client } from 'pg';
 import { createTestDatabase, databaseUrl, dropDatabase } from '../support/databases';
+import { request } from '../support/http';
 import {
+  createEnterpriseWithCli,
   freePort,
   kill,
-  runToExit,
   RunningProcess,
+  serviceEnv,
   startService,
   startWorker,
 } from '../support/processes';
+import type { TestGroup } from '../support/test-app';
 import { sleep, WebhookReceiver } from '../support/webhook-receiver';
 
 function startRedis(port: number): Promise<ChildProcess> {
@@ -30,7 +33,7 @@ function startRedis(port: number): Promise<ChildProcess> {
       try {
         const socket = await fetch(`http://127.0.0.1:${port}`).catch((error: Error) => error);
         // Redis answers HTTP with a protocol error or a reset: either way it is listening.
-        if (!(socket instanceof Error) || !/ECONNREFUSED/.test(String((socket as Error).cause))) {
+        if (!(socket instanceof Error) || !/ECONNREFUSED/.test(String(socket.cause))) {
           return resolve(redis);
         }
       } catch {
@@ -47,10 +50,10 @@ async function eventIds(url: string): Promise<string[]> {
   const client = new Client({ connectionString: url });
   await client.connect();
   try {
-    const rows = await client.query(
+    const rows = await client.query<{ id: string }>(
       `SELECT id FROM events WHERE type = 'user.created' ORDER BY id`,
     );
-    return rows.rows.map((row) => row.id as string);
+    return rows.rows.map((row) => row.id);
   } finally {
     await client.end();
   }
@@ -68,7 +71,7 @@ async function waitForAll(
     const missing = expected.filter((id) => !seen.has(id));
     if (missing.length === 0) return;
     if (Date.now() > deadline) {
-      const deliveries = (await deliveriesOf(url, missing.slice(0, 5))) as { id: string }[];
+      const deliveries = await deliveriesOf(url, missing.slice(0, 5));
       throw new Error(
         `${missing.length} of ${expected.length} events never arrived; their deliveries: ` +
           JSON.stringify(deliveries) +
@@ -122,12 +125,24 @@ async function redisStateOf(jobIds: string[]): Promise<unknown> {
   }
 }
 
+interface DeliveryRow {
+  id: string;
+  event_id: string;
+  status: string;
+  attempts: number;
+  next_attempt_at: Date | null;
+  locked_until: Date | null;
+  now: Date;
+  /** count(*): a bigint, which pg returns as a string. */
+  attempt_rows: string;
+}
+
 /** What PostgreSQL says about the deliveries of these events (for a failure message). */
-async function deliveriesOf(url: string, events: string[]): Promise<unknown[]> {
+async function deliveriesOf(url: string, events: string[]): Promise<DeliveryRow[]> {
   const client = new Client({ connectionString: url });
   await client.connect();
   try {
-    const rows = await client.query(
+    const rows = await client.query<DeliveryRow>(
       `SELECT d.id, d.event_id, d.status, d.attempts, d.next_attempt_at, d.locked_until, now() AS now,
               (SELECT count(*) FROM delivery_attempts a WHERE a.delivery_id = d.id) AS attempt_rows
          FROM webhook_deliveries d WHERE d.event_id = ANY($1)`,
@@ -149,34 +164,26 @@ describe('Webhook delivery under faults', () => {
   let inbox: WebhookReceiver;
   let env: Record<string, string>;
   let apiKey: string;
-  let group: { groupID: number; key: string };
+  let group: TestGroup;
 
   beforeAll(async () => {
     databaseName = await createTestDatabase();
     redisPort = await freePort();
     redis = await startRedis(redisPort);
     inbox = await new WebhookReceiver().start();
-    env = {
-      DATABASE_URL: databaseUrl(databaseName),
+    env = serviceEnv(databaseName, {
       REDIS_URL: `redis://127.0.0.1:${redisPort}`,
-      QUEUE_PREFIX: databaseName,
-      DB_MIGRATE_ON_START: 'false',
       WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
       WEBHOOK_SWEEP_INTERVAL_MS: '200',
       WEBHOOK_RETRY_SCHEDULE: '1s,1s,1s,1s,1s,1s,1s,1s',
       WEBHOOK_TIMEOUT_MS: '2000',
       RUN_WORKERS: 'false',
-    };
+    });
     diagnosticRedis = { url: env.REDIS_URL, prefix: env.QUEUE_PREFIX };
     apiPort = await freePort();
     api = await startService(env, apiPort);
-    const created = await runToExit(
-      'cli',
-      ['enterprises:create', '--name', 'Faults', '--json'],
-      env,
-    );
-    apiKey = JSON.parse(created.stdout).apiKey;
-    group = (await call('POST', '/groups', { groupName: 'Faults' })) as typeof group;
+    ({ apiKey } = await createEnterpriseWithCli(env, 'Faults'));
+    group = (await call('POST', '/groups', { groupName: 'Faults' })) as TestGroup;
     await call('POST', `/webhooks/${group.groupID}`, { url: inbox.url, description: 'faults' });
   });
 
@@ -189,14 +196,10 @@ describe('Webhook delivery under faults', () => {
   });
 
   async function call(method: string, path: string, body?: unknown): Promise<unknown> {
-    const response = await fetch(`http://127.0.0.1:${apiPort}${path}`, {
-      method,
-      headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
+    const response = await request(`http://127.0.0.1:${apiPort}`, method, path, { apiKey, body });
     if (response.status !== 200)
-      throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
-    return response.json();
+      throw new Error(`${method} ${path}: ${response.status} ${response.text}`);
+    return response.body;
   }
 
   const produce = async (count: number, tag: string) => {

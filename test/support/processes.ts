@@ -3,6 +3,8 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { databaseUrl } from './databases';
+import type { TestEnterprise } from './test-app';
 
 const ROOT = join(__dirname, '..', '..');
 
@@ -10,6 +12,22 @@ export function distEntry(name: 'main' | 'cli' | 'worker'): string {
   const file = join(ROOT, 'dist', `${name}.js`);
   if (!existsSync(file)) throw new Error(`${file} is missing: run \`npm run build\` first`);
   return file;
+}
+
+/**
+ * Settings for service processes on test database `databaseName` (a copy of the migrated
+ * template), with queues of their own in the shared Redis, as startTestApp gives the in-process app.
+ */
+export function serviceEnv(
+  databaseName: string,
+  env: Record<string, string> = {},
+): Record<string, string> {
+  return {
+    DATABASE_URL: databaseUrl(databaseName),
+    DB_MIGRATE_ON_START: 'false',
+    QUEUE_PREFIX: databaseName,
+    ...env,
+  };
 }
 
 export interface ProcessResult {
@@ -48,6 +66,17 @@ export function runToExit(
   });
 }
 
+/** A new enterprise, as an operator creates one: `cli enterprises:create --json`. */
+export async function createEnterpriseWithCli(
+  env: Record<string, string>,
+  name: string,
+): Promise<TestEnterprise> {
+  const result = await runToExit('cli', ['enterprises:create', '--name', name, '--json'], env);
+  if (result.code !== 0)
+    throw new Error(`enterprises:create exited ${result.code}: ${result.stderr}`);
+  return JSON.parse(result.stdout) as TestEnterprise;
+}
+
 export interface RunningProcess {
   child: ChildProcess;
   output: () => string;
@@ -65,8 +94,8 @@ export async function startService(
     env: childEnv({ HOST: '127.0.0.1', PORT: String(port), ...env }),
   });
   let output = '';
-  child.stdout!.on('data', (chunk) => (output += chunk));
-  child.stderr!.on('data', (chunk) => (output += chunk));
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (output += chunk));
   // The API exits 0 after a clean stop; a worker (Nest's shutdown hooks) re-raises the signal.
   const exited = new Promise<boolean>((resolve) =>
     child.on('exit', (code, signal) => resolve(code === 0 || signal === 'SIGTERM')),
@@ -96,7 +125,9 @@ export function freePort(): Promise<number> {
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
       server.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(),
+        typeof address === 'object' && address
+          ? resolve(address.port)
+          : reject(new Error('no port was assigned')),
       );
     });
   });
@@ -128,8 +159,8 @@ export function startWorker(env: Record<string, string>): Promise<ChildProcess> 
       output += chunk.toString();
       if (output.includes('Worker started')) resolve(worker);
     };
-    worker.stdout!.on('data', onData);
-    worker.stderr!.on('data', onData);
+    worker.stdout.on('data', onData);
+    worker.stderr.on('data', onData);
     worker.once('exit', () => reject(new Error(`worker exited: ${output}`)));
   });
 }

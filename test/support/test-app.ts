@@ -9,7 +9,10 @@ import { createApp, CreateAppOptions } from '../../src/app.factory';
 import { AppConfig, loadConfig } from '../../src/config/config';
 import { EnterprisesService } from '../../src/enterprises/enterprises.service';
 import { createTestDatabase, databaseUrl, dropDatabase } from './databases';
+import { HttpResult, request, RequestOptions } from './http';
 import Redis from 'ioredis';
+
+export type { HttpResult, RequestOptions } from './http';
 
 async function deleteRedisKeys(url: string, pattern: string): Promise<void> {
   const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1 });
@@ -24,24 +27,6 @@ async function deleteRedisKeys(url: string, pattern: string): Promise<void> {
   } finally {
     redis.disconnect();
   }
-}
-
-export interface HttpResult {
-  status: number;
-  headers: Headers;
-  text: string;
-  /** The parsed JSON body (undefined when the body is not JSON). */
-  body: unknown;
-}
-
-export interface RequestOptions {
-  apiKey?: string;
-  /** Sent as JSON. */
-  body?: unknown;
-  /** Sent as is, with `contentType` (default application/json). */
-  rawBody?: string | Buffer;
-  contentType?: string;
-  headers?: Record<string, string>;
 }
 
 export interface TestEnterprise {
@@ -75,26 +60,8 @@ export class TestApp {
     readonly db: Pool,
   ) {}
 
-  async request(method: string, path: string, options: RequestOptions = {}): Promise<HttpResult> {
-    const headers: Record<string, string> = { ...options.headers };
-    if (options.apiKey !== undefined) headers['x-api-key'] = options.apiKey;
-    let payload: string | Buffer | undefined;
-    if (options.rawBody !== undefined) {
-      payload = options.rawBody;
-      headers['content-type'] = options.contentType ?? 'application/json';
-    } else if (options.body !== undefined) {
-      payload = JSON.stringify(options.body);
-      headers['content-type'] = 'application/json';
-    }
-    const response = await fetch(`${this.baseUrl}${path}`, { method, headers, body: payload });
-    const text = await response.text();
-    let body: unknown;
-    try {
-      body = text ? JSON.parse(text) : undefined;
-    } catch {
-      body = undefined;
-    }
-    return { status: response.status, headers: response.headers, text, body };
+  request(method: string, path: string, options: RequestOptions = {}): Promise<HttpResult> {
+    return request(this.baseUrl, method, path, options);
   }
 
   /** A new tenant with one API key, created through the same service the CLI uses. */
