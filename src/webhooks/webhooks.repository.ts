@@ -172,12 +172,16 @@ export class WebhooksRepository {
     );
   }
 
-  /** Makes a delivery of this endpoint due now again; false when there is no such delivery. */
+  /**
+   * Makes a delivery of this endpoint due now again (and takeable by the next sweep); false when
+   * there is no such delivery. A worker's live lease is kept: a delivery being sent is not sent
+   * twice at once, and its attempt's outcome decides what happens next.
+   */
   async redeliver(enterpriseId: string, endpointId: string, deliveryId: string): Promise<boolean> {
     const rows = await this.db.rows(
       `WITH due AS (
          UPDATE webhook_deliveries d
-            SET status = 'pending', next_attempt_at = now(), locked_until = NULL
+            SET status = 'pending', next_attempt_at = now(), queued_at = NULL
            FROM webhook_endpoints w
           WHERE d.id = $1 AND d.endpoint_id = $2 AND w.id = d.endpoint_id AND w.enterprise_id = $3
         RETURNING d.id)

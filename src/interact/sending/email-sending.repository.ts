@@ -81,7 +81,8 @@ export class EmailSendingRepository {
 
   async recordTemporaryFailure(messageId: string, error: string): Promise<void> {
     await this.db.rows(
-      'UPDATE email_messages SET attempts = attempts + 1, error = $2 WHERE id = $1',
+      `UPDATE email_messages SET attempts = attempts + 1, error = $2
+        WHERE id = $1 AND status = 'queued'`,
       [messageId, error],
     );
   }

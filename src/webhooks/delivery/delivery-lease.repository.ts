@@ -190,7 +190,10 @@ export class DeliveryLeaseRepository {
     return endpoint?.expired ?? false;
   }
 
-  /** Disables the endpoint and cancels its other pending deliveries, in one statement. */
+  /**
+   * Disables the endpoint and cancels all its pending deliveries (the one just attempted
+   * included), in one statement.
+   */
   async disableEndpoint(endpointId: string): Promise<void> {
     await this.db.rows(
       `WITH disabled AS (

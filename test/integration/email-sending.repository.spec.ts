@@ -1,0 +1,220 @@
+/**
+ * EmailSendingRepository against real PostgreSQL: the sweeper's scans, what a mail is sent
+ * with (preferences and privacy as they are now), and its outcome.
+ */
+import { randomUUID } from 'node:crypto';
+import {
+  EmailSendingRepository,
+  MessageToSend,
+} from '../../src/interact/sending/email-sending.repository';
+import { TestDatabase } from './support';
+
+describe('EmailSendingRepository (PostgreSQL)', () => {
+  let t: TestDatabase;
+  let repo: EmailSendingRepository;
+  let enterpriseId: string;
+  let groupId: number;
+  let participantId: string;
+
+  beforeAll(async () => {
+    t = await TestDatabase.create();
+    repo = new EmailSendingRepository(t.db);
+    enterpriseId = await t.enterprise();
+    groupId = await t.group(enterpriseId, { name: 'Day shift', requestedPrivacy: ['mhci'] });
+    participantId = await t.participant(enterpriseId);
+    await t.membership(participantId, groupId, 2);
+  });
+  afterAll(() => t.close());
+  // queued and queuedBefore scan every mail: each test starts with none.
+  beforeEach(() => t.rows('DELETE FROM email_messages'));
+
+  describe('queued', () => {
+    it("answers only 'queued' mails, oldest first, at most `limit`", async () => {
+      const oldest = await t.email(participantId, groupId, { createdAgoMs: 50_000 });
+      const middle = await t.email(participantId, groupId, { createdAgoMs: 40_000 });
+      const newest = await t.email(participantId, groupId, { createdAgoMs: 1_000 });
+      for (const status of ['sent', 'failed', 'skipped'] as const) {
+        await t.email(participantId, groupId, { status, createdAgoMs: 60_000 });
+      }
+
+      expect(await repo.queued(10)).toEqual([oldest, middle, newest]);
+      expect(await repo.queued(2)).toEqual([oldest, middle]);
+    });
+  });
+
+  describe('queuedBefore', () => {
+    it("answers 'queued' mails older than ageMs, oldest first, at most `limit`", async () => {
+      const oldest = await t.email(participantId, groupId, { createdAgoMs: 600_000 });
+      const old = await t.email(participantId, groupId, { createdAgoMs: 120_000 });
+      await t.email(participantId, groupId, { createdAgoMs: 30_000 });
+      await t.email(participantId, groupId, { createdAgoMs: 0 });
+      await t.email(participantId, groupId, { status: 'sent', createdAgoMs: 900_000 });
+
+      expect(await repo.queuedBefore(60_000, 10)).toEqual([oldest, old]);
+      expect(await repo.queuedBefore(60_000, 1)).toEqual([oldest]);
+      expect(await repo.queuedBefore(300_000, 10)).toEqual([oldest]);
+      expect(await repo.queuedBefore(3_600_000, 10)).toEqual([]);
+    });
+  });
+
+  describe('loadForSending', () => {
+    it('answers the mail with the participant, the group and the membership as they are now', async () => {
+      const participant = await t.participant(enterpriseId, { emailCiphertext: 'cipher-of-ana' });
+      await t.membership(participant, groupId, 3);
+      const id = await t.email(participant, groupId, { type: 'privacyRequest' });
+
+      expect(await repo.loadForSending(id)).toEqual<MessageToSend>({
+        id,
+        type: 'privacyRequest',
+        status: 'queued',
+        participantId: participant,
+        groupId,
+        emailCiphertext: 'cipher-of-ana',
+        prefOn: true,
+        groupName: 'Day shift',
+        requestedPrivacy: ['mhci'],
+        privacyLevel: 3,
+      });
+      expect(await repo.loadForSending(randomUUID())).toBeNull();
+    });
+
+    it("reads the preference of the mail's own type", async () => {
+      const remindersOff = await t.participant(enterpriseId, {
+        prefCheckinReminder: false,
+        prefPrivacyRequest: true,
+      });
+      const requestsOff = await t.participant(enterpriseId, {
+        prefCheckinReminder: true,
+        prefPrivacyRequest: false,
+      });
+      const prefOn = async (participant: string, type: 'checkinReminder' | 'privacyRequest') =>
+        (await repo.loadForSending(await t.email(participant, groupId, { type })))?.prefOn;
+
+      expect(await prefOn(remindersOff, 'checkinReminder')).toBe(false);
+      expect(await prefOn(remindersOff, 'privacyRequest')).toBe(true);
+      expect(await prefOn(requestsOff, 'checkinReminder')).toBe(true);
+      expect(await prefOn(requestsOff, 'privacyRequest')).toBe(false);
+
+      // Turned off after the mail was queued: the answer is the preference now.
+      const id = await t.email(requestsOff, groupId, { type: 'checkinReminder' });
+      await t.rows('UPDATE participants SET pref_checkin_reminder = false WHERE id = $1', [
+        requestsOff,
+      ]);
+      expect((await repo.loadForSending(id))?.prefOn).toBe(false);
+    });
+
+    it("takes the participant's own privacy request over the group's, even an empty one", async () => {
+      const group = await t.group(enterpriseId, {
+        name: 'Lab',
+        requestedPrivacy: ['mhci', 'transcript'],
+      });
+      const own = await t.participant(enterpriseId, { requestedPrivacy: ['features'] });
+      const none = await t.participant(enterpriseId, { requestedPrivacy: null });
+      const empty = await t.participant(enterpriseId, { requestedPrivacy: [] });
+      const requested = async (participant: string) =>
+        (await repo.loadForSending(await t.email(participant, group)))?.requestedPrivacy;
+
+      expect(await requested(own)).toEqual(['features']);
+      expect(await requested(none)).toEqual(['mhci', 'transcript']);
+      expect(await requested(empty)).toEqual([]);
+    });
+
+    it("answers the privacy level of the mail's own group, and 0 once that membership is gone", async () => {
+      const participant = await t.participant(enterpriseId);
+      await t.membership(participant, groupId, 4);
+      // A membership in another group does not count for this mail.
+      await t.membership(participant, await t.group(enterpriseId, { name: 'Other' }), 5);
+      const id = await t.email(participant, groupId);
+      expect((await repo.loadForSending(id))?.privacyLevel).toBe(4);
+
+      await t.rows('DELETE FROM memberships WHERE participant_id = $1 AND group_id = $2', [
+        participant,
+        groupId,
+      ]);
+      expect(await repo.loadForSending(id)).toMatchObject({
+        id,
+        groupName: 'Day shift',
+        privacyLevel: 0,
+      });
+    });
+
+    it("answers a finished mail too, with its status (the sender skips what is not 'queued')", async () => {
+      const id = await t.email(participantId, groupId, { status: 'sent' });
+      expect((await repo.loadForSending(id))?.status).toBe('sent');
+    });
+  });
+
+  describe('finish', () => {
+    it('sent: one more attempt, sent_at now, the error cleared', async () => {
+      const id = await t.email(participantId, groupId, { attempts: 1 });
+      await repo.recordTemporaryFailure(id, 'greylisted');
+      await repo.finish(id, 'sent', null);
+
+      expect(await t.emailRow(id)).toMatchObject({ status: 'sent', attempts: 3, error: null });
+      const { recent } = await t.one<{ recent: boolean }>(
+        `SELECT sent_at > now() - interval '5 seconds' AS recent FROM email_messages WHERE id = $1`,
+        [id],
+      );
+      expect(recent).toBe(true);
+    });
+
+    it('failed: one more attempt, no sent_at', async () => {
+      const id = await t.email(participantId, groupId, { attempts: 2 });
+      await repo.finish(id, 'failed', '550 mailbox unavailable');
+      expect(await t.emailRow(id)).toEqual({
+        id,
+        status: 'failed',
+        attempts: 3,
+        error: '550 mailbox unavailable',
+        sentAt: null,
+      });
+    });
+
+    it('skipped: attempts unchanged, no sent_at', async () => {
+      const id = await t.email(participantId, groupId, { attempts: 0 });
+      await repo.finish(id, 'skipped', 'preference turned off');
+      expect(await t.emailRow(id)).toEqual({
+        id,
+        status: 'skipped',
+        attempts: 0,
+        error: 'preference turned off',
+        sentAt: null,
+      });
+    });
+
+    it("changes only a mail still 'queued'", async () => {
+      const id = await t.email(participantId, groupId);
+      await repo.finish(id, 'sent', null);
+      const sent = await t.emailRow(id);
+
+      await repo.finish(id, 'failed', 'late failure');
+      await repo.finish(id, 'skipped', 'late skip');
+      await repo.finish(id, 'sent', null);
+      expect(await t.emailRow(id)).toEqual(sent);
+
+      const failed = await t.email(participantId, groupId, { status: 'failed', attempts: 5 });
+      const before = await t.emailRow(failed);
+      await repo.finish(failed, 'sent', null);
+      expect(await t.emailRow(failed)).toEqual(before);
+    });
+  });
+
+  describe('recordTemporaryFailure', () => {
+    it("counts the attempt and keeps the error; the mail stays 'queued'", async () => {
+      const id = await t.email(participantId, groupId);
+      const other = await t.email(participantId, groupId);
+      await repo.recordTemporaryFailure(id, '421 try later');
+      await repo.recordTemporaryFailure(id, 'connection reset');
+
+      expect(await t.emailRow(id)).toEqual({
+        id,
+        status: 'queued',
+        attempts: 2,
+        error: 'connection reset',
+        sentAt: null,
+      });
+      expect(await t.emailRow(other)).toMatchObject({ attempts: 0, error: null });
+      expect(await repo.queued(10)).toEqual([id, other]);
+    });
+  });
+});

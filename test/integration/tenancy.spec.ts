@@ -1,0 +1,300 @@
+/**
+ * Reads that take an enterprise id answer only that enterprise's data: webhook deliveries
+ * (list, redeliver) and metrics (count, mhci, word clouds) against real PostgreSQL, asked by the
+ * owner (exact data) and by another enterprise (nothing).
+ */
+import { MetricRange, MetricScope, MetricsRepository } from '../../src/metrics/metrics.repository';
+import { DeliveryLeaseRepository } from '../../src/webhooks/delivery/delivery-lease.repository';
+import { WebhooksRepository } from '../../src/webhooks/webhooks.repository';
+import { TestDatabase, WebhookWorld } from './support';
+
+const ALL: MetricRange = { from: null, to: null, groupBy: null };
+const BY_DAY: MetricRange = { from: null, to: null, groupBy: 'day' };
+
+describe('tenancy of enterprise-scoped reads (PostgreSQL)', () => {
+  let t: TestDatabase;
+  /** The owner's group, participants and endpoints. */
+  let acme: WebhookWorld;
+  let globexId: string;
+
+  beforeAll(async () => {
+    t = await TestDatabase.create();
+    acme = await t.webhookWorld();
+    globexId = await t.enterprise('Globex');
+    // Globex has data of its own, so "nothing" is not just an empty database.
+    const globexGroup = await t.group(globexId);
+    const globexParticipant = await t.participant(globexId);
+    await t.membership(globexParticipant, globexGroup, 5);
+    await t.session(globexId, globexParticipant, globexGroup, {
+      completedAt: '2025-03-01T12:00:00Z',
+      mhci: 99,
+    });
+    await t.endpoint(globexId, globexGroup);
+  });
+  afterAll(() => t.close());
+
+  describe('WebhooksRepository', () => {
+    let repo: WebhooksRepository;
+    let older: string;
+    let newer: string;
+    let otherEndpointId: string;
+    let otherEndpointsDelivery: string;
+
+    const attempt = (deliveryId: string, startedAt: string, statusCode: number | null) =>
+      t.rows(
+        `INSERT INTO delivery_attempts (delivery_id, started_at, duration_ms, status_code, error)
+         VALUES ($1, $2, 120, $3, $4)`,
+        [deliveryId, startedAt, statusCode, statusCode === null ? 'timeout' : null],
+      );
+
+    beforeAll(async () => {
+      repo = new WebhooksRepository(t.db);
+      older = await t.delivery(acme, { status: 'failed', attempts: 2, createdInMs: -60_000 });
+      newer = await t.delivery(acme, { status: 'delivered', attempts: 1, createdInMs: -10_000 });
+      await attempt(older, '2025-03-01T10:00:05.250Z', 500);
+      await attempt(older, '2025-03-01T10:00:01.000Z', null);
+      await attempt(newer, '2025-03-01T11:00:00.000Z', 204);
+      otherEndpointId = await t.endpoint(acme.enterpriseId, acme.groupId);
+      otherEndpointsDelivery = await t.delivery(acme, {}, otherEndpointId);
+    });
+
+    it("listDeliveries answers the owner's deliveries, newest first, with their attempts", async () => {
+      const deliveries = await repo.listDeliveries(acme.enterpriseId, acme.endpointId, 10);
+      expect(deliveries.map((delivery) => delivery.id)).toEqual([newer, older]);
+      const [newest, oldest] = deliveries;
+      const olderRow = await t.deliveryRow(older);
+      expect(oldest).toMatchObject({
+        id: older,
+        eventId: olderRow.eventId,
+        eventType: 'session.completed',
+        status: 'failed',
+        attempts: 2,
+        nextAttemptAt: olderRow.nextAttemptAt,
+      });
+      expect(
+        oldest.attemptLog.map((entry) => ({ ...entry, startedAt: Date.parse(entry.startedAt) })),
+      ).toEqual([
+        {
+          startedAt: Date.parse('2025-03-01T10:00:01.000Z'),
+          durationMs: 120,
+          statusCode: null,
+          error: 'timeout',
+        },
+        {
+          startedAt: Date.parse('2025-03-01T10:00:05.250Z'),
+          durationMs: 120,
+          statusCode: 500,
+          error: null,
+        },
+      ]);
+      expect(newest).toMatchObject({ id: newer, status: 'delivered', attempts: 1 });
+      expect(newest.attemptLog).toHaveLength(1);
+      expect(await repo.listDeliveries(acme.enterpriseId, acme.endpointId, 1)).toHaveLength(1);
+      expect(
+        (await repo.listDeliveries(acme.enterpriseId, otherEndpointId, 10)).map((d) => d.id),
+      ).toEqual([otherEndpointsDelivery]);
+    });
+
+    it("listDeliveries answers nothing for another enterprise's endpoint", async () => {
+      expect(await repo.listDeliveries(globexId, acme.endpointId, 10)).toEqual([]);
+    });
+
+    it('redeliver makes nothing due for another enterprise, or through another endpoint', async () => {
+      const before = await t.deliveryRow(older);
+      expect(await repo.redeliver(globexId, acme.endpointId, older)).toBe(false);
+      expect(await repo.redeliver(acme.enterpriseId, otherEndpointId, older)).toBe(false);
+      expect(await t.deliveryRow(older)).toEqual(before);
+    });
+
+    it("redeliver makes the owner's delivery pending and due now", async () => {
+      const id = await t.delivery(acme, {
+        status: 'failed',
+        attempts: 6,
+        dueInMs: -86_400_000,
+        lockedForMs: -30_000,
+        queuedAgoMs: 1_000,
+      });
+      expect(await repo.redeliver(acme.enterpriseId, acme.endpointId, id)).toBe(true);
+      expect(await t.deliveryRow(id)).toMatchObject({
+        status: 'pending',
+        attempts: 6,
+        leased: false,
+        // Taken by the very next sweep, not after the sweepers' re-check delay.
+        queuedAt: null,
+      });
+      const { dueAgoMs } = await t.one<{ dueAgoMs: number }>(
+        `SELECT (extract(epoch FROM now() - next_attempt_at) * 1000)::float8 AS "dueAgoMs"
+           FROM webhook_deliveries WHERE id = $1`,
+        [id],
+      );
+      expect(dueAgoMs).toBeGreaterThanOrEqual(0);
+      expect(dueAgoMs).toBeLessThan(5_000);
+    });
+
+    it('redeliver keeps the lease of a delivery a worker is sending: no second worker takes it', async () => {
+      const id = await t.delivery(acme, { status: 'pending', attempts: 1, lockedForMs: 30_000 });
+      expect(await repo.redeliver(acme.enterpriseId, acme.endpointId, id)).toBe(true);
+      expect(await t.deliveryRow(id)).toMatchObject({ status: 'pending', leased: true });
+      expect(await new DeliveryLeaseRepository(t.db).claim(id, 10_000)).toBeNull();
+    });
+  });
+
+  describe('MetricsRepository', () => {
+    let repo: MetricsRepository;
+    let member: string;
+    let group: MetricScope;
+    let participant: Extract<MetricScope, { kind: 'participant' }>;
+
+    const foreign = (scope: MetricScope): MetricScope => ({ ...scope, enterpriseId: globexId });
+
+    beforeAll(async () => {
+      repo = new MetricsRepository(t.db);
+      const { enterpriseId, groupId } = acme;
+      member = await t.participant(enterpriseId);
+      const colleague = await t.participant(enterpriseId);
+      await t.membership(member, groupId, 3);
+      await t.membership(colleague, groupId, 1);
+      const sessions = [
+        await t.session(enterpriseId, member, groupId, {
+          completedAt: '2025-03-01T10:00:00Z',
+          mhci: 40,
+        }),
+        await t.session(enterpriseId, member, groupId, {
+          completedAt: '2025-03-01T20:00:00Z',
+          mhci: 60,
+        }),
+        await t.session(enterpriseId, member, groupId, {
+          completedAt: '2025-03-02T09:00:00Z',
+          mhci: 80,
+        }),
+        await t.session(enterpriseId, colleague, groupId, {
+          completedAt: '2025-03-02T12:00:00Z',
+          mhci: 20,
+        }),
+      ];
+      await t.session(enterpriseId, member, groupId); // not completed: never counted
+      const words: [number, string, number][] = [
+        [0, 'calm', 2],
+        [0, 'tired', 1],
+        [2, 'calm', 1],
+        [2, 'happy', 3],
+        [3, 'angry', 5],
+      ];
+      for (const [session, word, count] of words) {
+        await t.rows(
+          'INSERT INTO session_word_counts (session_id, word, count) VALUES ($1, $2, $3)',
+          [sessions[session], word, count],
+        );
+      }
+      await t.rows(
+        `INSERT INTO group_word_counts (group_id, day, word, count) VALUES
+           ($1, '2025-03-01', 'calm', 2), ($1, '2025-03-01', 'tired', 1),
+           ($1, '2025-03-02', 'calm', 1), ($1, '2025-03-02', 'happy', 3),
+           ($1, '2025-03-02', 'angry', 5)`,
+        [groupId],
+      );
+      group = { enterpriseId, kind: 'group', groupId };
+      participant = { enterpriseId, kind: 'participant', participantId: member, minimumLevel: 3 };
+    });
+
+    it("count: the owner's completed sessions; nothing for another enterprise", async () => {
+      expect(await repo.count(group, ALL)).toEqual([{ key: 'all', value: 4 }]);
+      expect(await repo.count(group, BY_DAY)).toEqual([
+        { key: '2025-03-01', value: 2 },
+        { key: '2025-03-02', value: 2 },
+      ]);
+      expect(await repo.count(group, { ...ALL, from: '2025-03-02' })).toEqual([
+        { key: 'all', value: 2 },
+      ]);
+      expect(await repo.count(participant, ALL)).toEqual([{ key: 'all', value: 3 }]);
+      expect(await repo.count(participant, BY_DAY)).toEqual([
+        { key: '2025-03-01', value: 2 },
+        { key: '2025-03-02', value: 1 },
+      ]);
+      // Below the privacy level the metric needs: nothing either.
+      expect(await repo.count({ ...participant, minimumLevel: 4 }, ALL)).toEqual([
+        { key: 'all', value: 0 },
+      ]);
+
+      for (const scope of [foreign(group), foreign(participant)]) {
+        expect(await repo.count(scope, ALL)).toEqual([{ key: 'all', value: 0 }]);
+        expect(await repo.count(scope, BY_DAY)).toEqual([]);
+      }
+    });
+
+    it("mhci: the owner's statistics; nothing for another enterprise", async () => {
+      expect(await repo.mhci(group, ALL)).toEqual([
+        {
+          key: 'all',
+          sessions: 4,
+          minMhci: 20,
+          maxMhci: 80,
+          avgMhci: 50,
+          percentile25Mhci: 35,
+          percentile50Mhci: 50,
+          percentile75Mhci: 65,
+        },
+      ]);
+      expect(await repo.mhci(participant, BY_DAY)).toEqual([
+        {
+          key: '2025-03-01',
+          sessions: 2,
+          minMhci: 40,
+          maxMhci: 60,
+          avgMhci: 50,
+          percentile25Mhci: 45,
+          percentile50Mhci: 50,
+          percentile75Mhci: 55,
+        },
+        {
+          key: '2025-03-02',
+          sessions: 1,
+          minMhci: 80,
+          maxMhci: 80,
+          avgMhci: 80,
+          percentile25Mhci: 80,
+          percentile50Mhci: 80,
+          percentile75Mhci: 80,
+        },
+      ]);
+
+      const none = {
+        key: 'all',
+        sessions: 0,
+        minMhci: null,
+        maxMhci: null,
+        avgMhci: null,
+        percentile25Mhci: null,
+        percentile50Mhci: null,
+        percentile75Mhci: null,
+      };
+      for (const scope of [foreign(group), foreign(participant)]) {
+        expect(await repo.mhci(scope, ALL)).toEqual([none]);
+        expect(await repo.mhci(scope, BY_DAY)).toEqual([]);
+      }
+    });
+
+    it("wordcloud: the owner's words and shares; nothing for another enterprise", async () => {
+      // The group's rollup: calm 3, happy 3, angry 5, tired 1 (of 12).
+      expect(await repo.wordcloud(group, ALL, 2)).toEqual([
+        { key: 'all', word: 'angry', share: 5 / 12 },
+        { key: 'all', word: 'calm', share: 3 / 12 },
+      ]);
+      expect(await repo.wordcloud(group, BY_DAY, 1)).toEqual([
+        { key: '2025-03-01', word: 'calm', share: 2 / 3 },
+        { key: '2025-03-02', word: 'angry', share: 5 / 9 },
+      ]);
+      // The participant's own sessions only: calm 3, happy 3, tired 1 (of 7); not the colleague's.
+      expect(await repo.wordcloud(participant, ALL, 5)).toEqual([
+        { key: 'all', word: 'calm', share: 3 / 7 },
+        { key: 'all', word: 'happy', share: 3 / 7 },
+        { key: 'all', word: 'tired', share: 1 / 7 },
+      ]);
+
+      for (const scope of [foreign(group), foreign(participant)]) {
+        expect(await repo.wordcloud(scope, ALL, 5)).toEqual([]);
+        expect(await repo.wordcloud(scope, BY_DAY, 5)).toEqual([]);
+      }
+    });
+  });
+});
