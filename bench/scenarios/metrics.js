@@ -97,7 +97,7 @@ async function checkOwnAnswers(ours, groupId, apiKey) {
 }
 
 /** EXPLAIN (ANALYZE, BUFFERS) of the service's count and mhci statements, as the pool sends them. */
-async function explain(databaseUrl, groupId) {
+async function explain(databaseUrl, groupId, enterpriseId) {
   const client = new Client({ connectionString: databaseUrl });
   await client.connect();
   try {
@@ -106,7 +106,7 @@ async function explain(databaseUrl, groupId) {
       const sql = serviceSql(metric);
       const { rows } = await client.query(
         `EXPLAIN (ANALYZE, BUFFERS) ${sql.text}`,
-        sql.params(groupId, RANGE.from, RANGE.to),
+        sql.params(groupId, enterpriseId, RANGE.from, RANGE.to),
       );
       plans[metric] = rows.map((row) => row['QUERY PLAN']);
     }
@@ -143,9 +143,9 @@ async function run({ log = console.log } = {}) {
       ? `Seeded in ${seed.seconds.toFixed(1)} s (group ${seed.groupId}).`
       : `Already seeded, kept (check + VACUUM took ${seed.seconds.toFixed(1)} s; group ${seed.groupId}).`,
   );
-  const { apiKey, groupId } = seed;
+  const { apiKey, groupId, enterpriseId } = seed;
 
-  const plans = await explain(databaseUrl, groupId);
+  const plans = await explain(databaseUrl, groupId, enterpriseId);
   for (const metric of ['count', 'mhci']) {
     log(`EXPLAIN (ANALYZE, BUFFERS) ${metric}:\n  ${plans[metric].join('\n  ')}`);
   }
