@@ -20,6 +20,7 @@ type EntityClass<E> = Function & { prototype: E };
 /** A fixed selection of an entity's columns, each answered under its property name. */
 export class EntityColumns<E, K extends keyof E & string> {
   private readonly names: ReadonlyMap<K, string>;
+  private readonly lists = new Map<string, string>();
 
   constructor(
     entity: EntityClass<E>,
@@ -41,11 +42,16 @@ export class EntityColumns<E, K extends keyof E & string> {
     return alias ? `${alias}.${name}` : name;
   }
 
-  /** `alias.column AS "property", …` for every property of the selection. */
-  select(alias?: string): string {
-    return this.properties
-      .map((property) => `${this.column(property, alias)} AS "${property}"`)
-      .join(', ');
+  /** `alias.column AS "property", …` for every property of the selection (built once per alias). */
+  select(alias = ''): string {
+    let list = this.lists.get(alias);
+    if (list === undefined) {
+      list = this.properties
+        .map((property) => `${this.column(property, alias || undefined)} AS "${property}"`)
+        .join(', ');
+      this.lists.set(alias, list);
+    }
+    return list;
   }
 }
 
