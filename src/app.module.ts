@@ -20,13 +20,11 @@ import { MetricsModule } from './metrics/metrics.module';
 import { bullRoot } from './queues/bull-root';
 import { QueueDashboardModule } from './queues/queue-dashboard';
 import { WebhooksModule } from './webhooks/webhooks.module';
-import { WEBHOOK_QUEUE } from './webhooks/webhook-queue';
 import { InteractModule } from './interact/interact.module';
-import { EMAIL_QUEUE } from './interact/email-queue';
-import { QUEUE_WORKER_MODULES } from './worker.module';
+import { QUEUE_WORKER_MODULES, WORKER_QUEUES } from './worker.module';
 
-/** The queues the operators' dashboard (/admin/queues, with ADMIN_TOKEN) shows. */
-export const DASHBOARD_QUEUES = [WEBHOOK_QUEUE, EMAIL_QUEUE];
+/** The queues the operators' dashboard (/admin/queues, with ADMIN_TOKEN) shows: every one. */
+export const DASHBOARD_QUEUES = WORKER_QUEUES;
 
 /**
  * The HTTP API process. The guard, pipe and filter are registered here (not in

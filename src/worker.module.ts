@@ -1,15 +1,20 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import type { AppConfig } from './config/config';
 import { CoreModule } from './core.module';
+import { EMAIL_QUEUE } from './interact/email-queue';
 import { EmailWorkerModule } from './interact/sending/email-worker.module';
 import { bullRoot } from './queues/bull-root';
 import { WebhookDeliveryWorkerModule } from './webhooks/delivery/delivery-worker.module';
+import { WEBHOOK_QUEUE } from './webhooks/webhook-queue';
 
 /**
  * Every queue consumer, each a module of its own (its processor and the sweeper that feeds it):
  * the worker process runs them all; the API process imports them only with RUN_WORKERS=true.
  */
 export const QUEUE_WORKER_MODULES = [WebhookDeliveryWorkerModule, EmailWorkerModule];
+
+/** The queues those modules consume. */
+export const WORKER_QUEUES = [WEBHOOK_QUEUE, EMAIL_QUEUE];
 
 /** The worker process: queue consumers only, no HTTP, no controllers, no pages. */
 @Module({})

@@ -1,6 +1,6 @@
 /**
- * A worker process (`npm run start:worker`): webhook delivery processors and the sweeper, no
- * HTTP. Run several next to API processes started with RUN_WORKERS=false to scale out. SIGTERM
+ * A worker process (`npm run start:worker`): the queue consumers (webhook deliveries, emails) and
+ * their sweepers, no HTTP. Run several next to API processes started with RUN_WORKERS=false to scale out. SIGTERM
  * lets in-flight deliveries finish (their leases would otherwise expire and be retried).
  */
 import 'reflect-metadata';
@@ -8,10 +8,9 @@ import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { getQueueToken } from '@nestjs/bull';
 import type { Queue } from 'bull';
-import { WEBHOOK_QUEUE } from './webhooks/webhook-queue';
 import { Logger as PinoLogger } from 'nestjs-pino';
 import { startupChecks } from './startup';
-import { WorkerModule } from './worker.module';
+import { WORKER_QUEUES, WorkerModule } from './worker.module';
 
 async function main(): Promise<void> {
   const config = await startupChecks();
@@ -21,9 +20,9 @@ async function main(): Promise<void> {
   app.useLogger(app.get(PinoLogger));
   app.enableShutdownHooks();
   await app.init();
-  // "Started" means the queue's Redis clients are connected and its processor is consuming.
-  await app.get<Queue>(getQueueToken(WEBHOOK_QUEUE)).isReady();
-  new Logger('Worker').log('Worker started: webhook deliveries');
+  // "Started" means every queue's Redis clients are connected and its processor is consuming.
+  await Promise.all(WORKER_QUEUES.map((name) => app.get<Queue>(getQueueToken(name)).isReady()));
+  new Logger('Worker').log(`Worker started: ${WORKER_QUEUES.join(', ')} queues`);
 }
 
 main().catch((error: unknown) => {
