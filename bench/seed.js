@@ -199,8 +199,8 @@ async function seedGroups({ databaseUrl, groups = 100, seed = SEED }) {
 /**
  * The metrics scenario's data, in its own enterprise ("Benchmark Metrics Enterprise", its own API
  * key): one group, `participants` participants each with a membership in it, `sessions` completed
- * sessions spread evenly over 2025 (UTC) with a deterministic pseudo-random mhci in [0, 100], and
- * the group's per-day word rollup (`days` × `words` rows). Everything is generated in SQL with
+ * sessions spread evenly over 2025 (UTC) with a deterministic pseudo-random mhci in [0, 100], the
+ * group's per-day word rollup (`days` × `words` rows) and its privacy-floor rollups (DESIGN §13). Everything is generated in SQL with
  * generate_series. Seeding is skipped when the enterprise already holds exactly these sizes (a
  * million sessions take a while); `force` re-seeds anyway.
  *
@@ -230,7 +230,8 @@ async function seedMetrics({
         existing &&
         existing.participants === participants &&
         existing.sessions === sessions &&
-        existing.wordRows === days * words
+        existing.wordRows === days * words &&
+        existing.cohortDays === days
       ) {
         // Cheap when nothing changed; refreshes the visibility map after a crash or new index.
         await client.query('VACUUM (ANALYZE) sessions');
@@ -312,12 +313,27 @@ async function seedMetrics({
          FROM generate_series(0, $2::int - 1) d, generate_series(1, $3::int) w`,
       [groupId, days, words],
     );
+    log('  privacy-floor rollups (every session gave words) …');
+    await client.query(
+      `INSERT INTO group_day_participants (group_id, day, participant_id, sessions, word_sessions)
+       SELECT group_id, (completed_at AT TIME ZONE 'UTC')::date, participant_id, count(*), count(*)
+         FROM sessions WHERE group_id = $1
+        GROUP BY 1, 2, 3`,
+      [groupId],
+    );
+    await client.query(
+      `INSERT INTO group_day_cohorts (group_id, day, participants, word_participants)
+       SELECT group_id, day, count(*), count(*) FROM group_day_participants WHERE group_id = $1
+        GROUP BY 1, 2`,
+      [groupId],
+    );
     await client.query('COMMIT');
 
     log('  VACUUM (ANALYZE) sessions, ANALYZE …');
     await client.query('VACUUM (ANALYZE) sessions');
     await client.query(
-      'ANALYZE enterprises, api_keys, groups, participants, memberships, group_word_counts',
+      'ANALYZE enterprises, api_keys, groups, participants, memberships, group_word_counts, ' +
+        'group_day_participants, group_day_cohorts',
     );
     return {
       apiKey,
@@ -351,7 +367,8 @@ async function existingMetricsSeed(client, keyHash) {
             (SELECT count(*) FROM memberships WHERE group_id = $2)::int AS memberships,
             (SELECT count(*) FROM sessions WHERE group_id = $2
                 AND completed_at IS NOT NULL)::int AS sessions,
-            (SELECT count(*) FROM group_word_counts WHERE group_id = $2)::int AS word_rows`,
+            (SELECT count(*) FROM group_word_counts WHERE group_id = $2)::int AS word_rows,
+            (SELECT count(*) FROM group_day_cohorts WHERE group_id = $2)::int AS cohort_days`,
     [enterpriseId, groupId],
   );
   const c = counts.rows[0];
@@ -361,6 +378,7 @@ async function existingMetricsSeed(client, keyHash) {
     participants: c.participants,
     sessions: c.sessions,
     wordRows: c.word_rows,
+    cohortDays: c.cohort_days,
   };
 }
 

@@ -139,18 +139,26 @@ describe('Operator CLI', () => {
       groupID: number;
       credits: number;
     }[];
-    expect(groups.map((group) => group.credits)).toEqual([-16, -16]);
+    expect(groups.map((group) => group.credits)).toEqual([-40, -40]);
     const participants = (
       await t.request('GET', `/groups/${groups[0].groupID}/participants`, {
         apiKey: seeded.apiKey,
       })
     ).body as string[];
-    expect(participants).toHaveLength(4);
+    expect(participants).toHaveLength(10);
     const sessions = (
       await t.request('GET', `/participants/${participants[0]}/sessions`, {
         apiKey: seeded.apiKey,
       })
     ).body as string[];
     expect(sessions).toHaveLength(4);
+    // Ten people per group: the default privacy floor (5 for scores, 10 for words) is reached.
+    for (const metric of ['mhci', 'wordcloud']) {
+      const answer = await t.request('GET', `/metrics/groups/${groups[0].groupID}/${metric}`, {
+        apiKey: seeded.apiKey,
+      });
+      expect(answer.status).toBe(200);
+      expect((answer.body as { all: unknown }).all).toEqual(expect.any(Object));
+    }
   });
 });

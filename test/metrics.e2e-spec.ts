@@ -43,6 +43,9 @@ describe('Metrics', () => {
   beforeAll(async () => {
     t = await startTestApp({ ENGINE_TOKEN });
     acme = await t.newEnterprise('Acme');
+    // The arithmetic below reads buckets of one to five participants: with the floor at 1 every
+    // bucket answers (the floor itself is tested in privacy-floor.e2e-spec.ts).
+    await t.setPrivacyFloor(acme, 1, 1);
     globex = await t.newEnterprise('Globex');
     group = await t.newGroup(acme, 'Metrics');
     empty = await t.newGroup(acme, 'Empty');
@@ -185,6 +188,16 @@ describe('Metrics', () => {
         '2026-02': { helps: 1 / 3 },
       });
     });
+
+    it('top goes up to 200; a group range without sessions is {"all": null}, as mhci', async () => {
+      expect((await group_('wordcloud', `${upTo}&top=200`)).body).toEqual(
+        (await group_('wordcloud', upTo)).body,
+      );
+      const emptyCloud = (query: string) =>
+        get(`/metrics/groups/${empty.groupID}/wordcloud${query}`);
+      expect(await emptyCloud('')).toEqual({ status: 200, body: { all: null } });
+      expect(await emptyCloud('?groupBy=week')).toEqual({ status: 200, body: {} });
+    });
   });
 
   describe('participant metrics respect the privacy level', () => {
@@ -238,6 +251,9 @@ describe('Metrics', () => {
       ['?top=-1', MetricsErrors.TopInvalid],
       ['?top=1.5', MetricsErrors.TopInvalid],
       ['?top=many', MetricsErrors.TopInvalid],
+      ['?top=201', MetricsErrors.TopInvalid],
+      ['?top=999999', MetricsErrors.TopInvalid],
+      ['?top=0200', MetricsErrors.TopInvalid],
       ['?from=2026-02-01&to=2026-01-01', MetricsErrors.RangeInvalid],
       ['?from=x&groupBy=year', MetricsErrors.FromInvalid],
     ])('%s → %s', async (query, message) => {

@@ -1,5 +1,6 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import type { OpenAPIV3 } from 'openapi-types';
+import { describePrivacyFloor } from '../src/common/privacy-model';
 import { GroupErrors } from '../src/groups/groups.errors';
 import { startTestApp, TestApp } from './support/test-app';
 
@@ -106,6 +107,29 @@ describe('OpenAPI document', () => {
     const response = await t.request('GET', '/docs');
     expect(response.status).toBe(200);
     expect(response.text).toContain('swagger-ui');
+  });
+
+  it('says on the group metrics what the privacy floor withholds, and types those answers nullable', () => {
+    const group = document.paths['/metrics/groups/{groupID}/{metric}']!.get!;
+    expect(group.description).toContain(describePrivacyFloor('mhci'));
+    expect(group.description).toContain(describePrivacyFloor('wordcloud'));
+    expect(group.description).toContain('count is never withheld');
+    const participant = document.paths['/metrics/participants/{externalID}/{metric}']!.get!;
+    expect(participant.description).not.toContain('Privacy floor');
+    const answer = (group.responses['200'] as OpenAPIV3.ResponseObject).content!['application/json']
+      .schema as OpenAPIV3.SchemaObject;
+    const [count, mhci, wordcloud] = answer.oneOf as OpenAPIV3.SchemaObject[];
+    const values = (shape: OpenAPIV3.SchemaObject) =>
+      shape.additionalProperties as OpenAPIV3.SchemaObject;
+    expect([count, mhci, wordcloud].map((shape) => values(shape).nullable)).toEqual([
+      undefined,
+      true,
+      true,
+    ]);
+    const top = group.parameters!.find(
+      (parameter) => (parameter as OpenAPIV3.ParameterObject).name === 'top',
+    ) as OpenAPIV3.ParameterObject;
+    expect(top.description).toContain('1–200');
   });
 
   it('hides the "absent path parameter" routes from the document', () => {

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Command, CommandRunner, Option } from 'nest-commander';
 import { IngestionService } from '../checkin/ingestion/ingestion.service';
 import { syntheticResult } from '../checkin/ingestion/synthetic-result';
+import { PRIVACY_FLOOR } from '../common/privacy-model';
 import { EnterprisesService } from '../enterprises/enterprises.service';
 import { GroupsService } from '../groups/groups.service';
 import { SessionsService } from '../sessions/sessions.service';
@@ -44,6 +45,15 @@ export class SimulateResultCommand extends CommandRunner {
   }
 }
 
+/**
+ * People per demo group: enough that a group's `mhci` and `wordcloud` reach the default privacy
+ * floor (DESIGN §13), so a newcomer sees answers rather than `null`.
+ */
+const DEMO_PARTICIPANTS_PER_GROUP = Math.max(
+  PRIVACY_FLOOR.defaultScores,
+  PRIVACY_FLOOR.defaultWords,
+);
+
 /** Demo data: an enterprise with two groups, participants and completed (synthetic) sessions. */
 @Injectable()
 @Command({
@@ -79,7 +89,7 @@ export class DemoSeedCommand extends CommandRunner {
       for (const groupName of ['Engineering', 'Customer support']) {
         const group = await this.groups.create(enterprise.enterpriseId, groupName);
         let sessionCount = 0;
-        for (let person = 1; person <= 4; person++) {
+        for (let person = 1; person <= DEMO_PARTICIPANTS_PER_GROUP; person++) {
           participantCount++;
           const email = `demo.person${participantCount}@example.com`;
           let identifier = email;

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Command, CommandRunner, Option } from 'nest-commander';
+import { PRIVACY_FLOOR } from '../common/privacy-model';
 import { ApiKeyRecord } from '../enterprises/enterprises.repository';
 import { EnterprisesService } from '../enterprises/enterprises.service';
 import { failCommand, printResult } from './cli-output';
@@ -119,9 +120,48 @@ export class RevokeApiKeyCommand extends JsonCommand {
   }
 }
 
+@Command({
+  name: 'enterprises:set-privacy-floor',
+  arguments: '<enterpriseId>',
+  description:
+    'Set the privacy floor of group metrics: mhci and wordcloud buckets with fewer distinct ' +
+    'participants answer null (DESIGN §13)',
+})
+export class SetPrivacyFloorCommand extends JsonCommand {
+  @Option({
+    flags: '--scores <n>',
+    description: `fewest participants behind a group mhci bucket (${PRIVACY_FLOOR.min}–${PRIVACY_FLOOR.max}, default ${PRIVACY_FLOOR.defaultScores})`,
+  })
+  parseScores(value: string): string {
+    return value;
+  }
+
+  @Option({
+    flags: '--words <n>',
+    description: `fewest participants behind a group wordcloud bucket (${PRIVACY_FLOOR.min}–${PRIVACY_FLOOR.max}, default ${PRIVACY_FLOOR.defaultWords})`,
+  })
+  parseWords(value: string): string {
+    return value;
+  }
+
+  async run(
+    [enterpriseId]: string[],
+    options: JsonOption & { scores?: string; words?: string },
+  ): Promise<void> {
+    await this.guarded(async () => {
+      const floor = await this.enterprises.setPrivacyFloor(enterpriseId, options);
+      printResult(!!options.json, floor, [
+        `Privacy floor of ${floor.enterpriseId}: group mhci needs ${floor.minCohortScores} ` +
+          `participants per bucket, group wordcloud ${floor.minCohortWords}.`,
+      ]);
+    });
+  }
+}
+
 export const ENTERPRISE_COMMANDS = [
   CreateEnterpriseCommand,
   CreateApiKeyCommand,
   ListApiKeysCommand,
   RevokeApiKeyCommand,
+  SetPrivacyFloorCommand,
 ];

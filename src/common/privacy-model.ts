@@ -70,6 +70,39 @@ export const PARTICIPANT_METRIC_LEVEL: Readonly<Record<Metric, number>> = {
   wordcloud: levelRevealing('transcript'),
 };
 
+/**
+ * The privacy floor of group metrics (DESIGN §13): a bucket of a group metric is answered only
+ * when its sessions come from at least this many distinct participants, else `null`. Scores
+ * (`mhci`) and words (`wordcloud`, counted in participants whose words are in the bucket) have
+ * their own floor per enterprise; `count` is never withheld. Only the operator changes a floor.
+ */
+export const PRIVACY_FLOOR = {
+  defaultScores: 5,
+  defaultWords: 10,
+  min: 1,
+  max: 100,
+} as const;
+
+/** The withheld group metrics and the floor (enterprise column) each one answers to. */
+export const FLOORED_GROUP_METRICS = {
+  mhci: 'minCohortScores',
+  wordcloud: 'minCohortWords',
+} as const satisfies Partial<Record<Metric, string>>;
+
+export type PrivacyFloor = { minCohortScores: number; minCohortWords: number };
+
+/** Why a group metric's bucket can be `null`: said in the OpenAPI document and the README. */
+export const describePrivacyFloor = (metric: keyof typeof FLOORED_GROUP_METRICS): string =>
+  `Privacy floor: a bucket (\`all\`, or each period with groupBy) whose completed sessions come ` +
+  `from fewer distinct participants than the enterprise's ${FLOORED_GROUP_METRICS[metric]} ` +
+  `(default ${metric === 'mhci' ? PRIVACY_FLOOR.defaultScores : PRIVACY_FLOOR.defaultWords}` +
+  `${metric === 'wordcloud' ? ', counting participants whose words are in the bucket' : ''}) ` +
+  `answers \`null\`; with groupBy the period keeps its key, so it stays aligned with count ` +
+  '(never withheld). Why: no answer may single out a participant, whatever range is asked ' +
+  '(a day with one check-in would otherwise show that person). The floor is set by the ' +
+  'operator, not through the API. Known limit: it bounds what one answer shows; differences ' +
+  'between overlapping ranges can still narrow a group down.';
+
 /** The level an array of requested names stands for: the highest it names (`[]` = 0). */
 export function levelOfNames(names: readonly string[] | null | undefined): number {
   let level = MIN_PRIVACY_LEVEL;

@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { Database, Sql } from '../database/database';
 import { columnsOf, RowOf } from '../database/entity-columns';
+import type { PrivacyFloor } from '../common/privacy-model';
 import { ApiKeyEntity } from './api-key.entity';
+import { EnterpriseEntity } from './enterprise.entity';
 
 /** Arbitrary, fixed advisory lock key for the demo bootstrap ("demo" in ASCII). */
 const BOOTSTRAP_LOCK_KEY = 0x64656d6f;
@@ -16,6 +18,8 @@ const API_KEY = columnsOf(ApiKeyEntity, [
 ]);
 
 export type ApiKeyRecord = RowOf<typeof API_KEY>;
+
+const PRIVACY_FLOOR_COLUMNS = columnsOf(EnterpriseEntity, ['minCohortScores', 'minCohortWords']);
 
 export interface ActiveApiKey {
   apiKeyId: string;
@@ -69,6 +73,22 @@ export class EnterprisesRepository {
       [keyHash],
     );
     return key ?? null;
+  }
+
+  /** Sets either floor or both (null keeps it) and answers the enterprise's floor; null if none. */
+  async updatePrivacyFloor(
+    enterpriseId: string,
+    floor: { minCohortScores: number | null; minCohortWords: number | null },
+  ): Promise<PrivacyFloor | null> {
+    const [row] = await this.db.rows<PrivacyFloor>(
+      `UPDATE enterprises
+          SET min_cohort_scores = coalesce($2, min_cohort_scores),
+              min_cohort_words = coalesce($3, min_cohort_words)
+        WHERE id = $1
+       RETURNING ${PRIVACY_FLOOR_COLUMNS.select()}`,
+      [enterpriseId, floor.minCohortScores, floor.minCohortWords],
+    );
+    return row ?? null;
   }
 
   async listKeysForEnterprise(enterpriseId: string): Promise<ApiKeyRecord[]> {

@@ -1,8 +1,19 @@
 import { Injectable } from '@nestjs/common';
+import { PRIVACY_FLOOR, type PrivacyFloor } from '../common/privacy-model';
 import { Database } from '../database/database';
 import { ApiKeyRecord, EnterprisesRepository } from './enterprises.repository';
 import { ApiKeysService } from './api-keys.service';
 import { EnterpriseErrors } from './enterprises.errors';
+
+/** A floor option as typed: absent (null, keep), or a whole number in the floor's range. */
+function floorValue(option: string, value: string | undefined): number | null {
+  if (value === undefined) return null;
+  const n = /^\d{1,3}$/.test(value) ? Number(value) : NaN;
+  if (!(n >= PRIVACY_FLOOR.min && n <= PRIVACY_FLOOR.max)) {
+    throw new Error(EnterpriseErrors.FloorInvalid(option, value));
+  }
+  return n;
+}
 
 export interface CreatedEnterprise {
   enterpriseId: string;
@@ -58,6 +69,27 @@ export class EnterprisesService {
     const record = await this.apiKeys.revoke(prefix);
     if (!record) throw new Error(EnterpriseErrors.KeyPrefixNotFound(prefix));
     return record;
+  }
+
+  /**
+   * Sets an enterprise's privacy floor (DESIGN §13), operator only: `scores` and/or `words`, each
+   * a whole number 1–100 as typed on the command line; the other keeps its value.
+   */
+  async setPrivacyFloor(
+    enterpriseId: string,
+    options: { scores?: string; words?: string },
+  ): Promise<{ enterpriseId: string } & PrivacyFloor> {
+    if (options.scores === undefined && options.words === undefined) {
+      throw new Error(EnterpriseErrors.FloorMissing);
+    }
+    const floor = {
+      minCohortScores: floorValue('--scores', options.scores),
+      minCohortWords: floorValue('--words', options.words),
+    };
+    await this.assertExists(enterpriseId);
+    const updated = await this.repository.updatePrivacyFloor(enterpriseId, floor);
+    if (!updated) throw new Error(EnterpriseErrors.NotFound(enterpriseId));
+    return { enterpriseId, ...updated };
   }
 
   private async assertExists(enterpriseId: string): Promise<void> {

@@ -6,7 +6,12 @@ import { CommonErrors } from '../common/errors/common.errors';
 import { ApiEndpointErrors } from '../common/swagger/api-errors.decorator';
 import { ExternalIdParam } from '../common/validation/external-id';
 import { AbsentPathParameters, GroupIdParam } from '../common/validation/path-params';
-import { type Metric, METRICS, PARTICIPANT_METRIC_LEVEL } from '../common/privacy-model';
+import {
+  describePrivacyFloor,
+  type Metric,
+  METRICS,
+  PARTICIPANT_METRIC_LEVEL,
+} from '../common/privacy-model';
 import { GroupErrors } from '../groups/groups.errors';
 import { ParticipantErrors } from '../participants/participants.errors';
 import { METRIC_ANSWER_SCHEMA, MetricAnswer, MhciStatsDto } from './dto/metric-answers.dto';
@@ -56,7 +61,12 @@ export class MetricsController {
 
   @Get('groups/:groupID/:metric')
   @ApiParam({ name: 'metric', enum: METRICS })
-  @ApiOperation({ summary: "A group's session count, MHCI statistics or word cloud" })
+  @ApiOperation({
+    summary: "A group's session count, MHCI statistics or word cloud",
+    description:
+      `count is never withheld. mhci — ${describePrivacyFloor('mhci')} ` +
+      `wordcloud — ${describePrivacyFloor('wordcloud')}`,
+  })
   @ApiOkResponse({ schema: METRIC_ANSWER_SCHEMA })
   @ApiEndpointErrors([
     GroupErrors.GroupIdMissing,

@@ -4,7 +4,12 @@ import { type Metric, PARTICIPANT_METRIC_LEVEL } from '../common/privacy-model';
 import { GroupErrors } from '../groups/groups.errors';
 import { GroupsRepository } from '../groups/groups.repository';
 import { ParticipantsService } from '../participants/participants.service';
-import type { MetricAnswer, MhciAnswer, WordcloudAnswer } from './dto/metric-answers.dto';
+import type {
+  MetricAnswer,
+  MhciAnswer,
+  MhciStatsDto,
+  WordcloudAnswer,
+} from './dto/metric-answers.dto';
 import { MetricsQueryDto } from './dto/metrics-query.dto';
 import { MetricsErrors } from './metrics.errors';
 import { MetricRange, MetricScope, MetricsRepository } from './metrics.repository';
@@ -13,7 +18,9 @@ const DEFAULT_TOP = 50;
 
 /**
  * Metrics (DESIGN §11). Privacy: a participant's metrics use only the sessions the privacy
- * model lets that metric see (PARTICIPANT_METRIC_LEVEL); group metrics are anonymised aggregates.
+ * model lets that metric see (PARTICIPANT_METRIC_LEVEL); a group's `mhci` and `wordcloud` answer
+ * `null` for a period whose sessions come from fewer participants than the enterprise's privacy
+ * floor (DESIGN §13; decided in the same SQL statement as the aggregate).
  */
 @Injectable()
 export class MetricsService {
@@ -78,16 +85,22 @@ export class MetricsService {
       const rows = await this.metrics.mhci(scope, range);
       if (!range.groupBy && (rows.length === 0 || rows[0].sessions === 0)) return { all: null };
       const answer: MhciAnswer = {};
-      for (const { key, sessions: _sessions, ...stats } of rows) answer[key] = stats;
+      for (const { key, sessions: _sessions, shown, ...stats } of rows) {
+        answer[key] = shown ? (stats as MhciStatsDto) : null;
+      }
       return answer;
     }
-    const rows = await this.metrics.wordcloud(
-      scope,
-      range,
-      query.top ? Number(query.top) : DEFAULT_TOP,
-    );
-    const answer: WordcloudAnswer = range.groupBy ? {} : { all: {} };
-    for (const row of rows) (answer[row.key] ??= {})[row.word] = row.share;
+    const top = query.top ? Number(query.top) : DEFAULT_TOP;
+    const rows = await this.metrics.wordcloud(scope, range, top);
+    // A group's range without sessions has no bucket: nothing to show, as `mhci` answers it.
+    const answer: WordcloudAnswer = range.groupBy
+      ? {}
+      : { all: scope.kind === 'group' ? null : {} };
+    for (const row of rows) {
+      if (!row.shown) answer[row.key] = null;
+      else if (row.word === null) answer[row.key] ??= {};
+      else (answer[row.key] ??= {})[row.word] = row.share;
+    }
     return answer;
   }
 }

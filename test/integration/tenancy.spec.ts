@@ -3,6 +3,7 @@
  * (list, redeliver) and metrics (count, mhci, word clouds) against real PostgreSQL, asked by the
  * owner (exact data) and by another enterprise (nothing).
  */
+import { COHORT_BACKFILL } from '../../migrations/1764378000000-PrivacyFloor';
 import { MetricRange, MetricScope, MetricsRepository } from '../../src/metrics/metrics.repository';
 import { DeliveryLeaseRepository } from '../../src/webhooks/delivery/delivery-lease.repository';
 import { WebhooksRepository } from '../../src/webhooks/webhooks.repository';
@@ -10,6 +11,15 @@ import { TestDatabase, WebhookWorld } from './support';
 
 const ALL: MetricRange = { from: null, to: null, groupBy: null };
 const BY_DAY: MetricRange = { from: null, to: null, groupBy: 'day' };
+/** MHCI statistics of nothing, or of a bucket under the privacy floor. */
+const NO_STATS = {
+  minMhci: null,
+  maxMhci: null,
+  avgMhci: null,
+  percentile25Mhci: null,
+  percentile50Mhci: null,
+  percentile75Mhci: null,
+};
 
 describe('tenancy of enterprise-scoped reads (PostgreSQL)', () => {
   let t: TestDatabase;
@@ -193,9 +203,23 @@ describe('tenancy of enterprise-scoped reads (PostgreSQL)', () => {
            ($1, '2025-03-02', 'angry', 5)`,
         [groupId],
       );
+      // The privacy-floor rollups ingestion would have written (the e2e tests hold the two equal),
+      // and a floor of 1 so that the arithmetic below reads every bucket.
+      for (const statement of COHORT_BACKFILL) await t.rows(statement);
+      await t.rows(
+        'UPDATE enterprises SET min_cohort_scores = 1, min_cohort_words = 1 WHERE id = $1',
+        [enterpriseId],
+      );
       group = { enterpriseId, kind: 'group', groupId };
       participant = { enterpriseId, kind: 'participant', participantId: member, minimumLevel: 3 };
     });
+
+    const setFloor = (scores: number, words: number) =>
+      t.rows('UPDATE enterprises SET min_cohort_scores = $2, min_cohort_words = $3 WHERE id = $1', [
+        acme.enterpriseId,
+        scores,
+        words,
+      ]);
 
     it("count: the owner's completed sessions; nothing for another enterprise", async () => {
       expect(await repo.count(group, ALL)).toEqual([{ key: 'all', value: 4 }]);
@@ -227,6 +251,7 @@ describe('tenancy of enterprise-scoped reads (PostgreSQL)', () => {
         {
           key: 'all',
           sessions: 4,
+          shown: true,
           minMhci: 20,
           maxMhci: 80,
           avgMhci: 50,
@@ -239,6 +264,7 @@ describe('tenancy of enterprise-scoped reads (PostgreSQL)', () => {
         {
           key: '2025-03-01',
           sessions: 2,
+          shown: true,
           minMhci: 40,
           maxMhci: 60,
           avgMhci: 50,
@@ -249,6 +275,7 @@ describe('tenancy of enterprise-scoped reads (PostgreSQL)', () => {
         {
           key: '2025-03-02',
           sessions: 1,
+          shown: true,
           minMhci: 80,
           maxMhci: 80,
           avgMhci: 80,
@@ -258,18 +285,11 @@ describe('tenancy of enterprise-scoped reads (PostgreSQL)', () => {
         },
       ]);
 
-      const none = {
-        key: 'all',
-        sessions: 0,
-        minMhci: null,
-        maxMhci: null,
-        avgMhci: null,
-        percentile25Mhci: null,
-        percentile50Mhci: null,
-        percentile75Mhci: null,
-      };
+      const none = { key: 'all', sessions: 0, ...NO_STATS };
+      // Another enterprise: no statistics; for a group not even a bucket to pass the floor.
+      expect(await repo.mhci(foreign(group), ALL)).toEqual([{ ...none, shown: false }]);
+      expect(await repo.mhci(foreign(participant), ALL)).toEqual([{ ...none, shown: true }]);
       for (const scope of [foreign(group), foreign(participant)]) {
-        expect(await repo.mhci(scope, ALL)).toEqual([none]);
         expect(await repo.mhci(scope, BY_DAY)).toEqual([]);
       }
     });
@@ -277,23 +297,54 @@ describe('tenancy of enterprise-scoped reads (PostgreSQL)', () => {
     it("wordcloud: the owner's words and shares; nothing for another enterprise", async () => {
       // The group's rollup: calm 3, happy 3, angry 5, tired 1 (of 12).
       expect(await repo.wordcloud(group, ALL, 2)).toEqual([
-        { key: 'all', word: 'angry', share: 5 / 12 },
-        { key: 'all', word: 'calm', share: 3 / 12 },
+        { key: 'all', shown: true, word: 'angry', share: 5 / 12 },
+        { key: 'all', shown: true, word: 'calm', share: 3 / 12 },
       ]);
       expect(await repo.wordcloud(group, BY_DAY, 1)).toEqual([
-        { key: '2025-03-01', word: 'calm', share: 2 / 3 },
-        { key: '2025-03-02', word: 'angry', share: 5 / 9 },
+        { key: '2025-03-01', shown: true, word: 'calm', share: 2 / 3 },
+        { key: '2025-03-02', shown: true, word: 'angry', share: 5 / 9 },
       ]);
       // The participant's own sessions only: calm 3, happy 3, tired 1 (of 7); not the colleague's.
       expect(await repo.wordcloud(participant, ALL, 5)).toEqual([
-        { key: 'all', word: 'calm', share: 3 / 7 },
-        { key: 'all', word: 'happy', share: 3 / 7 },
-        { key: 'all', word: 'tired', share: 1 / 7 },
+        { key: 'all', shown: true, word: 'calm', share: 3 / 7 },
+        { key: 'all', shown: true, word: 'happy', share: 3 / 7 },
+        { key: 'all', shown: true, word: 'tired', share: 1 / 7 },
       ]);
 
       for (const scope of [foreign(group), foreign(participant)]) {
         expect(await repo.wordcloud(scope, ALL, 5)).toEqual([]);
         expect(await repo.wordcloud(scope, BY_DAY, 5)).toEqual([]);
+      }
+    });
+
+    it('the floor: 2 March (one participant) is withheld at 2, the range and 3 March are not', async () => {
+      await setFloor(2, 2);
+      try {
+        const withheld = { shown: false, ...NO_STATS };
+        const byDay = await repo.mhci(group, BY_DAY);
+        expect(byDay).toEqual([
+          { key: '2025-03-01', sessions: 2, ...withheld },
+          expect.objectContaining({ key: '2025-03-02', sessions: 2, shown: true, minMhci: 20 }),
+        ]);
+        expect(await repo.mhci(group, ALL)).toEqual([
+          expect.objectContaining({ key: 'all', shown: true, avgMhci: 50 }),
+        ]);
+        expect(await repo.wordcloud(group, BY_DAY, 1)).toEqual([
+          { key: '2025-03-01', shown: false, word: null, share: null },
+          { key: '2025-03-02', shown: true, word: 'angry', share: 5 / 9 },
+        ]);
+        // Two participants in all, both counted once however many sessions they had.
+        await setFloor(3, 3);
+        expect(await repo.mhci(group, ALL)).toEqual([{ key: 'all', sessions: 4, ...withheld }]);
+        expect(await repo.wordcloud(group, ALL, 5)).toEqual([
+          { key: 'all', shown: false, word: null, share: null },
+        ]);
+        // A participant's own metrics have no floor (their level gates them).
+        expect(await repo.mhci(participant, ALL)).toEqual([
+          expect.objectContaining({ shown: true, sessions: 3 }),
+        ]);
+      } finally {
+        await setFloor(1, 1);
       }
     });
   });

@@ -69,6 +69,13 @@ export class TestApp {
     return this.app.get(EnterprisesService).create(name);
   }
 
+  /** Sets an enterprise's privacy floor (DESIGN §13) through the service the CLI uses. */
+  async setPrivacyFloor(enterprise: TestEnterprise, scores: number, words: number): Promise<void> {
+    await this.app
+      .get(EnterprisesService)
+      .setPrivacyFloor(enterprise.enterpriseId, { scores: String(scores), words: String(words) });
+  }
+
   /** A group of this enterprise, created over HTTP. */
   async newGroup(enterprise: TestEnterprise, groupName = 'Test group'): Promise<TestGroup> {
     const response = await this.request('POST', '/groups', {

@@ -214,6 +214,42 @@ export class IngestionRepository {
     );
   }
 
+  /**
+   * Counts the session's participant in the group's cohort of its completion day (privacy floor,
+   * DESIGN §13): their row in `group_day_participants` (sessions, and sessions that gave words)
+   * and, when this is their first session, or first word-giving one, of that day, one more in
+   * `group_day_cohorts`. ON CONFLICT locks and re-reads the participant's row, so two of their
+   * sessions completing at once still count them once. (The day's row is proposed as one
+   * participant, the only value a new row can hold: PostgreSQL checks a proposed row's CHECK
+   * constraints before it looks for the conflict, so an increment of 0 cannot be proposed.)
+   */
+  async addToCohort(
+    session: LockedSession,
+    completedAt: Date,
+    gaveWords: boolean,
+    sql: Sql = this.db,
+  ): Promise<void> {
+    await sql.rows(
+      `WITH day AS (SELECT ($2::timestamptz AT TIME ZONE 'UTC')::date AS day),
+       member AS (
+         INSERT INTO group_day_participants AS p
+                (group_id, day, participant_id, sessions, word_sessions)
+         SELECT $1, day, $3, 1, $4::int FROM day
+         ON CONFLICT (group_id, day, participant_id) DO UPDATE
+            SET sessions = p.sessions + 1, word_sessions = p.word_sessions + excluded.word_sessions
+         RETURNING (sessions = 1)::int AS new_participant,
+                   ($4::int = 1 AND word_sessions = 1)::int AS new_word_participant)
+       INSERT INTO group_day_cohorts AS c (group_id, day, participants, word_participants)
+       SELECT $1, day.day, 1, member.new_word_participant
+         FROM member, day
+        WHERE member.new_participant = 1 OR member.new_word_participant = 1
+       ON CONFLICT (group_id, day) DO UPDATE
+          SET participants = c.participants + (SELECT new_participant FROM member),
+              word_participants = c.word_participants + excluded.word_participants`,
+      [session.groupId, completedAt, session.participantId, gaveWords ? 1 : 0],
+    );
+  }
+
   /** One credit per completed check-in; balances may go negative (never blocks a check-in). */
   async deductCredit(groupId: number, sql: Sql = this.db): Promise<void> {
     await sql.rows('UPDATE groups SET credits = credits - 1 WHERE group_id = $1', [groupId]);

@@ -34,9 +34,9 @@ function resultHash(result: SessionResultDto): string {
 
 /**
  * Result ingestion (DESIGN §8). In one transaction, with the session row locked: store the
- * result, compute group and user percentiles, add the word counts, deduct a credit and write the
- * `user.session.result` event. Posting the same result again changes nothing; a different one is
- * refused with 409.
+ * result, compute group and user percentiles, add the word counts and the day's cohort (DESIGN
+ * §13), deduct a credit and write the `user.session.result` event. Posting the same result again
+ * changes nothing; a different one is refused with 409.
  */
 @Injectable()
 export class IngestionService {
@@ -94,7 +94,9 @@ export class IngestionService {
       const userTurns = result.transcript
         .filter((turn) => turn.role === 'user')
         .map((turn) => turn.content);
-      await this.ingestion.addWordCounts(session, completedAt, countWords(userTurns), sql);
+      const words = countWords(userTurns);
+      await this.ingestion.addWordCounts(session, completedAt, words, sql);
+      await this.ingestion.addToCohort(session, completedAt, words.size > 0, sql);
       await this.ingestion.deductCredit(session.groupId, sql);
       const payload: SessionResultPayload = {
         groupID: session.groupId,

@@ -14,8 +14,11 @@ export class MhciStatsDto {
 export type CountAnswer = Record<string, number>;
 /** `{"all": stats | null}`, or stats per period with `groupBy`. */
 export type MhciAnswer = Record<string, MhciStatsDto | null>;
-/** `{"all": {word: share}}`, or one word cloud per period with `groupBy`. */
-export type WordcloudAnswer = Record<string, Record<string, number>>;
+/**
+ * `{"all": {word: share}}`, or one word cloud per period with `groupBy`; a group's period under
+ * the privacy floor is `null`.
+ */
+export type WordcloudAnswer = Record<string, Record<string, number> | null>;
 
 export type MetricAnswer = CountAnswer | MhciAnswer | WordcloudAnswer;
 
@@ -23,7 +26,8 @@ export type MetricAnswer = CountAnswer | MhciAnswer | WordcloudAnswer;
 export const METRIC_ANSWER_SCHEMA = {
   description:
     'Without groupBy `{"all": X}`; with groupBy one key per period that has sessions (day ' +
-    "`YYYY-MM-DD`, the ISO week's Monday `YYYY-MM-DD`, month `YYYY-MM`).",
+    "`YYYY-MM-DD`, the ISO week's Monday `YYYY-MM-DD`, month `YYYY-MM`). A group's mhci or " +
+    'wordcloud bucket under the privacy floor is `null`.',
   oneOf: [
     {
       title: 'count',
@@ -43,7 +47,11 @@ export const METRIC_ANSWER_SCHEMA = {
     {
       title: 'wordcloud',
       type: 'object',
-      additionalProperties: { type: 'object', additionalProperties: { type: 'number' } },
+      additionalProperties: {
+        type: 'object',
+        nullable: true,
+        additionalProperties: { type: 'number' },
+      },
       example: { all: { tired: 0.12, sleep: 0.08 } },
     },
   ],

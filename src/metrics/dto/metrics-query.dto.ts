@@ -13,8 +13,12 @@ export const isCalendarDate = (value: unknown): boolean => {
   );
 };
 
-const isPositiveInteger = (value: unknown): boolean =>
-  typeof value === 'string' && /^[1-9]\d{0,5}$/.test(value);
+/** The most words a cloud answers (DESIGN §13): more would only list rarer, more telling words. */
+export const MAX_TOP = 200;
+
+/** A whole number 1–MAX_TOP, written plainly (no sign, no leading zero). */
+const isTopValue = (value: unknown): boolean =>
+  typeof value === 'string' && /^[1-9]\d{0,2}$/.test(value) && Number(value) <= MAX_TOP;
 
 /** Query parameters, checked in the spec's order: from, to, groupBy, top. */
 export class MetricsQueryDto {
@@ -35,8 +39,8 @@ export class MetricsQueryDto {
 
   @ApiPropertyOptional({
     example: '50',
-    description: 'Wordcloud only: how many words (default 50).',
+    description: `Wordcloud only: how many words, 1–${MAX_TOP} (default 50).`,
   })
-  @Rules(holds(isPositiveInteger, MetricsErrors.TopInvalid))
+  @Rules(holds(isTopValue, MetricsErrors.TopInvalid))
   top?: string;
 }
