@@ -5,6 +5,10 @@
 export const EventTypes = {
   UserCreated: 'user.created',
   SessionResult: 'user.session.result',
+  /** A participant's privacy level changed (DESIGN §14, §16); for endpoints that enable it. */
+  PrivacyUpdated: 'user.privacy.updated',
+  /** A participant was erased; one per group they belonged to. */
+  Deleted: 'user.deleted',
   /** Sent by POST /webhooks/{groupID}/{webhookID}/test to that endpoint only. */
   Test: 'webhook.test',
 } as const;
@@ -24,5 +28,23 @@ export interface SessionResultPayload {
   groupID: number;
   sessionID: string;
   externalUserID: string;
+  timestamp: string;
+}
+
+/** `user.privacy.updated` object (DESIGN §16). */
+export interface PrivacyUpdatedPayload {
+  groupID: number;
+  userIdentifier: string;
+  privacyLevel: number;
+  previousPrivacyLevel: number;
+  timestamp: string;
+}
+
+/**
+ * `user.deleted` object minus the external ID: after an erasure no row may hold it in clear, so
+ * it is kept encrypted in `encrypted_pii` (as the email of `user.created`) until delivered.
+ */
+export interface UserDeletedPayload {
+  groupID: number;
   timestamp: string;
 }

@@ -3,7 +3,7 @@ import { ForeignKey } from '../database/entity-columns';
 import { EnterpriseEntity } from '../enterprises/enterprise.entity';
 import { GroupEntity } from '../groups/group.entity';
 import { ParticipantEntity } from '../participants/participant.entity';
-import type { EmailType } from './interact.errors';
+import { MAIL_TYPES, type MailType } from './interact.errors';
 
 export type EmailStatus = 'queued' | 'sent' | 'failed' | 'skipped';
 
@@ -13,7 +13,7 @@ export type EmailStatus = 'queued' | 'sent' | 'failed' | 'skipped';
 @Index('email_messages_queued_idx', ['createdAt'], { where: "status = 'queued'" })
 @Check(
   'email_messages_type_values',
-  "(type = ANY (ARRAY['checkinReminder'::text, 'privacyRequest'::text]))",
+  `(type = ANY (ARRAY[${MAIL_TYPES.map((type) => `'${type}'::text`).join(', ')}]))`,
 )
 @Check(
   'email_messages_status_values',
@@ -33,7 +33,11 @@ export class EmailMessageEntity {
   groupId!: number;
 
   @Column({ type: 'text' })
-  type!: EmailType;
+  type!: MailType;
+
+  /** What a `privacyNotice` says: `{"from": level, "to": level}`; null for other types. */
+  @Column({ type: 'jsonb', nullable: true })
+  details!: { from: number; to: number } | null;
 
   @Column({ type: 'text', default: 'queued' })
   status!: EmailStatus;

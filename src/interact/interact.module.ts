@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { GroupsModule } from '../groups/groups.module';
 import { ParticipantLinksModule } from '../participant-links/participant-links.module';
+import { ParticipantsModule } from '../participants/participants.module';
 import { InteractController } from './interact.controller';
 import { InteractRepository } from './interact.repository';
 import { InteractService } from './interact.service';
@@ -11,8 +12,9 @@ import { UnsubscribeController } from './unsubscribe.controller';
  * Sending is the worker's (sending/email-worker.module.ts).
  */
 @Module({
-  imports: [GroupsModule, ParticipantLinksModule],
+  imports: [GroupsModule, ParticipantLinksModule, ParticipantsModule],
   controllers: [InteractController, UnsubscribeController],
   providers: [InteractRepository, InteractService],
+  exports: [InteractRepository],
 })
 export class InteractModule {}

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Database } from '../database/database';
+import { Database, Sql } from '../database/database';
 import { EMAILS_CHANNEL } from './email-queue';
 import { EmailType } from './interact.errors';
 
@@ -75,12 +75,57 @@ export class InteractRepository {
     });
   }
 
-  /** One-click unsubscribe: turns the preference off. */
-  async unsubscribe(participantId: string, type: EmailType): Promise<boolean> {
-    const rows = await this.db.rows(
-      `UPDATE participants SET ${PREFERENCE_COLUMN[type]} = false WHERE id = $1 RETURNING id`,
+  /**
+   * The security notice of a raised privacy level (DESIGN §14): queued whatever the participant's
+   * preferences, at most one per participant and group within the window.
+   */
+  async queuePrivacyNotice(
+    notice: {
+      enterpriseId: string;
+      participantId: string;
+      groupId: number;
+      from: number;
+      to: number;
+    },
+    windowMs: number,
+    sql: Sql = this.db,
+  ): Promise<boolean> {
+    const rows = await sql.rows(
+      `INSERT INTO email_messages (enterprise_id, participant_id, group_id, type, details)
+       SELECT $1, $2, $3, 'privacyNotice', $4
+        WHERE NOT EXISTS (
+          SELECT 1 FROM email_messages e
+           WHERE e.participant_id = $2 AND e.group_id = $3 AND e.type = 'privacyNotice'
+             AND e.status IN ('queued', 'sent')
+             AND e.created_at > now() - $5 * interval '1 millisecond')
+       RETURNING id`,
+      [
+        notice.enterpriseId,
+        notice.participantId,
+        notice.groupId,
+        JSON.stringify({ from: notice.from, to: notice.to }),
+        windowMs,
+      ],
+    );
+    if (rows.length > 0) await sql.rows(`SELECT pg_notify('${EMAILS_CHANNEL}', '')`);
+    return rows.length > 0;
+  }
+
+  /** One-click unsubscribe: turns the preference off; answers the preference before, or null. */
+  async unsubscribe(
+    participantId: string,
+    type: EmailType,
+    sql: Sql = this.db,
+  ): Promise<{ enterpriseId: string; before: boolean } | null> {
+    const [row] = await sql.rows<{ enterpriseId: string; before: boolean }>(
+      `WITH old AS (
+         SELECT id, enterprise_id, ${PREFERENCE_COLUMN[type]} AS before
+           FROM participants WHERE id = $1 FOR UPDATE)
+       UPDATE participants p SET ${PREFERENCE_COLUMN[type]} = false FROM old
+        WHERE p.id = old.id
+       RETURNING old.enterprise_id AS "enterpriseId", old.before`,
       [participantId],
     );
-    return rows.length > 0;
+    return row ?? null;
   }
 }

@@ -2,7 +2,9 @@ import { Controller, Get, Header, HttpCode, Post, Query, Res } from '@nestjs/com
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { Public } from '../common/auth/public.decorator';
+import { Database } from '../database/database';
 import { ParticipantLinks } from '../participant-links/participant-links';
+import { ConsentLedgerRepository } from '../participants/consent-ledger.repository';
 import { EMAIL_TYPES, EmailType } from './interact.errors';
 import { InteractRepository } from './interact.repository';
 
@@ -28,7 +30,32 @@ export class UnsubscribeController {
   constructor(
     private readonly links: ParticipantLinks,
     private readonly repository: InteractRepository,
+    private readonly ledger: ConsentLedgerRepository,
+    private readonly db: Database,
   ) {}
+
+  /** Turns the preference off and writes the change to the consent ledger, in one transaction. */
+  private turnOff(target: { participantId: string; type: EmailType }): Promise<boolean> {
+    return this.db.transaction(async (sql) => {
+      const before = await this.repository.unsubscribe(target.participantId, target.type, sql);
+      if (!before) return false;
+      await this.ledger.append(
+        [
+          {
+            enterpriseId: before.enterpriseId,
+            participantId: target.participantId,
+            groupId: null,
+            change: target.type,
+            from: before.before,
+            to: false,
+            via: 'unsubscribe',
+          },
+        ],
+        sql,
+      );
+      return true;
+    });
+  }
 
   private target(token: unknown): { participantId: string; type: EmailType } | null {
     const target = this.links.unsubscribeTargetOf(token);
@@ -62,7 +89,7 @@ export class UnsubscribeController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<string> {
     const target = this.target(token);
-    if (!target || !(await this.repository.unsubscribe(target.participantId, target.type))) {
+    if (!target || !(await this.turnOff(target))) {
       reply.status(404);
       return page('This link is not valid or has expired', '<p>Nothing was changed.</p>');
     }

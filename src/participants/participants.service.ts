@@ -1,13 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError } from '../common/errors/api-error';
 import { EXTERNAL_ID_PATTERN } from '../common/ids';
+import { ConsentLedgerRepository } from './consent-ledger.repository';
+import { ConsentRecordDto } from './dto/consent-record.dto';
 import { ParticipantDto } from './dto/participant.dto';
 import { ParticipantErrors } from './participants.errors';
 import { ParticipantRecord, ParticipantsRepository } from './participants.repository';
 
 @Injectable()
 export class ParticipantsService {
-  constructor(private readonly participants: ParticipantsRepository) {}
+  constructor(
+    private readonly participants: ParticipantsRepository,
+    private readonly ledger: ConsentLedgerRepository,
+  ) {}
 
   /** The enterprise's participant, or 400 `Participant not found` (also for malformed ids). */
   async require(enterpriseId: string, externalId: string): Promise<ParticipantRecord> {
@@ -30,6 +35,13 @@ export class ParticipantsService {
         privacyLevel: membership.privacyLevel,
       })),
     };
+  }
+
+  /** The participant's consent ledger, oldest first (DESIGN §14). */
+  async listConsents(enterpriseId: string, externalId: string): Promise<ConsentRecordDto[]> {
+    const participant = await this.require(enterpriseId, externalId);
+    const records = await this.ledger.list(enterpriseId, participant.id);
+    return records.map((record) => ({ ...record, at: record.at.toISOString() }));
   }
 
   async listSessions(enterpriseId: string, externalId: string): Promise<string[]> {

@@ -68,6 +68,7 @@ describe('EmailSendingRepository (PostgreSQL)', () => {
         type: 'privacyRequest',
         status: 'queued',
         participantId: participant,
+        details: null,
         groupId,
         emailCiphertext: 'cipher-of-ana',
         prefOn: true,

@@ -11,6 +11,7 @@ import { Public } from '../../common/auth/public.decorator';
 import { MessageDto, SUCCESS } from '../../common/http/message.dto';
 import { AbsentPathParameters } from '../../common/validation/path-params';
 import { EngineTokenGuard } from './engine-token.guard';
+import { IngestionErrors } from './ingestion.errors';
 import { IngestionService } from './ingestion.service';
 import { SessionResultDto } from './session-result.dto';
 
@@ -29,11 +30,15 @@ export class IngestionController {
     summary: 'Record the result of a check-in (analysis engine only)',
     description:
       'Authenticated with `Authorization: Bearer <ENGINE_TOKEN>`; enterprise API keys are refused. ' +
-      'Posting the same result again is a no-op; a different result for a completed session is 409.',
+      'Posting the same result again is a no-op; a different result for a completed session is 409. ' +
+      'In a group that requires consent, a result for a member who has not consented (or has ' +
+      'withdrawn consent) is refused with 409 and stored nowhere.',
   })
   @ApiOkResponse({ type: MessageDto })
   @ApiUnauthorizedResponse({ description: 'Missing or wrong engine token.' })
-  @ApiConflictResponse({ description: 'A different result was already recorded for this session' })
+  @ApiConflictResponse({
+    description: `${IngestionErrors.DifferentResult} | ${IngestionErrors.ConsentMissing}`,
+  })
   async record(
     @Param('sessionID') sessionId: string,
     @Body() result: SessionResultDto,

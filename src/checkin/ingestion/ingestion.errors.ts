@@ -19,4 +19,5 @@ export const IngestionErrors = {
   CompletedAtInvalid: 'completedAt must be an ISO 8601 date-time, not in the future',
   SessionNotFound: 'Session not found',
   DifferentResult: 'A different result was already recorded for this session',
+  ConsentMissing: 'The participant has not consented to this check-in',
 } as const;

@@ -29,8 +29,14 @@ const LOCKED_SESSION = columnsOf(SessionEntity, [
   'resultHash',
 ]);
 
-/** The session being completed, with its participant's external ID. */
-export type LockedSession = RowOf<typeof LOCKED_SESSION> & { externalId: string };
+/**
+ * The session being completed, with its participant's external ID and whether its group asks
+ * for consent that the member has not given (DESIGN §14).
+ */
+export type LockedSession = RowOf<typeof LOCKED_SESSION> & {
+  externalId: string;
+  consentMissing: boolean;
+};
 
 /** The SQL of result ingestion; the service runs every method inside one transaction. */
 @Injectable()
@@ -40,8 +46,12 @@ export class IngestionRepository {
   /** Locks the session row for the rest of the transaction (one completion at a time). */
   async lockSession(sessionId: string, sql: Sql = this.db): Promise<LockedSession | null> {
     const [session] = await sql.rows<LockedSession>(
-      `SELECT ${LOCKED_SESSION.select('s')}, p.external_id AS "externalId"
-         FROM sessions s JOIN participants p ON p.id = s.participant_id
+      `SELECT ${LOCKED_SESSION.select('s')}, p.external_id AS "externalId",
+              g.consent_required AND m.consented_at IS NULL AS "consentMissing"
+         FROM sessions s
+         JOIN participants p ON p.id = s.participant_id
+         JOIN memberships m ON m.participant_id = s.participant_id AND m.group_id = s.group_id
+         JOIN groups g ON g.group_id = s.group_id
         WHERE s.session_id = $1
         FOR UPDATE OF s`,
       [sessionId],

@@ -61,6 +61,7 @@ export class IngestionService {
         if (session.resultHash === hash) return 'already-recorded';
         throw new ApiError(409, IngestionErrors.DifferentResult);
       }
+      if (session.consentMissing) throw new ApiError(409, IngestionErrors.ConsentMissing);
       const completedAt = result.completedAt ? new Date(result.completedAt) : new Date();
       const features = featureValues(result.features);
       await this.ingestion.addFeatures(session, features, sql);

@@ -1,11 +1,15 @@
 import { Module } from '@nestjs/common';
 import { PAGE_ERROR_HANDLER } from '../../common/http/page-error-handler';
 import { HtmlPageExceptionFilter } from './html-exception.filter';
+import { EventsModule } from '../../events/events.module';
+import { InteractModule } from '../../interact/interact.module';
 import { ParticipantLinksModule } from '../../participant-links/participant-links.module';
+import { ParticipantsModule } from '../../participants/participants.module';
 import { CheckinPagesController } from './checkin-pages.controller';
 import { CheckinPagesRepository } from './checkin-pages.repository';
 import { CheckinPagesService } from './checkin-pages.service';
 import { PageRenderer } from './page-renderer';
+import { ParticipantChanges } from './participant-changes';
 import { ParticipantSettingsController } from './participant-settings.controller';
 
 /**
@@ -15,11 +19,12 @@ import { ParticipantSettingsController } from './participant-settings.controller
  * are read through ParticipantLinks, which also mints them for sessions and emails.
  */
 @Module({
-  imports: [ParticipantLinksModule],
+  imports: [ParticipantLinksModule, ParticipantsModule, EventsModule, InteractModule],
   controllers: [CheckinPagesController, ParticipantSettingsController],
   providers: [
     CheckinPagesRepository,
     CheckinPagesService,
+    ParticipantChanges,
     PageRenderer,
     HtmlPageExceptionFilter,
     // Errors raised before the pages' own filter runs (e.g. a 413 body) are HTML too.

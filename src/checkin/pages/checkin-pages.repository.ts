@@ -1,16 +1,23 @@
 import { Injectable } from '@nestjs/common';
-import { Database } from '../../database/database';
+import { Database, Sql } from '../../database/database';
 import { columnsOf } from '../../database/entity-columns';
 import type { GroupEntity } from '../../groups/group.entity';
 import { MembershipEntity } from '../../participants/membership.entity';
 import { ParticipantEntity } from '../../participants/participant.entity';
 import type { SessionEntity } from '../../sessions/session.entity';
 
+export interface EmailPreferences {
+  checkinReminder: boolean;
+  privacyRequest: boolean;
+}
+
 /** What the participant pages show and change of one membership (participant in a group). */
 export interface MemberSettings
   extends
     Pick<MembershipEntity, 'participantId' | 'groupId' | 'consentedAt' | 'privacyLevel'>,
-    Pick<ParticipantEntity, 'prefCheckinReminder' | 'prefPrivacyRequest'> {
+    Pick<ParticipantEntity, 'prefCheckinReminder' | 'prefPrivacyRequest' | 'enterpriseId'> {
+  /** For the enterprise's event about a change (never shown on a page). */
+  externalId: ParticipantEntity['externalId'];
   groupName: GroupEntity['name'];
   consentRequired: GroupEntity['consentRequired'];
   /** The participant's own request (overrides the group's); null = none. */
@@ -30,7 +37,12 @@ const MEMBERSHIP = columnsOf(MembershipEntity, [
   'consentedAt',
   'privacyLevel',
 ]);
-const PREFERENCES = columnsOf(ParticipantEntity, ['prefCheckinReminder', 'prefPrivacyRequest']);
+const PREFERENCES = columnsOf(ParticipantEntity, [
+  'prefCheckinReminder',
+  'prefPrivacyRequest',
+  'enterpriseId',
+  'externalId',
+]);
 
 const MEMBER_COLUMNS = `${MEMBERSHIP.select('m')}, ${PREFERENCES.select('p')},
        g.name AS "groupName", g.consent_required AS "consentRequired",
@@ -74,36 +86,69 @@ export class CheckinPagesRepository {
     return member ?? null;
   }
 
-  /** Records consent (the first time counts); false when the membership is gone. */
-  async recordConsent(participantId: string, groupId: number): Promise<boolean> {
-    const rows = await this.db.rows(
-      `UPDATE memberships SET consented_at = coalesce(consented_at, now())
-        WHERE participant_id = $1 AND group_id = $2 RETURNING group_id`,
-      [participantId, groupId],
+  /**
+   * Gives (`true`) or withdraws (`false`) consent; withdrawing also sets the level to 0 (DESIGN
+   * §14). Answers the membership as it was, or null when it is gone. The first consent counts.
+   */
+  async setConsent(
+    participantId: string,
+    groupId: number,
+    consent: boolean,
+    sql: Sql = this.db,
+  ): Promise<{ consented: boolean; privacyLevel: number } | null> {
+    const [before] = await sql.rows<{ consented: boolean; privacyLevel: number }>(
+      `WITH old AS (
+         SELECT participant_id, group_id, consented_at IS NOT NULL AS consented, privacy_level
+           FROM memberships WHERE participant_id = $1 AND group_id = $2 FOR UPDATE)
+       UPDATE memberships m
+          SET consented_at = CASE WHEN $3 THEN coalesce(m.consented_at, now()) END,
+              privacy_level = CASE WHEN $3 THEN m.privacy_level ELSE 0 END
+         FROM old
+        WHERE m.participant_id = old.participant_id AND m.group_id = old.group_id
+       RETURNING old.consented, old.privacy_level AS "privacyLevel"`,
+      [participantId, groupId, consent],
     );
-    return rows.length > 0;
+    return before ?? null;
   }
 
-  /** Sets the member's own privacy level; false when the membership is gone. */
-  async setPrivacyLevel(participantId: string, groupId: number, level: number): Promise<boolean> {
-    const rows = await this.db.rows(
-      `UPDATE memberships SET privacy_level = $3
-        WHERE participant_id = $1 AND group_id = $2 RETURNING group_id`,
+  /** Sets the member's own privacy level; answers the level before, or null when it is gone. */
+  async setPrivacyLevel(
+    participantId: string,
+    groupId: number,
+    level: number,
+    sql: Sql = this.db,
+  ): Promise<number | null> {
+    const [before] = await sql.rows<{ level: number }>(
+      `WITH old AS (
+         SELECT participant_id, group_id, privacy_level
+           FROM memberships WHERE participant_id = $1 AND group_id = $2 FOR UPDATE)
+       UPDATE memberships m SET privacy_level = $3 FROM old
+        WHERE m.participant_id = old.participant_id AND m.group_id = old.group_id
+       RETURNING old.privacy_level AS level`,
       [participantId, groupId, level],
     );
-    return rows.length > 0;
+    return before?.level ?? null;
   }
 
-  /** Email preferences belong to the participant (all their groups in the enterprise). */
+  /**
+   * Email preferences belong to the participant (all their groups in the enterprise); answers
+   * them as they were, or null when the participant is gone.
+   */
   async setEmailPreferences(
     participantId: string,
-    preferences: { checkinReminder: boolean; privacyRequest: boolean },
-  ): Promise<boolean> {
-    const rows = await this.db.rows(
-      `UPDATE participants SET pref_checkin_reminder = $2, pref_privacy_request = $3
-        WHERE id = $1 RETURNING id`,
+    preferences: EmailPreferences,
+    sql: Sql = this.db,
+  ): Promise<EmailPreferences | null> {
+    const [before] = await sql.rows<EmailPreferences>(
+      `WITH old AS (
+         SELECT id, pref_checkin_reminder, pref_privacy_request
+           FROM participants WHERE id = $1 FOR UPDATE)
+       UPDATE participants p SET pref_checkin_reminder = $2, pref_privacy_request = $3 FROM old
+        WHERE p.id = old.id
+       RETURNING old.pref_checkin_reminder AS "checkinReminder",
+                 old.pref_privacy_request AS "privacyRequest"`,
       [participantId, preferences.checkinReminder, preferences.privacyRequest],
     );
-    return rows.length > 0;
+    return before ?? null;
   }
 }

@@ -13,6 +13,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
 import { ParticipantLinks } from '../../participant-links/participant-links';
+import { ConsentLedgerRepository } from '../../participants/consent-ledger.repository';
 import { CheckinPagesRepository, CheckinSession, MemberSettings } from './checkin-pages.repository';
 import { PageError } from './page-error';
 import { PageForm, parseEmailPreferences, parsePrivacyLevel, parseSavedFlag } from './page-forms';
@@ -27,6 +28,7 @@ import {
 } from './page-links';
 import { checkinPageModel, consentPending, settingsPageModel } from './page-models';
 import { PageRenderer } from './page-renderer';
+import { ParticipantChanges, PageVia } from './participant-changes';
 import { PageTexts } from './pages.messages';
 
 /** How often the "still analysing" page reloads itself (a meta refresh; the pages run no script). */
@@ -36,6 +38,8 @@ export const PENDING_REFRESH_SECONDS = 5;
 export class CheckinPagesService {
   constructor(
     private readonly repository: CheckinPagesRepository,
+    private readonly changes: ParticipantChanges,
+    private readonly ledger: ConsentLedgerRepository,
     private readonly links: ParticipantLinks,
     private readonly renderer: PageRenderer,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -62,19 +66,19 @@ export class CheckinPagesService {
 
   async giveConsent(token: string): Promise<Response> {
     const session = await this.sessionFor(token);
-    this.found(await this.repository.recordConsent(session.participantId, session.groupId));
+    this.found(await this.changes.setConsent(session, true, 'checkin'));
     return this.savedCheckin(token, 'consent');
   }
 
   async setCheckinPrivacyLevel(token: string, form: PageForm): Promise<Response> {
     const session = await this.consentedSessionFor(token);
-    await this.applyPrivacyLevel(session, form, checkinPath(token));
+    await this.applyPrivacyLevel(session, form, checkinPath(token), 'checkin');
     return this.savedCheckin(token, 'privacy');
   }
 
   async setCheckinEmailPreferences(token: string, form: PageForm): Promise<Response> {
     const session = await this.consentedSessionFor(token);
-    await this.applyEmailPreferences(session, form);
+    await this.applyEmailPreferences(session, form, 'checkin');
     return this.savedCheckin(token, 'preferences');
   }
 
@@ -94,19 +98,32 @@ export class CheckinPagesService {
 
   async settingsPage(token: unknown, saved: unknown): Promise<Response> {
     const { member, token: valid } = await this.memberFor(token);
-    return this.renderer.page('settings', settingsPageModel(member, valid, parseSavedFlag(saved)));
+    const history = await this.ledger.list(member.enterpriseId, member.participantId);
+    return this.renderer.page(
+      'settings',
+      settingsPageModel(member, valid, parseSavedFlag(saved), history),
+    );
   }
 
   async setSettingsPrivacyLevel(token: unknown, form: PageForm): Promise<Response> {
     const { member, token: valid } = await this.memberFor(token);
-    await this.applyPrivacyLevel(member, form, settingsPath(valid));
+    await this.applyPrivacyLevel(member, form, settingsPath(valid), 'settings');
     return this.savedSettings(valid, 'privacy');
   }
 
   async setSettingsEmailPreferences(token: unknown, form: PageForm): Promise<Response> {
     const { member, token: valid } = await this.memberFor(token);
-    await this.applyEmailPreferences(member, form);
+    await this.applyEmailPreferences(member, form, 'settings');
     return this.savedSettings(valid, 'preferences');
+  }
+
+  /** Withdraws consent: the level drops to 0 and the next check-in asks again (DESIGN §14). */
+  async withdrawConsent(token: unknown): Promise<Response> {
+    const { member, token: valid } = await this.memberFor(token);
+    if (member.consentedAt !== null) {
+      this.found(await this.changes.setConsent(member, false, 'settings'));
+    }
+    return this.savedSettings(valid, 'withdrawn');
   }
 
   // --- rules shared by both pages -----------------------------------------------------------
@@ -115,15 +132,20 @@ export class CheckinPagesService {
     member: MemberSettings,
     form: PageForm,
     backHref: string,
+    via: PageVia,
   ): Promise<void> {
     const level = parsePrivacyLevel(form);
     if (level === null) throw new PageError(400, 'invalid-privacy-level', backHref);
-    this.found(await this.repository.setPrivacyLevel(member.participantId, member.groupId, level));
+    this.found(await this.changes.setPrivacyLevel(member, level, via));
   }
 
-  private async applyEmailPreferences(member: MemberSettings, form: PageForm): Promise<void> {
+  private async applyEmailPreferences(
+    member: MemberSettings,
+    form: PageForm,
+    via: PageVia,
+  ): Promise<void> {
     const preferences = parseEmailPreferences(form);
-    this.found(await this.repository.setEmailPreferences(member.participantId, preferences));
+    this.found(await this.changes.setEmailPreferences(member, preferences, via));
   }
 
   private async sessionFor(token: string): Promise<CheckinSession> {

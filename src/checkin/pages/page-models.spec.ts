@@ -13,6 +13,8 @@ const session = (changes: Partial<CheckinSession> = {}): CheckinSession => ({
   groupRequestedPrivacy: [],
   prefCheckinReminder: true,
   prefPrivacyRequest: true,
+  enterpriseId: '3f1c2a4e-0000-4000-8000-0000000000e1',
+  externalId: `ok_${'0'.repeat(48)}`,
   sessionId: 'ses_1',
   completed: false,
   returnUrl: 'https://app.example.com/done',

@@ -2,6 +2,7 @@
  * What each page shows, computed from a membership (pure; the service loads and decides, the
  * templates only lay out). Every text comes from pages.messages.ts.
  */
+import type { ConsentRecord } from '../../participants/consent-ledger.repository';
 import type { CheckinSession, MemberSettings } from './checkin-pages.repository';
 import { CheckinForm, checkinDonePath, checkinFormPath, settingsPath } from './page-links';
 import type {
@@ -103,11 +104,24 @@ export function settingsPageModel(
   member: MemberSettings,
   token: string,
   saved: SavedFlag | null,
+  history: readonly ConsentRecord[] = [],
 ): SettingsPageModel {
   return {
     title: PageTexts.settingsTitle(member.groupName),
     saved: saved ? SAVED_MESSAGES[saved] : null,
+    withdraw:
+      member.consentRequired && member.consentedAt !== null
+        ? {
+            action: settingsPath(token, 'consent/withdraw'),
+            text: PageTexts.withdrawText(member.groupName),
+          }
+        : null,
     privacy: privacySection(member, settingsPath(token, 'privacy')),
     preferences: preferencesSection(member, settingsPath(token, 'preferences')),
+    history: history.map((record) => ({
+      at: record.at.toISOString(),
+      what: PageTexts.historyChange(record.change, record.from, record.to),
+      via: PageTexts.historyVia[record.via],
+    })),
   };
 }

@@ -52,7 +52,14 @@ describe('renderPage', () => {
   });
 
   it('checks the current level and the preferences that are on, and marks the requested level', () => {
-    const html = renderPage('settings', { title: 'S', saved: null, privacy, preferences });
+    const html = renderPage('settings', {
+      title: 'S',
+      saved: null,
+      withdraw: null,
+      privacy,
+      preferences,
+      history: [],
+    });
     expect(html).toContain('id="privacy-level-2" value="2" checked>');
     expect(html.match(/ checked>/g)).toHaveLength(2);
     expect(html).toContain('name="checkinReminder" id="pref-checkin-reminder" value="on" checked>');
@@ -62,6 +69,32 @@ describe('renderPage', () => {
     expect(html).toContain(`<legend>${PageTexts.privacyLegend}</legend>`);
     expect(html).not.toContain(PageTexts.consentHeading);
     expect(html).not.toContain(PageTexts.handoffHeading);
+  });
+
+  it('lists the history, escaped, and offers withdrawal only when given a form for it', () => {
+    const html = renderPage('settings', {
+      title: 'S',
+      saved: null,
+      withdraw: { action: '/participant/settings/consent/withdraw?token=t', text: 'W' },
+      privacy,
+      preferences,
+      history: [{ at: '2026-11-23T10:15:30.000Z', what: 'Privacy level 0 → 3', via: '<b>' }],
+    });
+    expect(html).toContain(`<h2 id="withdraw-heading">${PageTexts.withdrawHeading}</h2>`);
+    expect(html).toContain('action="/participant/settings/consent/withdraw?token=t"');
+    expect(html).toContain(
+      '<li><time datetime="2026-11-23T10:15:30.000Z">2026-11-23 10:15 UTC</time>: Privacy level 0 → 3, &lt;b&gt;</li>',
+    );
+    const empty = renderPage('settings', {
+      title: 'S',
+      saved: null,
+      withdraw: null,
+      privacy,
+      preferences,
+      history: [],
+    });
+    expect(empty).not.toContain('withdraw-heading');
+    expect(empty).toContain(PageTexts.historyEmpty);
   });
 
   it('shows only the consent form while consent is pending', () => {

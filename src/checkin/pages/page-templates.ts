@@ -49,11 +49,21 @@ export interface CheckinPageModel {
   handoff: HandoffSectionModel | null;
 }
 
+export interface HistoryRow {
+  /** ISO 8601, UTC. */
+  at: string;
+  what: string;
+  via: string;
+}
+
 export interface SettingsPageModel {
   title: string;
   saved: string | null;
+  /** Present when the group asks for consent and it is given: the way to withdraw it. */
+  withdraw: { action: string; text: string } | null;
   privacy: PrivacySectionModel;
   preferences: PreferencesSectionModel;
+  history: HistoryRow[];
 }
 
 export interface PendingPageModel {
@@ -206,7 +216,22 @@ const CHECKIN_PAGE = `<% layout('@layout', { title: it.title }) %><h1><%= it.tit
 <% } %><% if (it.privacy) { %><%~ include('@privacy', it) %><% } %><% if (it.preferences) { %><%~ include('@preferences', it) %><% } %><% if (it.handoff) { %><%~ include('@handoff', it) %><% } %>`;
 
 const SETTINGS_PAGE = `<% layout('@layout', { title: it.title }) %><h1><%= it.title %></h1>
-<%~ include('@saved', it) %><%~ include('@privacy', it) %><%~ include('@preferences', it) %>`;
+<%~ include('@saved', it) %><%~ include('@privacy', it) %><%~ include('@preferences', it) %><% if (it.withdraw) { %><section aria-labelledby="withdraw-heading">
+<h2 id="withdraw-heading"><%= it.texts.withdrawHeading %></h2>
+<p><%= it.withdraw.text %></p>
+<form method="post" action="<%= it.withdraw.action %>">
+<button type="submit"><%= it.texts.withdrawButton %></button>
+</form>
+</section>
+<% } %><section aria-labelledby="history-heading">
+<h2 id="history-heading"><%= it.texts.historyHeading %></h2>
+<p class="hint"><%= it.texts.historyIntro %></p>
+<% if (it.history.length === 0) { %><p><%= it.texts.historyEmpty %></p>
+<% } else { %><ul class="history">
+<% it.history.forEach(function (row) { %><li><time datetime="<%= row.at %>"><%= row.at.slice(0, 16).replace('T', ' ') %> UTC</time>: <%= row.what %>, <%= row.via %></li>
+<% }) %></ul>
+<% } %></section>
+`;
 
 const PENDING_PAGE = `<% layout('@layout', { title: it.title, refreshSeconds: it.refreshSeconds }) %><h1><%= it.title %></h1>
 <section>

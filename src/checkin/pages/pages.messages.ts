@@ -46,6 +46,37 @@ export const PageTexts = {
   preferencesScope: 'These choices apply to all your groups with this organisation.',
   preferencesButton: 'Save my email preferences',
 
+  withdrawHeading: 'Your consent',
+  withdrawText: (groupName: string) =>
+    `You agreed to take part in check-ins with ${groupName}. You can withdraw your consent: ` +
+    'your privacy level then goes back to 0 (the organisation sees only that your check-ins ' +
+    'happened), and your next check-in asks for your consent again.',
+  withdrawButton: 'Withdraw my consent',
+
+  historyHeading: 'Your history',
+  historyIntro:
+    'Every change to your consent, privacy level and email preferences, oldest first. The ' +
+    'organisation can read this record too; only you can make these changes.',
+  historyEmpty: 'No changes yet.',
+  historyChange: (change: string, from: unknown, to: unknown): string => {
+    const onOff = (value: unknown) => (value ? 'on' : 'off');
+    switch (change) {
+      case 'consent':
+        return to ? 'You gave your consent' : 'You withdrew your consent';
+      case 'privacyLevel':
+        return `Privacy level ${String(from)} → ${String(to)}`;
+      case 'checkinReminder':
+        return `Check-in reminders ${onOff(from)} → ${onOff(to)}`;
+      default:
+        return `Privacy review requests ${onOff(from)} → ${onOff(to)}`;
+    }
+  },
+  historyVia: {
+    checkin: 'on a check-in page',
+    settings: 'on a settings page',
+    unsubscribe: 'with an unsubscribe link',
+  } as Record<string, string>,
+
   handoffHeading: 'Your check-in',
   handoffReady:
     'When you are ready, start your check-in. It takes you to the check-in conversation.',
@@ -70,6 +101,7 @@ export const SAVED_MESSAGES = {
   consent: 'Thank you. Your consent is saved.',
   privacy: 'Saved. Your privacy level is updated.',
   preferences: 'Saved. Your email preferences are updated.',
+  withdrawn: 'Your consent is withdrawn. Your privacy level is now 0.',
 } as const;
 
 export type SavedFlag = keyof typeof SAVED_MESSAGES;

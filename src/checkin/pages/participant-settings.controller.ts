@@ -26,6 +26,11 @@ export class ParticipantSettingsController {
     return this.pages.setSettingsPrivacyLevel(token, form);
   }
 
+  @Post('consent/withdraw')
+  withdrawConsent(@Query('token') token: unknown): Promise<Response> {
+    return this.pages.withdrawConsent(token);
+  }
+
   @Post('preferences')
   preferences(@Query('token') token: unknown, @Body() form: PageForm): Promise<Response> {
     return this.pages.setSettingsEmailPreferences(token, form);

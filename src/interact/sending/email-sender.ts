@@ -31,7 +31,11 @@ export class EmailSender {
       await this.repository.finish(messageId, 'skipped', 'preference turned off');
       return 'skipped';
     }
-    const unsubscribeUrl = this.links.unsubscribeUrl(message.participantId, message.type);
+    // A notice is a security message: no unsubscribe (DESIGN §14).
+    const unsubscribeUrl =
+      message.type === 'privacyNotice'
+        ? null
+        : this.links.unsubscribeUrl(message.participantId, message.type);
     const mail = renderMail({
       type: message.type,
       groupName: message.groupName,
@@ -40,16 +44,19 @@ export class EmailSender {
       checkinUrl: this.config.email.checkinReminderUrl,
       requestedLevel: levelOfNames(message.requestedPrivacy),
       currentLevel: message.privacyLevel,
+      notice: message.details,
     });
     try {
       await this.mailer.send({
         id: message.id,
         to: this.cipher.decrypt(message.emailCiphertext),
         ...mail,
-        headers: {
-          'List-Unsubscribe': `<${unsubscribeUrl}>`,
-          'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
-        },
+        headers: unsubscribeUrl
+          ? {
+              'List-Unsubscribe': `<${unsubscribeUrl}>`,
+              'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+            }
+          : {},
       });
     } catch (error) {
       const reason = (error as Error).message.slice(0, 500);

@@ -7,12 +7,19 @@ import type { ParticipantEntity } from '../../participants/participant.entity';
 import { EmailMessageEntity, EmailStatus } from '../email-message.entity';
 import { PREFERENCE_COLUMN } from '../interact.repository';
 
-const MESSAGE = columnsOf(EmailMessageEntity, ['id', 'type', 'status', 'participantId', 'groupId']);
+const MESSAGE = columnsOf(EmailMessageEntity, [
+  'id',
+  'type',
+  'status',
+  'participantId',
+  'groupId',
+  'details',
+]);
 
 /** A queued mail with what rendering and sending it needs. */
 export type MessageToSend = RowOf<typeof MESSAGE> &
   Pick<ParticipantEntity, 'emailCiphertext'> & {
-    /** The participant's preference for this type, now. */
+    /** The participant's preference for this type, now (a notice has none: always true). */
     prefOn: boolean;
     groupName: GroupEntity['name'];
     /** The request in force: the participant's own, else the group's. */
@@ -52,7 +59,8 @@ export class EmailSendingRepository {
     const [message] = await this.db.rows<MessageToSend>(
       `SELECT ${MESSAGE.select('e')}, p.email_ciphertext AS "emailCiphertext",
               CASE e.type WHEN 'checkinReminder' THEN p.${PREFERENCE_COLUMN.checkinReminder}
-                          ELSE p.${PREFERENCE_COLUMN.privacyRequest} END AS "prefOn",
+                          WHEN 'privacyRequest' THEN p.${PREFERENCE_COLUMN.privacyRequest}
+                          ELSE true END AS "prefOn",
               g.name AS "groupName",
               coalesce(p.requested_privacy, g.requested_privacy) AS "requestedPrivacy",
               coalesce(m.privacy_level, 0) AS "privacyLevel"

@@ -1,0 +1,154 @@
+/**
+ * The changes a participant makes on their pages, each in one transaction with what it owes
+ * (DESIGN §14): a consent-ledger row per value that changed, a `user.privacy.updated` event for
+ * the enterprise when the level changed, and a notice mail to the participant when it rose.
+ */
+import { Inject, Injectable } from '@nestjs/common';
+import type { AppConfig } from '../../config/config';
+import { APP_CONFIG } from '../../config/config.module';
+import { Database, Sql } from '../../database/database';
+import { EventTypes, PrivacyUpdatedPayload } from '../../events/events';
+import { EventsRepository } from '../../events/events.repository';
+import { InteractRepository } from '../../interact/interact.repository';
+import {
+  ConsentEntry,
+  ConsentLedgerRepository,
+} from '../../participants/consent-ledger.repository';
+import {
+  CheckinPagesRepository,
+  EmailPreferences,
+  MemberSettings,
+} from './checkin-pages.repository';
+
+/** Which page made the change. */
+export type PageVia = 'checkin' | 'settings';
+
+@Injectable()
+export class ParticipantChanges {
+  constructor(
+    private readonly db: Database,
+    private readonly repository: CheckinPagesRepository,
+    private readonly ledger: ConsentLedgerRepository,
+    private readonly events: EventsRepository,
+    private readonly interact: InteractRepository,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  /** Gives or withdraws consent (withdrawing drops the level to 0); false if the member is gone. */
+  setConsent(member: MemberSettings, consent: boolean, via: PageVia): Promise<boolean> {
+    return this.db.transaction(async (sql) => {
+      const before = await this.repository.setConsent(
+        member.participantId,
+        member.groupId,
+        consent,
+        sql,
+      );
+      if (!before) return false;
+      const level = consent ? before.privacyLevel : 0;
+      await this.ledger.append(
+        [
+          this.entry(member, via, 'consent', before.consented, consent),
+          this.entry(member, via, 'privacyLevel', before.privacyLevel, level),
+        ],
+        sql,
+      );
+      await this.levelChanged(member, before.privacyLevel, level, sql);
+      return true;
+    });
+  }
+
+  /** Sets the member's privacy level; false if the member is gone. */
+  setPrivacyLevel(member: MemberSettings, level: number, via: PageVia): Promise<boolean> {
+    return this.db.transaction(async (sql) => {
+      const before = await this.repository.setPrivacyLevel(
+        member.participantId,
+        member.groupId,
+        level,
+        sql,
+      );
+      if (before === null) return false;
+      await this.ledger.append([this.entry(member, via, 'privacyLevel', before, level)], sql);
+      await this.levelChanged(member, before, level, sql);
+      return true;
+    });
+  }
+
+  /** Sets the participant's email preferences; false if the participant is gone. */
+  setEmailPreferences(
+    member: MemberSettings,
+    preferences: EmailPreferences,
+    via: PageVia,
+  ): Promise<boolean> {
+    return this.db.transaction(async (sql) => {
+      const before = await this.repository.setEmailPreferences(
+        member.participantId,
+        preferences,
+        sql,
+      );
+      if (!before) return false;
+      await this.ledger.append(
+        (['checkinReminder', 'privacyRequest'] as const).map((type) =>
+          this.entry(member, via, type, before[type], preferences[type]),
+        ),
+        sql,
+      );
+      return true;
+    });
+  }
+
+  private entry(
+    member: MemberSettings,
+    via: PageVia,
+    change: ConsentEntry['change'],
+    from: number | boolean,
+    to: number | boolean,
+  ): ConsentEntry {
+    return {
+      enterpriseId: member.enterpriseId,
+      participantId: member.participantId,
+      groupId: member.groupId,
+      change,
+      from,
+      to,
+      via,
+    };
+  }
+
+  private async levelChanged(
+    member: MemberSettings,
+    from: number,
+    to: number,
+    sql: Sql,
+  ): Promise<void> {
+    if (from === to) return;
+    const payload: PrivacyUpdatedPayload = {
+      groupID: member.groupId,
+      userIdentifier: member.externalId,
+      privacyLevel: to,
+      previousPrivacyLevel: from,
+      timestamp: new Date().toISOString(),
+    };
+    await this.events.insert(
+      {
+        enterpriseId: member.enterpriseId,
+        groupId: member.groupId,
+        type: EventTypes.PrivacyUpdated,
+        payload,
+      },
+      sql,
+    );
+    if (to > from) {
+      await this.interact.queuePrivacyNotice(
+        {
+          enterpriseId: member.enterpriseId,
+          participantId: member.participantId,
+          groupId: member.groupId,
+          from,
+          to,
+        },
+        this.config.email.dedupWindowMs,
+        sql,
+      );
+    }
+  }
+}

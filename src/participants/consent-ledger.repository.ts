@@ -1,0 +1,62 @@
+import { Injectable } from '@nestjs/common';
+import { Database, Sql } from '../database/database';
+import type { ConsentChange, ConsentVia } from './consent-record.entity';
+
+/** One change to append: who, in which group (null: all of them), what, from, to, where. */
+export interface ConsentEntry {
+  enterpriseId: string;
+  participantId: string;
+  groupId: number | null;
+  change: Exclude<ConsentChange, 'erasure'>;
+  from: number | boolean;
+  to: number | boolean;
+  via: Exclude<ConsentVia, 'erasure'>;
+}
+
+/** A ledger row as the enterprise (GET /participants/{externalID}/consents) and pages read it. */
+export interface ConsentRecord {
+  groupID: number | null;
+  change: Exclude<ConsentChange, 'erasure'>;
+  from: number | boolean;
+  to: number | boolean;
+  at: Date;
+  via: Exclude<ConsentVia, 'erasure'>;
+}
+
+/** The consent ledger (DESIGN §14): appended in the transaction of the change, never updated. */
+@Injectable()
+export class ConsentLedgerRepository {
+  constructor(private readonly db: Database) {}
+
+  /** Appends the entries that change something (from ≠ to); the others are no change at all. */
+  async append(entries: readonly ConsentEntry[], sql: Sql = this.db): Promise<void> {
+    const changes = entries.filter((entry) => entry.from !== entry.to);
+    if (changes.length === 0) return;
+    await sql.rows(
+      `INSERT INTO consent_ledger
+              (enterprise_id, participant_id, group_id, change, from_value, to_value, via)
+       SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::bigint[], $4::text[], $5::jsonb[],
+                            $6::jsonb[], $7::text[])`,
+      [
+        changes.map((entry) => entry.enterpriseId),
+        changes.map((entry) => entry.participantId),
+        changes.map((entry) => entry.groupId),
+        changes.map((entry) => entry.change),
+        changes.map((entry) => JSON.stringify(entry.from)),
+        changes.map((entry) => JSON.stringify(entry.to)),
+        changes.map((entry) => entry.via),
+      ],
+    );
+  }
+
+  /** The participant's history, oldest first, within the enterprise. */
+  async list(enterpriseId: string, participantId: string): Promise<ConsentRecord[]> {
+    return this.db.rows<ConsentRecord>(
+      `SELECT group_id AS "groupID", change, from_value AS "from", to_value AS "to", at, via
+         FROM consent_ledger
+        WHERE participant_id = $1 AND enterprise_id = $2
+        ORDER BY id`,
+      [participantId, enterpriseId],
+    );
+  }
+}

@@ -1,0 +1,32 @@
+import { ApiProperty } from '@nestjs/swagger';
+
+const VALUE_SCHEMA = {
+  oneOf: [{ type: 'integer', minimum: 0, maximum: 5 }, { type: 'boolean' }],
+  description: 'A privacy level (privacyLevel) or a boolean (consent and email preferences).',
+};
+
+/** One change in the participant's consent ledger (DESIGN §14). */
+export class ConsentRecordDto {
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    example: 12,
+    description: 'The group; null for an email preference changed from an unsubscribe link.',
+  })
+  groupID!: number | null;
+
+  @ApiProperty({ enum: ['consent', 'privacyLevel', 'checkinReminder', 'privacyRequest'] })
+  change!: 'consent' | 'privacyLevel' | 'checkinReminder' | 'privacyRequest';
+
+  @ApiProperty({ ...VALUE_SCHEMA, example: 0 })
+  from!: number | boolean;
+
+  @ApiProperty({ ...VALUE_SCHEMA, example: 3 })
+  to!: number | boolean;
+
+  @ApiProperty({ example: '2026-11-22T09:30:00.000Z', description: 'ISO 8601, UTC.' })
+  at!: string;
+
+  @ApiProperty({ enum: ['checkin', 'settings', 'unsubscribe'] })
+  via!: 'checkin' | 'settings' | 'unsubscribe';
+}
