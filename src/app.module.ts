@@ -11,6 +11,7 @@ import { ApiKeyGuard } from './enterprises/api-key.guard';
 import { EnterprisesModule } from './enterprises/enterprises.module';
 import { GroupsModule } from './groups/groups.module';
 import { ParticipantsModule } from './participants/participants.module';
+import { ErasureModule } from './erasure/erasure.module';
 import { SessionsModule } from './sessions/sessions.module';
 import { CheckinPagesModule } from './checkin/pages/checkin-pages.module';
 import { PrivacyModule } from './privacy/privacy.module';
@@ -43,6 +44,7 @@ export class AppModule {
         EnterprisesModule,
         GroupsModule,
         ParticipantsModule,
+        ErasureModule,
         SessionsModule,
         CheckinPagesModule,
         PrivacyModule,

@@ -7,6 +7,8 @@ import { DEMO_COMMANDS } from './demo.commands';
 import { GroupsModule } from '../groups/groups.module';
 import { SessionsModule } from '../sessions/sessions.module';
 import { IngestionModule } from '../checkin/ingestion/ingestion.module';
+import { ErasureModule } from '../erasure/erasure.module';
+import { PARTICIPANT_COMMANDS } from './participant.commands';
 
 /** The operator CLI: the same services as the API, without HTTP. */
 @Module({})
@@ -20,8 +22,9 @@ export class CliModule {
         GroupsModule,
         SessionsModule,
         IngestionModule,
+        ErasureModule,
       ],
-      providers: [...ENTERPRISE_COMMANDS, ...DEMO_COMMANDS],
+      providers: [...ENTERPRISE_COMMANDS, ...DEMO_COMMANDS, ...PARTICIPANT_COMMANDS],
     };
   }
 }

@@ -49,6 +49,17 @@ export class ConsentLedgerRepository {
     );
   }
 
+  /**
+   * The one row an erasure leaves (DESIGN §14): that an erasure happened in the enterprise, and
+   * when, with nothing that names the participant.
+   */
+  async appendErasure(enterpriseId: string, sql: Sql = this.db): Promise<void> {
+    await sql.rows(
+      `INSERT INTO consent_ledger (enterprise_id, change, via) VALUES ($1, 'erasure', 'erasure')`,
+      [enterpriseId],
+    );
+  }
+
   /** The participant's history, oldest first, within the enterprise. */
   async list(enterpriseId: string, participantId: string): Promise<ConsentRecord[]> {
     return this.db.rows<ConsentRecord>(

@@ -12,6 +12,6 @@ import { SessionsService } from './sessions.service';
   imports: [GroupsModule, ParticipantsModule, EventsModule, ParticipantLinksModule],
   controllers: [SessionsController],
   providers: [SessionsRepository, SessionsService, IdempotencyRepository],
-  exports: [SessionsService],
+  exports: [SessionsService, SessionsRepository],
 })
 export class SessionsModule {}

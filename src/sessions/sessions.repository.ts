@@ -56,4 +56,21 @@ export class SessionsRepository {
     );
     return session ?? null;
   }
+
+  /**
+   * Every session of a participant, oldest first, for their own export (the participant's
+   * pages, never an enterprise route).
+   */
+  async listForParticipant(participantId: string): Promise<SessionRecord[]> {
+    return this.db.rows<SessionRecord>(
+      `SELECT ${SESSION.select('s')}, p.external_id AS "externalId",
+              m.privacy_level AS "privacyLevel"
+         FROM sessions s
+         JOIN memberships m ON m.participant_id = s.participant_id AND m.group_id = s.group_id
+         JOIN participants p ON p.id = s.participant_id
+        WHERE s.participant_id = $1
+        ORDER BY s.created_at, s.session_id`,
+      [participantId],
+    );
+  }
 }

@@ -1,7 +1,9 @@
 import { Module } from '@nestjs/common';
 import { PAGE_ERROR_HANDLER } from '../../common/http/page-error-handler';
 import { HtmlPageExceptionFilter } from './html-exception.filter';
+import { ErasureModule } from '../../erasure/erasure.module';
 import { EventsModule } from '../../events/events.module';
+import { SessionsModule } from '../../sessions/sessions.module';
 import { InteractModule } from '../../interact/interact.module';
 import { ParticipantLinksModule } from '../../participant-links/participant-links.module';
 import { ParticipantsModule } from '../../participants/participants.module';
@@ -19,7 +21,14 @@ import { ParticipantSettingsController } from './participant-settings.controller
  * are read through ParticipantLinks, which also mints them for sessions and emails.
  */
 @Module({
-  imports: [ParticipantLinksModule, ParticipantsModule, EventsModule, InteractModule],
+  imports: [
+    ParticipantLinksModule,
+    ParticipantsModule,
+    EventsModule,
+    InteractModule,
+    ErasureModule,
+    SessionsModule,
+  ],
   controllers: [CheckinPagesController, ParticipantSettingsController],
   providers: [
     CheckinPagesRepository,

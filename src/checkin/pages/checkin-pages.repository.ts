@@ -6,6 +6,20 @@ import { MembershipEntity } from '../../participants/membership.entity';
 import { ParticipantEntity } from '../../participants/participant.entity';
 import type { SessionEntity } from '../../sessions/session.entity';
 
+/** What a participant's export holds of their identity and memberships (sessions aside). */
+export interface ParticipantExport extends EmailPreferences {
+  externalId: string;
+  emailCiphertext: string;
+  groups: {
+    groupID: number;
+    name: string;
+    joinDate: string;
+    privacyLevel: number;
+    consentRequired: boolean;
+    consentedAt: string | null;
+  }[];
+}
+
 export interface EmailPreferences {
   checkinReminder: boolean;
   privacyRequest: boolean;
@@ -150,5 +164,23 @@ export class CheckinPagesRepository {
       [participantId, preferences.checkinReminder, preferences.privacyRequest],
     );
     return before ?? null;
+  }
+
+  /** The participant's own data for their export: identity, preferences and every membership. */
+  async exportOf(participantId: string): Promise<ParticipantExport | null> {
+    const [participant] = await this.db.rows<ParticipantExport>(
+      `SELECT p.external_id AS "externalId", p.email_ciphertext AS "emailCiphertext",
+              p.pref_checkin_reminder AS "checkinReminder",
+              p.pref_privacy_request AS "privacyRequest",
+              coalesce((SELECT json_agg(json_build_object(
+                         'groupID', m.group_id, 'name', g.name, 'joinDate', m.join_date,
+                         'privacyLevel', m.privacy_level, 'consentRequired', g.consent_required,
+                         'consentedAt', m.consented_at) ORDER BY m.join_date, m.group_id)
+                          FROM memberships m JOIN groups g ON g.group_id = m.group_id
+                         WHERE m.participant_id = p.id), '[]') AS groups
+         FROM participants p WHERE p.id = $1`,
+      [participantId],
+    );
+    return participant ?? null;
   }
 }

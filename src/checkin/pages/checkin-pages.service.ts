@@ -12,7 +12,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
+import { PiiCipher } from '../../common/crypto/pii-cipher';
+import { MAX_PRIVACY_LEVEL } from '../../common/privacy-model';
+import { ErasureService } from '../../erasure/erasure.service';
 import { ParticipantLinks } from '../../participant-links/participant-links';
+import { sessionView } from '../../sessions/session-view';
+import { SessionsRepository } from '../../sessions/sessions.repository';
 import { ConsentLedgerRepository } from '../../participants/consent-ledger.repository';
 import { CheckinPagesRepository, CheckinSession, MemberSettings } from './checkin-pages.repository';
 import { PageError } from './page-error';
@@ -40,6 +45,9 @@ export class CheckinPagesService {
     private readonly repository: CheckinPagesRepository,
     private readonly changes: ParticipantChanges,
     private readonly ledger: ConsentLedgerRepository,
+    private readonly erasure: ErasureService,
+    private readonly sessions: SessionsRepository,
+    private readonly cipher: PiiCipher,
     private readonly links: ParticipantLinks,
     private readonly renderer: PageRenderer,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -124,6 +132,61 @@ export class CheckinPagesService {
       this.found(await this.changes.setConsent(member, false, 'settings'));
     }
     return this.savedSettings(valid, 'withdrawn');
+  }
+
+  /** "Delete my data": a confirmation page first (GET changes nothing). */
+  async confirmDelete(token: unknown): Promise<Response> {
+    const { member, token: valid } = await this.memberFor(token);
+    const data = await this.repository.exportOf(member.participantId);
+    const groupNames = (data?.groups ?? []).map((group) => group.name).join(', ');
+    return this.renderer.page('confirm-delete', {
+      title: PageTexts.deleteTitle,
+      text: PageTexts.deleteConfirmText(groupNames),
+      action: settingsPath(valid, 'delete'),
+      cancelHref: settingsPath(valid),
+    });
+  }
+
+  /** Erases the participant (DESIGN §14), as the enterprise's DELETE would. */
+  async deleteMyData(token: unknown): Promise<Response> {
+    const { member } = await this.memberFor(token);
+    this.found(
+      await this.erasure.erase(member.externalId, {
+        by: 'participant',
+        participantId: member.participantId,
+      }),
+    );
+    return this.renderer.page('notice', {
+      title: PageTexts.deletedTitle,
+      text: PageTexts.deletedText,
+    });
+  }
+
+  /**
+   * "Download my data": everything held about the participant in this enterprise, as a JSON
+   * attachment. A POST, so that link scanners and previews never fetch it; the enterprise has
+   * no such route (it would bypass the participant's level).
+   */
+  async exportMyData(token: unknown): Promise<Response> {
+    const { member } = await this.memberFor(token);
+    const data = await this.repository.exportOf(member.participantId);
+    if (!data) throw PageError.notFound();
+    const sessions = await this.sessions.listForParticipant(member.participantId);
+    const history = await this.ledger.list(member.enterpriseId, member.participantId);
+    return this.renderer.attachment('my-checkin-data.json', {
+      exportedAt: new Date().toISOString(),
+      externalID: data.externalId,
+      email: this.cipher.decrypt(data.emailCiphertext),
+      emailPreferences: {
+        checkinReminder: data.checkinReminder,
+        privacyRequest: data.privacyRequest,
+      },
+      groups: data.groups,
+      sessions: sessions.map((session) =>
+        sessionView({ ...session, privacyLevel: MAX_PRIVACY_LEVEL }),
+      ),
+      history: history.map((record) => ({ ...record, at: record.at.toISOString() })),
+    });
   }
 
   // --- rules shared by both pages -----------------------------------------------------------

@@ -109,6 +109,8 @@ export function settingsPageModel(
   return {
     title: PageTexts.settingsTitle(member.groupName),
     saved: saved ? SAVED_MESSAGES[saved] : null,
+    exportAction: settingsPath(token, 'export'),
+    deleteHref: settingsPath(token, 'delete'),
     withdraw:
       member.consentRequired && member.consentedAt !== null
         ? {

@@ -42,6 +42,18 @@ export class PageRenderer {
     return new Response(renderPage(name, model), { status, headers: this.headers });
   }
 
+  /** A JSON file to save (`Content-Disposition: attachment`), with the pages' other headers. */
+  attachment(filename: string, value: unknown): Response {
+    return new Response(`${JSON.stringify(value, null, 2)}\n`, {
+      status: 200,
+      headers: {
+        ...this.headers,
+        'content-type': 'application/json; charset=utf-8',
+        'content-disposition': `attachment; filename="${filename}"`,
+      },
+    });
+  }
+
   redirect(location: string, status: 302 | 303): Response {
     return new Response(null, { status, headers: { ...this.headers, location } });
   }

@@ -55,6 +55,8 @@ describe('renderPage', () => {
     const html = renderPage('settings', {
       title: 'S',
       saved: null,
+      exportAction: '/participant/settings/export?token=t',
+      deleteHref: '/participant/settings/delete?token=t',
       withdraw: null,
       privacy,
       preferences,
@@ -75,6 +77,8 @@ describe('renderPage', () => {
     const html = renderPage('settings', {
       title: 'S',
       saved: null,
+      exportAction: '/participant/settings/export?token=t',
+      deleteHref: '/participant/settings/delete?token=t',
       withdraw: { action: '/participant/settings/consent/withdraw?token=t', text: 'W' },
       privacy,
       preferences,
@@ -88,6 +92,8 @@ describe('renderPage', () => {
     const empty = renderPage('settings', {
       title: 'S',
       saved: null,
+      exportAction: '/participant/settings/export?token=t',
+      deleteHref: '/participant/settings/delete?token=t',
       withdraw: null,
       privacy,
       preferences,

@@ -59,11 +59,26 @@ export interface HistoryRow {
 export interface SettingsPageModel {
   title: string;
   saved: string | null;
+  /** "Download my data" (a POST) and "Delete my data" (a confirmation page, then a POST). */
+  exportAction: string;
+  deleteHref: string;
   /** Present when the group asks for consent and it is given: the way to withdraw it. */
   withdraw: { action: string; text: string } | null;
   privacy: PrivacySectionModel;
   preferences: PreferencesSectionModel;
   history: HistoryRow[];
+}
+
+export interface ConfirmDeletePageModel {
+  title: string;
+  text: string;
+  action: string;
+  cancelHref: string;
+}
+
+export interface NoticePageModel {
+  title: string;
+  text: string;
 }
 
 export interface PendingPageModel {
@@ -83,6 +98,8 @@ export interface PageModels {
   settings: SettingsPageModel;
   pending: PendingPageModel;
   error: ErrorPageModel;
+  'confirm-delete': ConfirmDeletePageModel;
+  notice: NoticePageModel;
 }
 
 export type PageName = keyof PageModels;
@@ -231,6 +248,31 @@ const SETTINGS_PAGE = `<% layout('@layout', { title: it.title }) %><h1><%= it.ti
 <% it.history.forEach(function (row) { %><li><time datetime="<%= row.at %>"><%= row.at.slice(0, 16).replace('T', ' ') %> UTC</time>: <%= row.what %>, <%= row.via %></li>
 <% }) %></ul>
 <% } %></section>
+<section aria-labelledby="data-heading">
+<h2 id="data-heading"><%= it.texts.dataHeading %></h2>
+<p><%= it.texts.exportText %></p>
+<form method="post" action="<%= it.exportAction %>">
+<button type="submit"><%= it.texts.exportButton %></button>
+</form>
+<p><%= it.texts.deleteText %></p>
+<p><a href="<%= it.deleteHref %>"><%= it.texts.deleteLink %></a></p>
+</section>
+`;
+
+const CONFIRM_DELETE_PAGE = `<% layout('@layout', { title: it.title }) %><h1><%= it.title %></h1>
+<section>
+<p><%= it.text %></p>
+<form method="post" action="<%= it.action %>">
+<button type="submit"><%= it.texts.deleteConfirmButton %></button>
+</form>
+<p><a href="<%= it.cancelHref %>"><%= it.texts.deleteCancel %></a></p>
+</section>
+`;
+
+const NOTICE_PAGE = `<% layout('@layout', { title: it.title }) %><h1><%= it.title %></h1>
+<section>
+<p><%= it.text %></p>
+</section>
 `;
 
 const PENDING_PAGE = `<% layout('@layout', { title: it.title, refreshSeconds: it.refreshSeconds }) %><h1><%= it.title %></h1>
@@ -258,6 +300,8 @@ function createEngine(): Eta {
   eta.loadTemplate('@settings', SETTINGS_PAGE);
   eta.loadTemplate('@pending', PENDING_PAGE);
   eta.loadTemplate('@error', ERROR_PAGE);
+  eta.loadTemplate('@confirm-delete', CONFIRM_DELETE_PAGE);
+  eta.loadTemplate('@notice', NOTICE_PAGE);
   return eta;
 }
 

@@ -77,6 +77,27 @@ export const PageTexts = {
     unsubscribe: 'with an unsubscribe link',
   } as Record<string, string>,
 
+  dataHeading: 'Your data',
+  exportText:
+    'Download everything held about you in this organisation: your email, your groups and ' +
+    'settings, every check-in with all its results, and your history. Only you can download it.',
+  exportButton: 'Download my data',
+  deleteText:
+    'You can delete your data: your email, your check-ins and their results, and your settings. ' +
+    'The organisation is told that your data was deleted, not why.',
+  deleteLink: 'Delete my data…',
+  deleteTitle: 'Delete your data?',
+  deleteConfirmText: (groupNames: string) =>
+    `This deletes your email, every check-in and its results, your settings and your history ` +
+    `with this organisation (${groupNames}), and takes your share out of its group statistics. ` +
+    'It cannot be undone. If you are invited again later, you start as a new participant.',
+  deleteConfirmButton: 'Yes, delete my data',
+  deleteCancel: 'No, keep my data',
+  deletedTitle: 'Your data is deleted',
+  deletedText:
+    'Everything held about you in this organisation has been deleted. The links you received ' +
+    'no longer work. You can close this page.',
+
   handoffHeading: 'Your check-in',
   handoffReady:
     'When you are ready, start your check-in. It takes you to the check-in conversation.',

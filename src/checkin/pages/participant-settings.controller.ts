@@ -31,6 +31,21 @@ export class ParticipantSettingsController {
     return this.pages.withdrawConsent(token);
   }
 
+  @Post('export')
+  exportData(@Query('token') token: unknown): Promise<Response> {
+    return this.pages.exportMyData(token);
+  }
+
+  @Get('delete')
+  confirmDelete(@Query('token') token: unknown): Promise<Response> {
+    return this.pages.confirmDelete(token);
+  }
+
+  @Post('delete')
+  deleteData(@Query('token') token: unknown): Promise<Response> {
+    return this.pages.deleteMyData(token);
+  }
+
   @Post('preferences')
   preferences(@Query('token') token: unknown, @Body() form: PageForm): Promise<Response> {
     return this.pages.setSettingsEmailPreferences(token, form);

@@ -1,0 +1,449 @@
+/**
+ * Erasure and export (DESIGN §14), tested as an adversary would check them: after an erasure
+ * the whole database is searched for the participant's external ID, email lookup hash, email and
+ * a word only their transcript held; the group rollups must have changed by exactly their share.
+ */
+import { featureBucket } from '../src/checkin/ingestion/feature-buckets';
+import { PAGE_ERRORS, PageTexts } from '../src/checkin/pages/pages.messages';
+import { PiiCipher } from '../src/common/crypto/pii-cipher';
+import { ParticipantErrors } from '../src/participants/participants.errors';
+import { ParticipantLinks } from '../src/participant-links/participant-links';
+import { SessionErrors } from '../src/sessions/sessions.errors';
+import { ENGINE_TOKEN, postResult } from './support/engine';
+import { match } from './support/matchers';
+import { runToExit } from './support/processes';
+import {
+  SessionCreated,
+  startTestApp,
+  TestApp,
+  TestEnterprise,
+  TestGroup,
+} from './support/test-app';
+
+interface Person {
+  email: string;
+  externalId: string;
+  participantId: string;
+  sessions: string[];
+}
+
+describe('Erasure and export', () => {
+  let t: TestApp;
+  let acme: TestEnterprise;
+  let globex: TestEnterprise;
+  let group: TestGroup;
+  let other: TestGroup;
+  let n = 0;
+
+  beforeAll(async () => {
+    t = await startTestApp({ ENGINE_TOKEN });
+    acme = await t.newEnterprise('Acme');
+    globex = await t.newEnterprise('Globex');
+    await t.setPrivacyFloor(acme, 1, 1);
+    group = await t.newGroup(acme, 'Team');
+    other = await t.newGroup(acme, 'Second team');
+  });
+  afterAll(() => t.close());
+
+  /** A participant with completed sessions (one per entry: day, mhci, words, pitch). */
+  const person = async (
+    sessions: [string, number, string, number][],
+    groups: TestGroup[] = [group],
+    email = `person${++n}@example.com`,
+  ): Promise<Person> => {
+    let identifier = email;
+    const ids: string[] = [];
+    for (const [index, [day, mhci, words, pitch]] of sessions.entries()) {
+      const target = groups[index % groups.length];
+      // A participant joins a group with their email; later sessions there use the ok_ ID.
+      const created = await t.createSession(
+        acme,
+        target,
+        index < groups.length ? email : identifier,
+        {
+          headers: { 'Idempotency-Key': `${email}-${index}` },
+        },
+      );
+      expect(created.status).toBe(200);
+      const session = created.body as SessionCreated;
+      identifier = session.userIdentifier;
+      ids.push(session.sessionID);
+      const result = await postResult(t, session.sessionID, {
+        version: 'v1.0.0',
+        mhci,
+        subscores: { vision: 1, audio: 1, transcript: 1, assessment: 1 },
+        transcript: [
+          { role: 'assistant', content: 'How are you?' },
+          { role: 'user', content: words },
+        ],
+        features: { pitch, tempo: pitch / 2 },
+        completedAt: `${day}T10:00:00Z`,
+      });
+      expect(result.status).toBe(200);
+    }
+    const { rows } = await t.db.query<{ id: string }>(
+      'SELECT id FROM participants WHERE external_id = $1',
+      [identifier],
+    );
+    return { email, externalId: identifier, participantId: rows[0].id, sessions: ids };
+  };
+
+  /** Every table's rows, as text, that contain `needle`. */
+  const rowsContaining = async (needle: string): Promise<string[]> => {
+    const { rows: tables } = await t.db.query<{ name: string }>(
+      `SELECT table_name AS name FROM information_schema.tables
+        WHERE table_schema = 'public' AND table_type = 'BASE TABLE' AND table_name <> 'migrations'`,
+    );
+    const found: string[] = [];
+    for (const { name } of tables) {
+      const { rows } = await t.db.query<{ row: string }>(
+        `SELECT x::text AS row FROM "${name}" x WHERE strpos(x::text, $1) > 0`,
+        [needle],
+      );
+      found.push(...rows.map((row) => `${name}: ${row.row}`));
+    }
+    return found;
+  };
+
+  const rollups = async () => ({
+    words: (
+      await t.db.query(
+        `SELECT group_id::int, day::text, word, count::int FROM group_word_counts
+          WHERE group_id = ANY ($1) ORDER BY 1, 2, 3`,
+        [[group.groupID, other.groupID]],
+      )
+    ).rows as { group_id: number; day: string; word: string; count: number }[],
+    histograms: (
+      await t.db.query(
+        `SELECT group_id::int, name, bucket, count::int FROM group_feature_histograms
+          WHERE group_id = ANY ($1) ORDER BY 1, 2, 3`,
+        [[group.groupID, other.groupID]],
+      )
+    ).rows as { group_id: number; name: string; bucket: number; count: number }[],
+    cohorts: (
+      await t.db.query(
+        `SELECT group_id::int, day::text, participants, word_participants FROM group_day_cohorts
+          WHERE group_id = ANY ($1) ORDER BY 1, 2`,
+        [[group.groupID, other.groupID]],
+      )
+    ).rows,
+  });
+  const metric = async (name: string, query = '') =>
+    (
+      await t.request('GET', `/metrics/groups/${group.groupID}/${name}${query}`, {
+        apiKey: acme.apiKey,
+      })
+    ).body;
+
+  describe('DELETE /participants/{externalID}', () => {
+    let victim: Person;
+    let colleague: Person;
+    let before: Awaited<ReturnType<typeof rollups>>;
+
+    beforeAll(async () => {
+      // A webhook endpoint, so events have deliveries (and a delivery log) to clean up.
+      await t.request('POST', `/webhooks/${group.groupID}`, {
+        apiKey: acme.apiKey,
+        body: { url: 'https://hooks.example.com/in', description: 'receiver' },
+      });
+      colleague = await person([
+        ['2026-03-02', 40, 'sleep badly', 10],
+        ['2026-03-03', 60, 'work sleep', 20],
+      ]);
+      victim = await person(
+        [
+          ['2026-03-02', 80, 'sleep zanzibarite', 10],
+          ['2026-03-03', 20, 'zanzibarite work work', 30],
+          ['2026-03-04', 70, 'holiday', 40],
+        ],
+        [group, other],
+      );
+      before = await rollups();
+    });
+
+    it('is refused for another enterprise, and changes nothing', async () => {
+      const answer = await t.request('DELETE', `/participants/${victim.externalId}`, {
+        apiKey: globex.apiKey,
+      });
+      expect(answer).toMatchObject({ status: 400, body: { error: ParticipantErrors.NotFound } });
+      expect(await rollups()).toEqual(before);
+      expect(
+        (await t.request('GET', `/participants/${victim.externalId}`, { apiKey: acme.apiKey }))
+          .status,
+      ).toBe(200);
+    });
+
+    it('answers success, and the participant is unknown everywhere afterwards', async () => {
+      const metricsBefore = { count: await metric('count'), mhci: await metric('mhci') };
+      expect(metricsBefore.count).toEqual({ all: 4 });
+
+      const answer = await t.request('DELETE', `/participants/${victim.externalId}`, {
+        apiKey: acme.apiKey,
+      });
+      expect(answer).toMatchObject({ status: 200, body: { message: 'success' } });
+
+      const notFound = { status: 400, body: { error: ParticipantErrors.NotFound } };
+      for (const path of [
+        `/participants/${victim.externalId}`,
+        `/participants/${victim.externalId}/sessions`,
+        `/participants/${victim.externalId}/consents`,
+        `/metrics/participants/${victim.externalId}/count`,
+      ]) {
+        expect(await t.request('GET', path, { apiKey: acme.apiKey })).toMatchObject(notFound);
+      }
+      expect(
+        await t.request('DELETE', `/participants/${victim.externalId}`, { apiKey: acme.apiKey }),
+      ).toMatchObject(notFound);
+      for (const sessionId of victim.sessions) {
+        expect(
+          await t.request('GET', `/sessions/${sessionId}`, { apiKey: acme.apiKey }),
+        ).toMatchObject({ status: 400, body: { error: SessionErrors.NotFound } });
+      }
+      // Group metrics: the colleague's two sessions only.
+      expect(await metric('count')).toEqual({ all: 2 });
+      expect(await metric('mhci')).toEqual({
+        all: {
+          minMhci: 40,
+          maxMhci: 60,
+          avgMhci: 50,
+          percentile25Mhci: 45,
+          percentile50Mhci: 50,
+          percentile75Mhci: 55,
+        },
+      });
+      expect(await metric('wordcloud')).toEqual({ all: { sleep: 0.5, badly: 0.25, work: 0.25 } });
+    });
+
+    it('leaves no row anywhere holding their external ID, email, email hash or transcript', async () => {
+      const emailHash = t.app.get(PiiCipher).emailLookupHash(victim.email);
+      for (const needle of [
+        victim.externalId,
+        victim.participantId,
+        emailHash,
+        victim.email,
+        'zanzibarite',
+        ...victim.sessions,
+      ]) {
+        expect({ needle, rows: await rowsContaining(needle) }).toEqual({ needle, rows: [] });
+      }
+    });
+
+    it('takes exactly their share out of the word rollups, histograms and cohorts', async () => {
+      const after = await rollups();
+      // Their words by (group, day): session 1 and 3 in Team, session 2 in Second team.
+      const theirWords: Record<string, number> = {
+        [`${group.groupID} 2026-03-02 sleep`]: 1,
+        [`${group.groupID} 2026-03-02 zanzibarite`]: 1,
+        [`${other.groupID} 2026-03-03 zanzibarite`]: 1,
+        [`${other.groupID} 2026-03-03 work`]: 2,
+        [`${group.groupID} 2026-03-04 holiday`]: 1,
+      };
+      const expectedWords = before.words
+        .map((row) => ({
+          ...row,
+          count: row.count - (theirWords[`${row.group_id} ${row.day} ${row.word}`] ?? 0),
+        }))
+        .filter((row) => row.count > 0);
+      expect(after.words).toEqual(expectedWords);
+
+      const theirFeatures: [number, string, number][] = [
+        [group.groupID, 'pitch', 10],
+        [group.groupID, 'tempo', 5],
+        [other.groupID, 'pitch', 30],
+        [other.groupID, 'tempo', 15],
+        [group.groupID, 'pitch', 40],
+        [group.groupID, 'tempo', 20],
+      ];
+      const expectedHistograms = before.histograms
+        .map((row) => ({
+          ...row,
+          count:
+            row.count -
+            theirFeatures.filter(
+              ([g, name, value]) =>
+                g === row.group_id && name === row.name && featureBucket(value) === row.bucket,
+            ).length,
+        }))
+        .filter((row) => row.count > 0);
+      expect(after.histograms).toEqual(expectedHistograms);
+
+      // Each day of theirs has one participant fewer; a day that was only theirs is gone.
+      expect(after.cohorts).toEqual([
+        { group_id: group.groupID, day: '2026-03-02', participants: 1, word_participants: 1 },
+        { group_id: group.groupID, day: '2026-03-03', participants: 1, word_participants: 1 },
+      ]);
+      expect(before.cohorts).toHaveLength(4);
+    });
+
+    it('writes user.deleted for each of their groups, the external ID only encrypted', async () => {
+      const { rows } = await t.db.query<{
+        group_id: string;
+        payload: object;
+        encrypted_pii: string;
+      }>(
+        `SELECT group_id, payload, encrypted_pii FROM events WHERE type = 'user.deleted'
+          ORDER BY group_id`,
+      );
+      expect(rows.map((row) => Number(row.group_id))).toEqual([group.groupID, other.groupID]);
+      const cipher = t.app.get(PiiCipher);
+      for (const row of rows) {
+        expect(row.payload).toEqual({
+          groupID: Number(row.group_id),
+          timestamp: match.any(String),
+        });
+        expect(JSON.parse(cipher.decrypt(row.encrypted_pii))).toEqual({
+          userIdentifier: victim.externalId,
+        });
+      }
+      // The ledger keeps one anonymous row.
+      const ledger = await t.db.query(
+        `SELECT participant_id, group_id, change, via FROM consent_ledger
+          WHERE enterprise_id = $1 AND change = 'erasure'`,
+        [acme.enterpriseId],
+      );
+      expect(ledger.rows).toEqual([
+        { participant_id: null, group_id: null, change: 'erasure', via: 'erasure' },
+      ]);
+    });
+
+    it('the same email later is a new participant with a new ID', async () => {
+      const again = await t.createSession(acme, group, victim.email);
+      expect(again.status).toBe(200);
+      const created = again.body as SessionCreated;
+      expect(created.userIdentifier).not.toBe(victim.externalId);
+      expect(created.userIdentifier).toMatch(/^ok_[0-9a-f]{48}$/);
+    });
+
+    it('keeps the spec’s path error for a missing ID', async () => {
+      expect(await t.request('DELETE', '/participants/', { apiKey: acme.apiKey })).toMatchObject({
+        status: 400,
+        body: { error: ParticipantErrors.ExternalIdMissing },
+      });
+      expect((await t.request('DELETE', `/participants/${colleague.externalId}`)).status).toBe(401);
+    });
+  });
+
+  it('participants:erase does the same for the operator', async () => {
+    const someone = await person([['2026-04-01', 50, 'quiet', 5]]);
+    const cli = (...args: string[]) =>
+      runToExit('cli', ['participants:erase', ...args], { DATABASE_URL: t.config.database.url });
+    expect(await cli(someone.externalId, '--json')).toEqual({
+      code: 0,
+      stdout: `${JSON.stringify({ externalID: someone.externalId, erased: true })}\n`,
+      stderr: '',
+    });
+    expect(await rowsContaining(someone.externalId)).toEqual([]);
+    expect(await cli(someone.externalId)).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `${ParticipantErrors.NotFound}\n`,
+    });
+  });
+
+  describe('on the settings page', () => {
+    const settingsPath = (participantId: string, groupId: number, form?: string) => {
+      const url = new URL(t.app.get(ParticipantLinks).settingsUrl(participantId, groupId));
+      return `${url.pathname}${form ? `/${form}` : ''}${url.search}`;
+    };
+    const fetchPage = async (path: string, method = 'GET') => {
+      const response = await fetch(`${t.baseUrl}${path}`, { method, redirect: 'manual' });
+      return {
+        status: response.status,
+        headers: response.headers,
+        text: await response.text(),
+      };
+    };
+
+    it('"Download my data" answers a JSON attachment with everything, to the participant only', async () => {
+      const me = await person([
+        ['2026-05-01', 66, 'gardening helps', 12],
+        ['2026-05-02', 77, 'rain', 13],
+      ]);
+      await t.db.query(
+        `UPDATE memberships SET privacy_level = 0 WHERE participant_id = $1`, // level 0: still all theirs
+        [me.participantId],
+      );
+      const page = await fetchPage(settingsPath(me.participantId, group.groupID));
+      expect(page.text).toContain(PageTexts.exportButton);
+      // GET does not export (link scanners); the form posts.
+      expect(
+        (await fetchPage(settingsPath(me.participantId, group.groupID, 'export'))).status,
+      ).toBe(404);
+      const download = await fetchPage(
+        settingsPath(me.participantId, group.groupID, 'export'),
+        'POST',
+      );
+      expect(download.status).toBe(200);
+      expect(download.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      expect(download.headers.get('content-disposition')).toBe(
+        'attachment; filename="my-checkin-data.json"',
+      );
+      expect(download.headers.get('cache-control')).toBe('no-store');
+      const data = JSON.parse(download.text) as Record<string, unknown>;
+      expect(Object.keys(data)).toEqual([
+        'exportedAt',
+        'externalID',
+        'email',
+        'emailPreferences',
+        'groups',
+        'sessions',
+        'history',
+      ]);
+      expect(data).toMatchObject({
+        externalID: me.externalId,
+        email: me.email,
+        emailPreferences: { checkinReminder: true, privacyRequest: true },
+        groups: [
+          {
+            groupID: group.groupID,
+            name: 'Team',
+            privacyLevel: 0,
+            consentRequired: false,
+            consentedAt: null,
+          },
+        ],
+      });
+      const sessions = data.sessions as Record<string, unknown>[];
+      expect(sessions.map((session) => session.sessionID)).toEqual(me.sessions);
+      expect(sessions[0]).toMatchObject({
+        externalID: me.externalId,
+        mhci: 66,
+        transcript: [
+          { role: 'assistant', content: 'How are you?' },
+          { role: 'user', content: 'gardening helps' },
+        ],
+        features: { pitch: 12, tempo: 6 },
+      });
+      // No enterprise route exports anything of the kind.
+      expect(
+        (
+          await t.request('GET', `/participants/${me.externalId}/export`, {
+            apiKey: acme.apiKey,
+          })
+        ).status,
+      ).toBe(404);
+    });
+
+    it('"Delete my data": a confirmation page that changes nothing, then the erasure', async () => {
+      const me = await person([['2026-05-03', 55, 'mountains', 14]]);
+      const confirm = await fetchPage(settingsPath(me.participantId, group.groupID, 'delete'));
+      expect(confirm.status).toBe(200);
+      expect(confirm.text).toContain(PageTexts.deleteTitle);
+      expect(confirm.text).toContain(PageTexts.deleteConfirmButton);
+      expect(await rowsContaining(me.externalId)).not.toEqual([]);
+
+      const deleted = await fetchPage(
+        settingsPath(me.participantId, group.groupID, 'delete'),
+        'POST',
+      );
+      expect(deleted.status).toBe(200);
+      expect(deleted.text).toContain(PageTexts.deletedTitle);
+      expect(await rowsContaining(me.externalId)).toEqual([]);
+      expect(await rowsContaining('mountains')).toEqual([]);
+      // The link no longer works.
+      const gone = await fetchPage(settingsPath(me.participantId, group.groupID));
+      expect(gone.status).toBe(404);
+      expect(gone.text).toContain(PAGE_ERRORS['not-found'].title);
+    });
+  });
+});
