@@ -2,8 +2,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
  * Participants own their data (DESIGN §14): the consent ledger (every consent, privacy-level and
- * email-preference change, appended), and the privacy-level notice mail (`privacyNotice`, with
- * the levels it names in `details`).
+ * email-preference change, appended), the privacy-level notice mail (`privacyNotice`, with the
+ * levels it names in `details`), and the browser each participant link is bound to.
  */
 export class ParticipantData1764464400000 implements MigrationInterface {
   name = 'ParticipantData1764464400000';
@@ -37,6 +37,16 @@ export class ParticipantData1764464400000 implements MigrationInterface {
       'CREATE INDEX consent_ledger_participant_idx ON consent_ledger (participant_id, id)',
     );
     await queryRunner.query(
+      `CREATE TABLE link_bindings (
+         link text NOT NULL,
+         browser_hash text NOT NULL,
+         participant_id uuid NOT NULL,
+         bound_at timestamptz NOT NULL DEFAULT now(),
+         CONSTRAINT link_bindings_pkey PRIMARY KEY (link),
+         CONSTRAINT link_bindings_participant_fkey FOREIGN KEY (participant_id)
+           REFERENCES participants (id) ON DELETE CASCADE ON UPDATE NO ACTION)`,
+    );
+    await queryRunner.query(
       `ALTER TABLE email_messages
          ADD COLUMN details jsonb,
          DROP CONSTRAINT email_messages_type_values,
@@ -54,6 +64,7 @@ export class ParticipantData1764464400000 implements MigrationInterface {
            'checkinReminder'::text, 'privacyRequest'::text]))),
          DROP COLUMN details`,
     );
+    await queryRunner.query('DROP TABLE link_bindings');
     await queryRunner.query('DROP TABLE consent_ledger');
   }
 }

@@ -5,9 +5,10 @@
  * here. Without /usr/bin/chromium these tests fail (they do not skip): install it with
  * `apt-get install -y chromium` (.ci/run does).
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { Browser, BrowserContext, chromium, Page, Request } from 'playwright-core';
 import { PAGE_ERRORS, PageTexts, SAVED_MESSAGES } from '../src/checkin/pages/pages.messages';
+import { ParticipantLinks } from '../src/participant-links/participant-links';
 import { SessionCreated, startTestApp, TestApp, TestEnterprise } from './support/test-app';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -106,12 +107,23 @@ describe('Check-in in a real browser', () => {
       )
     ).rows[0];
 
-  const text = async (selector: string) => (await page.locator(selector).innerText()).trim();
+  const text = async (selector: string, on: Page = page) =>
+    (await on.locator(selector).innerText()).trim();
+
+  /** Opens the check-in link and presses "Start", which binds it to this browser. */
+  async function start(url: string, groupName: string, on: Page = page): Promise<void> {
+    await on.goto(url);
+    expect(await text('h1', on)).toBe(PageTexts.checkinTitle(groupName));
+    expect(await on.getByRole('radio').count()).toBe(0);
+    await on.getByRole('button', { name: PageTexts.startButton }).click();
+    await on.waitForURL(url);
+    expect(await on.getByRole('button', { name: PageTexts.startButton }).count()).toBe(0);
+  }
 
   it('reviews the privacy level, hands off to the engine and returns to the app', async () => {
     const checkin = await newCheckin('Night shift', ['mhci', 'transcript']);
 
-    await page.goto(checkin.url);
+    await start(checkin.url, 'Night shift');
     expect(await text('h1')).toBe(PageTexts.checkinTitle('Night shift'));
     const notice = page.getByRole('heading', { name: PageTexts.privacyNoticeHeading });
     expect(await notice.isVisible()).toBe(true);
@@ -176,7 +188,7 @@ describe('Check-in in a real browser', () => {
   it('asks for consent first, then shows the rest of the page', async () => {
     const checkin = await newCheckin('Consenting group', ['features'], true);
 
-    await page.goto(checkin.url);
+    await start(checkin.url, 'Consenting group');
     expect(await page.getByRole('heading', { name: PageTexts.consentHeading }).isVisible()).toBe(
       true,
     );
@@ -201,6 +213,93 @@ describe('Check-in in a real browser', () => {
   it('shows a friendly page for a link that is not valid', async () => {
     const response = await page.goto(`${t.baseUrl}/checkin/not-a-real-token`);
     expect(response?.status()).toBe(404);
+    expect(await text('h1')).toBe(PAGE_ERRORS['not-found'].title);
+  });
+
+  it('binds the link to the browser that pressed Start: another browser sees a clear page and changes nothing', async () => {
+    const checkin = await newCheckin('Bound group', []);
+    // A link preview (a GET) binds nothing: the participant can still start.
+    expect((await fetch(checkin.url)).status).toBe(200);
+    await start(checkin.url, 'Bound group');
+
+    // The enterprise holds the same link: another browser.
+    const other = await browser.newContext();
+    try {
+      const elsewhere = await other.newPage();
+      const response = await elsewhere.goto(checkin.url);
+      expect(response?.status()).toBe(403);
+      expect(await text('h1', elsewhere)).toBe(PAGE_ERRORS['opened-elsewhere'].title);
+      expect(await elsewhere.getByRole('radio').count()).toBe(0);
+      // Posting the forms directly, with or without its own cookie, is refused too.
+      for (const form of ['start', 'privacy', 'consent']) {
+        const post = await other.request.post(`${checkin.url}/${form}`, {
+          form: { privacyLevel: '5' },
+          maxRedirects: 0,
+        });
+        expect(post.status()).toBe(403);
+      }
+    } finally {
+      await other.close();
+    }
+    expect((await membership(checkin.sessionId)).privacy_level).toBe(0);
+
+    // The participant's browser still works.
+    await page.getByRole('radio', { name: /^Level 2\b/ }).check();
+    await page.getByRole('button', { name: PageTexts.privacyButton }).click();
+    await page.waitForURL(/\?saved=privacy$/);
+    expect((await membership(checkin.sessionId)).privacy_level).toBe(2);
+  });
+
+  it('settings from an email: history, download, and delete after a confirmation', async () => {
+    const checkin = await newCheckin('Settings group', ['mhci']);
+    await start(checkin.url, 'Settings group');
+    await page.getByRole('radio', { name: /^Level 3\b/ }).check();
+    await page.getByRole('button', { name: PageTexts.privacyButton }).click();
+    await page.waitForURL(/\?saved=privacy$/);
+
+    const { rows } = await t.db.query<{ participant_id: string; group_id: string }>(
+      'SELECT participant_id, group_id FROM sessions WHERE session_id = $1',
+      [checkin.sessionId],
+    );
+    // The link an email carries, on this test's host (PUBLIC_BASE_URL is not the test port).
+    const link = new URL(
+      t.app.get(ParticipantLinks).settingsUrl(rows[0].participant_id, Number(rows[0].group_id)),
+    );
+    const settingsUrl = `${t.baseUrl}${link.pathname}${link.search}`;
+    await page.goto(settingsUrl);
+    expect(await text('h1')).toBe(PageTexts.settingsTitle('Settings group'));
+    const history = page.getByRole('heading', { name: PageTexts.historyHeading });
+    expect(await history.isVisible()).toBe(true);
+    expect(await text('ul.history')).toContain('Privacy level 0 → 3, on a check-in page');
+
+    // "Download my data" saves a JSON file with the participant's sessions and history.
+    const downloading = page.waitForEvent('download');
+    await page.getByRole('button', { name: PageTexts.exportButton }).click();
+    const download = await downloading;
+    expect(download.suggestedFilename()).toBe('my-checkin-data.json');
+    const file = await download.path();
+    const data = JSON.parse(readFileSync(file, 'utf8')) as {
+      sessions: { sessionID: string }[];
+      history: { change: string; to: unknown }[];
+    };
+    expect(data.sessions.map((session) => session.sessionID)).toEqual([checkin.sessionId]);
+    expect(data.history).toEqual([expect.objectContaining({ change: 'privacyLevel', to: 3 })]);
+
+    // "Delete my data": a confirmation first (nothing changes), then the erasure.
+    await page.getByRole('link', { name: PageTexts.deleteLink }).click();
+    expect(await text('h1')).toBe(PageTexts.deleteTitle);
+    expect((await membership(checkin.sessionId)).privacy_level).toBe(3);
+    await page.getByRole('link', { name: PageTexts.deleteCancel }).click();
+    expect(await text('h1')).toBe(PageTexts.settingsTitle('Settings group'));
+    await page.getByRole('link', { name: PageTexts.deleteLink }).click();
+    await page.getByRole('button', { name: PageTexts.deleteConfirmButton }).click();
+    await page.waitForLoadState();
+    expect(await text('h1')).toBe(PageTexts.deletedTitle);
+    expect(await membership(checkin.sessionId)).toBeUndefined();
+
+    // Afterwards the link shows the invalid-link page.
+    const gone = await page.goto(settingsUrl);
+    expect(gone?.status()).toBe(404);
     expect(await text('h1')).toBe(PAGE_ERRORS['not-found'].title);
   });
 });

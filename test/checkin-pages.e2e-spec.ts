@@ -42,6 +42,12 @@ interface MemberRow {
   pref_privacy_request: boolean;
 }
 
+/**
+ * This file's browser: the cookie the pages set when a link is bound to it (DESIGN §14), sent
+ * with every request. The binding itself is tested in participant-links-binding.e2e-spec.ts.
+ */
+let browserCookie: string | null = null;
+
 /** A page as a browser would fetch it, without following redirects. */
 async function fetchPage(
   t: TestApp,
@@ -57,12 +63,16 @@ async function fetchPage(
   const response = await fetch(`${t.baseUrl}${path}`, {
     method: init.method ?? (body === undefined ? 'GET' : 'POST'),
     redirect: 'manual',
-    headers:
-      body === undefined
+    headers: {
+      ...(body === undefined
         ? {}
-        : { 'content-type': init.contentType ?? 'application/x-www-form-urlencoded' },
+        : { 'content-type': init.contentType ?? 'application/x-www-form-urlencoded' }),
+      ...(browserCookie ? { cookie: browserCookie } : {}),
+    },
     body,
   });
+  const setCookie = response.headers.getSetCookie()[0];
+  if (setCookie) browserCookie = setCookie.split(';')[0];
   return { status: response.status, headers: response.headers, html: await response.text() };
 }
 
@@ -137,6 +147,8 @@ describe('Check-in pages', () => {
     const body = created.body as SessionCreated;
     const path = new URL(body.redirectUrl).pathname;
     expect(path).toMatch(/^\/checkin\/[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/);
+    // The participant starts their check-in in this file's browser.
+    expect((await post(t, `${path}/start`)).status).toBe(303);
     return {
       group,
       sessionId: body.sessionID,
@@ -637,6 +649,7 @@ describe('Check-in pages without an analysis engine', () => {
     const group = await t.newGroup(acme, 'Offline');
     const created = (await t.createSession(acme, group, 'solo@example.com')).body as SessionCreated;
     const path = new URL(created.redirectUrl).pathname;
+    expect((await post(t, `${path}/start`)).status).toBe(303);
     const page = await fetchPage(t, path);
     expectHtmlPage(page, 200);
     expectPageHeaders(page);

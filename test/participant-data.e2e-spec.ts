@@ -50,24 +50,35 @@ describe('Participant data: ledger, notices, events, consent', () => {
   /** A new participant's first session in `group`: its check-in page path and ids. */
   const checkIn = async (group: TestGroup, identifier = `p${++n}@example.com`) => {
     const created = (await t.createSession(acme, group, identifier)).body as SessionCreated;
+    const path = new URL(created.redirectUrl).pathname;
+    expect((await post(`${path}/start`)).status).toBe(303);
     return {
       email: identifier,
       externalId: created.userIdentifier,
       sessionId: created.sessionID,
-      path: new URL(created.redirectUrl).pathname,
+      path,
     };
+  };
+  /** One browser for the whole file: the cookie the pages set when a link binds to it. */
+  let browserCookie: string | null = null;
+  const browserHeaders = (): Record<string, string> =>
+    browserCookie ? { cookie: browserCookie } : {};
+  const keepCookie = (response: Response) => {
+    const setCookie = response.headers.getSetCookie()[0];
+    if (setCookie) browserCookie = setCookie.split(';')[0];
   };
   const post = async (path: string, form: Record<string, string> = {}) => {
     const response = await fetch(`${t.baseUrl}${path}`, {
       method: 'POST',
       redirect: 'manual',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      headers: { 'content-type': 'application/x-www-form-urlencoded', ...browserHeaders() },
       body: new URLSearchParams(form).toString(),
     });
+    keepCookie(response);
     return { status: response.status, location: response.headers.get('location') };
   };
   const page = async (path: string) => {
-    const response = await fetch(`${t.baseUrl}${path}`);
+    const response = await fetch(`${t.baseUrl}${path}`, { headers: browserHeaders() });
     return { status: response.status, html: await response.text() };
   };
   const consents = (externalId: string, apiKey = acme.apiKey) =>

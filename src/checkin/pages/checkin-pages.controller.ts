@@ -1,6 +1,7 @@
 import { Body, Controller, Get, Param, Post, Query, UseFilters } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { Public } from '../../common/auth/public.decorator';
+import { type Browser, RequestBrowser } from './browser-binding';
 import { CheckinPagesService } from './checkin-pages.service';
 import { HtmlPageExceptionFilter } from './html-exception.filter';
 import { PageError } from './page-error';
@@ -18,23 +19,40 @@ export class CheckinPagesController {
   constructor(private readonly pages: CheckinPagesService) {}
 
   @Get(':token')
-  page(@Param('token') token: string, @Query('saved') saved: unknown): Promise<Response> {
-    return this.pages.checkinPage(token, saved);
+  page(
+    @Param('token') token: string,
+    @Query('saved') saved: unknown,
+    @RequestBrowser() browser: Browser,
+  ): Promise<Response> {
+    return this.pages.checkinPage(token, saved, browser);
+  }
+
+  @Post(':token/start')
+  start(@Param('token') token: string, @RequestBrowser() browser: Browser): Promise<Response> {
+    return this.pages.startCheckin(token, browser);
   }
 
   @Post(':token/consent')
-  consent(@Param('token') token: string): Promise<Response> {
-    return this.pages.giveConsent(token);
+  consent(@Param('token') token: string, @RequestBrowser() browser: Browser): Promise<Response> {
+    return this.pages.giveConsent(token, browser);
   }
 
   @Post(':token/privacy')
-  privacy(@Param('token') token: string, @Body() form: PageForm): Promise<Response> {
-    return this.pages.setCheckinPrivacyLevel(token, form);
+  privacy(
+    @Param('token') token: string,
+    @Body() form: PageForm,
+    @RequestBrowser() browser: Browser,
+  ): Promise<Response> {
+    return this.pages.setCheckinPrivacyLevel(token, form, browser);
   }
 
   @Post(':token/preferences')
-  preferences(@Param('token') token: string, @Body() form: PageForm): Promise<Response> {
-    return this.pages.setCheckinEmailPreferences(token, form);
+  preferences(
+    @Param('token') token: string,
+    @Body() form: PageForm,
+    @RequestBrowser() browser: Browser,
+  ): Promise<Response> {
+    return this.pages.setCheckinEmailPreferences(token, form, browser);
   }
 
   @Get(':token/done')

@@ -10,6 +10,7 @@ import { ParticipantsModule } from '../../participants/participants.module';
 import { CheckinPagesController } from './checkin-pages.controller';
 import { CheckinPagesRepository } from './checkin-pages.repository';
 import { CheckinPagesService } from './checkin-pages.service';
+import { BrowserBinding } from './browser-binding';
 import { PageRenderer } from './page-renderer';
 import { ParticipantChanges } from './participant-changes';
 import { ParticipantSettingsController } from './participant-settings.controller';
@@ -34,6 +35,7 @@ import { ParticipantSettingsController } from './participant-settings.controller
     CheckinPagesRepository,
     CheckinPagesService,
     ParticipantChanges,
+    BrowserBinding,
     PageRenderer,
     HtmlPageExceptionFilter,
     // Errors raised before the pages' own filter runs (e.g. a 413 body) are HTML too.

@@ -25,6 +25,7 @@ import { PageForm, parseEmailPreferences, parsePrivacyLevel, parseSavedFlag } fr
 import {
   CheckinForm,
   checkinDonePath,
+  checkinFormPath,
   checkinPath,
   engineHandoffUrl,
   settingsPath,
@@ -33,8 +34,15 @@ import {
 } from './page-links';
 import { checkinPageModel, consentPending, settingsPageModel } from './page-models';
 import { PageRenderer } from './page-renderer';
+import { Browser, BrowserBinding, checkinLink, settingsLink } from './browser-binding';
 import { ParticipantChanges, PageVia } from './participant-changes';
 import { PageTexts } from './pages.messages';
+
+/** The response, with the browser cookie set when this request minted one. */
+function withCookie(response: Response, setCookie: string | null): Response {
+  if (setCookie) response.headers.append('set-cookie', setCookie);
+  return response;
+}
 
 /** How often the "still analysing" page reloads itself (a meta refresh; the pages run no script). */
 export const PENDING_REFRESH_SECONDS = 5;
@@ -44,6 +52,7 @@ export class CheckinPagesService {
   constructor(
     private readonly repository: CheckinPagesRepository,
     private readonly changes: ParticipantChanges,
+    private readonly binding: BrowserBinding,
     private readonly ledger: ConsentLedgerRepository,
     private readonly erasure: ErasureService,
     private readonly sessions: SessionsRepository,
@@ -55,8 +64,17 @@ export class CheckinPagesService {
 
   // --- /checkin/{token} ---------------------------------------------------------------------
 
-  async checkinPage(token: string, saved: unknown): Promise<Response> {
+  async checkinPage(token: string, saved: unknown, browser: Browser): Promise<Response> {
     const session = await this.sessionFor(token);
+    const binding = await this.binding.state(checkinLink(session.sessionId), browser);
+    if (binding === 'elsewhere') throw new PageError(403, 'opened-elsewhere');
+    if (binding === 'unbound') {
+      return this.renderer.page('start', {
+        title: PageTexts.checkinTitle(session.groupName),
+        text: PageTexts.startText(session.groupName),
+        action: checkinFormPath(token, 'start'),
+      });
+    }
     const { engineUrl } = this.config.checkin;
     return this.renderer.page(
       'checkin',
@@ -72,20 +90,36 @@ export class CheckinPagesService {
     );
   }
 
-  async giveConsent(token: string): Promise<Response> {
+  /** "Start": binds the check-in to this browser (DESIGN §14), then shows the page. */
+  async startCheckin(token: string, browser: Browser): Promise<Response> {
     const session = await this.sessionFor(token);
+    const { binding, setCookie } = await this.binding.bind(
+      checkinLink(session.sessionId),
+      session.participantId,
+      browser,
+    );
+    if (binding === 'elsewhere') throw new PageError(403, 'opened-elsewhere');
+    return withCookie(this.renderer.redirect(checkinPath(token), 303), setCookie);
+  }
+
+  async giveConsent(token: string, browser: Browser): Promise<Response> {
+    const session = await this.boundSessionFor(token, browser);
     this.found(await this.changes.setConsent(session, true, 'checkin'));
     return this.savedCheckin(token, 'consent');
   }
 
-  async setCheckinPrivacyLevel(token: string, form: PageForm): Promise<Response> {
-    const session = await this.consentedSessionFor(token);
+  async setCheckinPrivacyLevel(token: string, form: PageForm, browser: Browser): Promise<Response> {
+    const session = await this.consentedSessionFor(token, browser);
     await this.applyPrivacyLevel(session, form, checkinPath(token), 'checkin');
     return this.savedCheckin(token, 'privacy');
   }
 
-  async setCheckinEmailPreferences(token: string, form: PageForm): Promise<Response> {
-    const session = await this.consentedSessionFor(token);
+  async setCheckinEmailPreferences(
+    token: string,
+    form: PageForm,
+    browser: Browser,
+  ): Promise<Response> {
+    const session = await this.consentedSessionFor(token, browser);
     await this.applyEmailPreferences(session, form, 'checkin');
     return this.savedCheckin(token, 'preferences');
   }
@@ -104,8 +138,8 @@ export class CheckinPagesService {
 
   // --- /participant/settings?token=… --------------------------------------------------------
 
-  async settingsPage(token: unknown, saved: unknown): Promise<Response> {
-    const { member, token: valid } = await this.memberFor(token);
+  async settingsPage(token: unknown, saved: unknown, browser: Browser): Promise<Response> {
+    const { member, token: valid } = await this.viewedMemberFor(token, browser);
     const history = await this.ledger.list(member.enterpriseId, member.participantId);
     return this.renderer.page(
       'settings',
@@ -113,30 +147,38 @@ export class CheckinPagesService {
     );
   }
 
-  async setSettingsPrivacyLevel(token: unknown, form: PageForm): Promise<Response> {
-    const { member, token: valid } = await this.memberFor(token);
+  async setSettingsPrivacyLevel(
+    token: unknown,
+    form: PageForm,
+    browser: Browser,
+  ): Promise<Response> {
+    const { member, token: valid, setCookie } = await this.postingMemberFor(token, browser);
     await this.applyPrivacyLevel(member, form, settingsPath(valid), 'settings');
-    return this.savedSettings(valid, 'privacy');
+    return withCookie(this.savedSettings(valid, 'privacy'), setCookie);
   }
 
-  async setSettingsEmailPreferences(token: unknown, form: PageForm): Promise<Response> {
-    const { member, token: valid } = await this.memberFor(token);
+  async setSettingsEmailPreferences(
+    token: unknown,
+    form: PageForm,
+    browser: Browser,
+  ): Promise<Response> {
+    const { member, token: valid, setCookie } = await this.postingMemberFor(token, browser);
     await this.applyEmailPreferences(member, form, 'settings');
-    return this.savedSettings(valid, 'preferences');
+    return withCookie(this.savedSettings(valid, 'preferences'), setCookie);
   }
 
   /** Withdraws consent: the level drops to 0 and the next check-in asks again (DESIGN §14). */
-  async withdrawConsent(token: unknown): Promise<Response> {
-    const { member, token: valid } = await this.memberFor(token);
+  async withdrawConsent(token: unknown, browser: Browser): Promise<Response> {
+    const { member, token: valid, setCookie } = await this.postingMemberFor(token, browser);
     if (member.consentedAt !== null) {
       this.found(await this.changes.setConsent(member, false, 'settings'));
     }
-    return this.savedSettings(valid, 'withdrawn');
+    return withCookie(this.savedSettings(valid, 'withdrawn'), setCookie);
   }
 
   /** "Delete my data": a confirmation page first (GET changes nothing). */
-  async confirmDelete(token: unknown): Promise<Response> {
-    const { member, token: valid } = await this.memberFor(token);
+  async confirmDelete(token: unknown, browser: Browser): Promise<Response> {
+    const { member, token: valid } = await this.viewedMemberFor(token, browser);
     const data = await this.repository.exportOf(member.participantId);
     const groupNames = (data?.groups ?? []).map((group) => group.name).join(', ');
     return this.renderer.page('confirm-delete', {
@@ -148,8 +190,8 @@ export class CheckinPagesService {
   }
 
   /** Erases the participant (DESIGN §14), as the enterprise's DELETE would. */
-  async deleteMyData(token: unknown): Promise<Response> {
-    const { member } = await this.memberFor(token);
+  async deleteMyData(token: unknown, browser: Browser): Promise<Response> {
+    const { member } = await this.postingMemberFor(token, browser);
     this.found(
       await this.erasure.erase(member.externalId, {
         by: 'participant',
@@ -167,13 +209,13 @@ export class CheckinPagesService {
    * attachment. A POST, so that link scanners and previews never fetch it; the enterprise has
    * no such route (it would bypass the participant's level).
    */
-  async exportMyData(token: unknown): Promise<Response> {
-    const { member } = await this.memberFor(token);
+  async exportMyData(token: unknown, browser: Browser): Promise<Response> {
+    const { member, setCookie } = await this.postingMemberFor(token, browser);
     const data = await this.repository.exportOf(member.participantId);
     if (!data) throw PageError.notFound();
     const sessions = await this.sessions.listForParticipant(member.participantId);
     const history = await this.ledger.list(member.enterpriseId, member.participantId);
-    return this.renderer.attachment('my-checkin-data.json', {
+    const file = this.renderer.attachment('my-checkin-data.json', {
       exportedAt: new Date().toISOString(),
       externalID: data.externalId,
       email: this.cipher.decrypt(data.emailCiphertext),
@@ -187,6 +229,7 @@ export class CheckinPagesService {
       ),
       history: history.map((record) => ({ ...record, at: record.at.toISOString() })),
     });
+    return withCookie(file, setCookie);
   }
 
   // --- rules shared by both pages -----------------------------------------------------------
@@ -218,11 +261,47 @@ export class CheckinPagesService {
     return session;
   }
 
-  /** Until consent is given (where the group requires it), nothing but consent is accepted. */
-  private async consentedSessionFor(token: string): Promise<CheckinSession> {
+  /** The session of a check-in this browser started; others are refused (DESIGN §14). */
+  private async boundSessionFor(token: string, browser: Browser): Promise<CheckinSession> {
     const session = await this.sessionFor(token);
+    const binding = await this.binding.state(checkinLink(session.sessionId), browser);
+    if (binding === 'unbound') throw new PageError(403, 'start-first', checkinPath(token));
+    if (binding === 'elsewhere') throw new PageError(403, 'opened-elsewhere');
+    return session;
+  }
+
+  /** Until consent is given (where the group requires it), nothing but consent is accepted. */
+  private async consentedSessionFor(token: string, browser: Browser): Promise<CheckinSession> {
+    const session = await this.boundSessionFor(token, browser);
     if (consentPending(session)) throw new PageError(403, 'consent-first', checkinPath(token));
     return session;
+  }
+
+  /** A settings link to show: refused in a browser other than the one it is bound to. */
+  private async viewedMemberFor(
+    token: unknown,
+    browser: Browser,
+  ): Promise<{ member: MemberSettings; token: string }> {
+    const found = await this.memberFor(token);
+    if ((await this.binding.state(settingsLink(found.token), browser)) === 'elsewhere') {
+      throw new PageError(403, 'opened-elsewhere');
+    }
+    return found;
+  }
+
+  /** A settings link to act on: binds it to this browser on its first POST (DESIGN §14). */
+  private async postingMemberFor(
+    token: unknown,
+    browser: Browser,
+  ): Promise<{ member: MemberSettings; token: string; setCookie: string | null }> {
+    const found = await this.memberFor(token);
+    const { binding, setCookie } = await this.binding.bind(
+      settingsLink(found.token),
+      found.member.participantId,
+      browser,
+    );
+    if (binding === 'elsewhere') throw new PageError(403, 'opened-elsewhere');
+    return { ...found, setCookie };
   }
 
   private async memberFor(token: unknown): Promise<{ member: MemberSettings; token: string }> {

@@ -76,6 +76,12 @@ export interface ConfirmDeletePageModel {
   cancelHref: string;
 }
 
+export interface StartPageModel {
+  title: string;
+  text: string;
+  action: string;
+}
+
 export interface NoticePageModel {
   title: string;
   text: string;
@@ -100,6 +106,7 @@ export interface PageModels {
   error: ErrorPageModel;
   'confirm-delete': ConfirmDeletePageModel;
   notice: NoticePageModel;
+  start: StartPageModel;
 }
 
 export type PageName = keyof PageModels;
@@ -269,6 +276,15 @@ const CONFIRM_DELETE_PAGE = `<% layout('@layout', { title: it.title }) %><h1><%=
 </section>
 `;
 
+const START_PAGE = `<% layout('@layout', { title: it.title }) %><h1><%= it.title %></h1>
+<section>
+<p><%= it.text %></p>
+<form method="post" action="<%= it.action %>">
+<button type="submit"><%= it.texts.startButton %></button>
+</form>
+</section>
+`;
+
 const NOTICE_PAGE = `<% layout('@layout', { title: it.title }) %><h1><%= it.title %></h1>
 <section>
 <p><%= it.text %></p>
@@ -302,6 +318,7 @@ function createEngine(): Eta {
   eta.loadTemplate('@error', ERROR_PAGE);
   eta.loadTemplate('@confirm-delete', CONFIRM_DELETE_PAGE);
   eta.loadTemplate('@notice', NOTICE_PAGE);
+  eta.loadTemplate('@start', START_PAGE);
   return eta;
 }
 

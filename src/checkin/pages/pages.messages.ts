@@ -46,6 +46,12 @@ export const PageTexts = {
   preferencesScope: 'These choices apply to all your groups with this organisation.',
   preferencesButton: 'Save my email preferences',
 
+  startText: (groupName: string) =>
+    `${groupName} invites you to a wellbeing check-in. This link is yours: starting ties it to ` +
+    'this browser, so that nobody else can use it for you. Start it in the browser you will use ' +
+    'for your check-in.',
+  startButton: 'Start',
+
   withdrawHeading: 'Your consent',
   withdrawText: (groupName: string) =>
     `You agreed to take part in check-ins with ${groupName}. You can withdraw your consent: ` +
@@ -138,6 +144,17 @@ export const PAGE_ERRORS = {
   'invalid-privacy-level': {
     title: 'Please choose a privacy level',
     text: 'Your privacy level must be a whole number from 0 to 5. Nothing was changed.',
+  },
+  'opened-elsewhere': {
+    title: 'This link was opened in another browser',
+    text:
+      'A link to your check-in or settings works in the first browser that used it, so that ' +
+      'nobody else can act for you. Please use that browser. If it was not you who opened it, ' +
+      'someone else has your link: tell the organisation that sent it. Nothing was changed.',
+  },
+  'start-first': {
+    title: 'Please start your check-in first',
+    text: 'Open your check-in link and choose "Start" before changing settings. Nothing was changed.',
   },
   'consent-first': {
     title: 'Please give your consent first',

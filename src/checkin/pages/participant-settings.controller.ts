@@ -1,6 +1,7 @@
 import { Body, Controller, Get, Post, Query, UseFilters } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { Public } from '../../common/auth/public.decorator';
+import { type Browser, RequestBrowser } from './browser-binding';
 import { CheckinPagesService } from './checkin-pages.service';
 import { HtmlPageExceptionFilter } from './html-exception.filter';
 import type { PageForm } from './page-forms';
@@ -17,37 +18,61 @@ export class ParticipantSettingsController {
   constructor(private readonly pages: CheckinPagesService) {}
 
   @Get()
-  page(@Query('token') token: unknown, @Query('saved') saved: unknown): Promise<Response> {
-    return this.pages.settingsPage(token, saved);
+  page(
+    @Query('token') token: unknown,
+    @Query('saved') saved: unknown,
+    @RequestBrowser() browser: Browser,
+  ): Promise<Response> {
+    return this.pages.settingsPage(token, saved, browser);
   }
 
   @Post('privacy')
-  privacy(@Query('token') token: unknown, @Body() form: PageForm): Promise<Response> {
-    return this.pages.setSettingsPrivacyLevel(token, form);
+  privacy(
+    @Query('token') token: unknown,
+    @Body() form: PageForm,
+    @RequestBrowser() browser: Browser,
+  ): Promise<Response> {
+    return this.pages.setSettingsPrivacyLevel(token, form, browser);
   }
 
   @Post('consent/withdraw')
-  withdrawConsent(@Query('token') token: unknown): Promise<Response> {
-    return this.pages.withdrawConsent(token);
+  withdrawConsent(
+    @Query('token') token: unknown,
+    @RequestBrowser() browser: Browser,
+  ): Promise<Response> {
+    return this.pages.withdrawConsent(token, browser);
   }
 
   @Post('export')
-  exportData(@Query('token') token: unknown): Promise<Response> {
-    return this.pages.exportMyData(token);
+  exportData(
+    @Query('token') token: unknown,
+    @RequestBrowser() browser: Browser,
+  ): Promise<Response> {
+    return this.pages.exportMyData(token, browser);
   }
 
   @Get('delete')
-  confirmDelete(@Query('token') token: unknown): Promise<Response> {
-    return this.pages.confirmDelete(token);
+  confirmDelete(
+    @Query('token') token: unknown,
+    @RequestBrowser() browser: Browser,
+  ): Promise<Response> {
+    return this.pages.confirmDelete(token, browser);
   }
 
   @Post('delete')
-  deleteData(@Query('token') token: unknown): Promise<Response> {
-    return this.pages.deleteMyData(token);
+  deleteData(
+    @Query('token') token: unknown,
+    @RequestBrowser() browser: Browser,
+  ): Promise<Response> {
+    return this.pages.deleteMyData(token, browser);
   }
 
   @Post('preferences')
-  preferences(@Query('token') token: unknown, @Body() form: PageForm): Promise<Response> {
-    return this.pages.setSettingsEmailPreferences(token, form);
+  preferences(
+    @Query('token') token: unknown,
+    @Body() form: PageForm,
+    @RequestBrowser() browser: Browser,
+  ): Promise<Response> {
+    return this.pages.setSettingsEmailPreferences(token, form, browser);
   }
 }

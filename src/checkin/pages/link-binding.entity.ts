@@ -1,0 +1,24 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { ForeignKey } from '../../database/entity-columns';
+import { ParticipantEntity } from '../../participants/participant.entity';
+
+/**
+ * Schema of `link_bindings` (DESIGN §14): which browser a participant link belongs to. A
+ * check-in link binds on "Start" (`checkin:<session id>`), a settings link on its first POST
+ * (`settings:<sha256 of the token>`); the browser is the SHA-256 of a random HttpOnly cookie.
+ * Another browser is refused and changes nothing.
+ */
+@Entity({ name: 'link_bindings' })
+export class LinkBindingEntity {
+  @PrimaryColumn({ type: 'text', primaryKeyConstraintName: 'link_bindings_pkey' })
+  link!: string;
+
+  @Column({ name: 'browser_hash', type: 'text' })
+  browserHash!: string;
+
+  @ForeignKey(() => ParticipantEntity, 'uuid', 'link_bindings_participant_fkey')
+  participantId!: string;
+
+  @Column({ name: 'bound_at', type: 'timestamptz', default: () => 'now()' })
+  boundAt!: Date;
+}
