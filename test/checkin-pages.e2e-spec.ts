@@ -7,6 +7,7 @@ import { PAGE_ERRORS, PageTexts, SAVED_MESSAGES } from '../src/checkin/pages/pag
 import { PRIVACY_LEVEL_TEXTS } from '../src/common/privacy-model';
 import { LinkTokens } from '../src/participant-links/link-tokens';
 import { ParticipantLinks } from '../src/participant-links/participant-links';
+import { PageBrowser } from './support/page-browser';
 import {
   SessionCreated,
   startTestApp,
@@ -43,10 +44,10 @@ interface MemberRow {
 }
 
 /**
- * This file's browser: the cookie the pages set when a link is bound to it (DESIGN §14), sent
- * with every request. The binding itself is tested in participant-links-binding.e2e-spec.ts.
+ * This file's browser (the pages bind links to it, DESIGN §14); the binding itself is tested in
+ * checkin-browser.e2e-spec.ts.
  */
-let browserCookie: string | null = null;
+const browser = new PageBrowser();
 
 /** A page as a browser would fetch it, without following redirects. */
 async function fetchPage(
@@ -67,12 +68,11 @@ async function fetchPage(
       ...(body === undefined
         ? {}
         : { 'content-type': init.contentType ?? 'application/x-www-form-urlencoded' }),
-      ...(browserCookie ? { cookie: browserCookie } : {}),
+      ...browser.headers(),
     },
     body,
   });
-  const setCookie = response.headers.getSetCookie()[0];
-  if (setCookie) browserCookie = setCookie.split(';')[0];
+  browser.keep(response);
   return { status: response.status, headers: response.headers, html: await response.text() };
 }
 

@@ -11,6 +11,7 @@ import { ParticipantErrors } from '../src/participants/participants.errors';
 import { ParticipantLinks } from '../src/participant-links/participant-links';
 import { ENGINE_TOKEN, postResult } from './support/engine';
 import { match } from './support/matchers';
+import { PageBrowser } from './support/page-browser';
 import { SmtpSink } from './support/smtp-sink';
 import {
   SessionCreated,
@@ -59,26 +60,20 @@ describe('Participant data: ledger, notices, events, consent', () => {
       path,
     };
   };
-  /** One browser for the whole file: the cookie the pages set when a link binds to it. */
-  let browserCookie: string | null = null;
-  const browserHeaders = (): Record<string, string> =>
-    browserCookie ? { cookie: browserCookie } : {};
-  const keepCookie = (response: Response) => {
-    const setCookie = response.headers.getSetCookie()[0];
-    if (setCookie) browserCookie = setCookie.split(';')[0];
-  };
+  /** One browser for the whole file. */
+  const browser = new PageBrowser();
   const post = async (path: string, form: Record<string, string> = {}) => {
     const response = await fetch(`${t.baseUrl}${path}`, {
       method: 'POST',
       redirect: 'manual',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', ...browserHeaders() },
+      headers: { 'content-type': 'application/x-www-form-urlencoded', ...browser.headers() },
       body: new URLSearchParams(form).toString(),
     });
-    keepCookie(response);
+    browser.keep(response);
     return { status: response.status, location: response.headers.get('location') };
   };
   const page = async (path: string) => {
-    const response = await fetch(`${t.baseUrl}${path}`, { headers: browserHeaders() });
+    const response = await fetch(`${t.baseUrl}${path}`, { headers: browser.headers() });
     return { status: response.status, html: await response.text() };
   };
   const consents = (externalId: string, apiKey = acme.apiKey) =>
