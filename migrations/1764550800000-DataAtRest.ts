@@ -1,6 +1,16 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
+ * Stored SMTP error texts → `smtp <status code>` when they carry one, else `error` (our own
+ * `preference turned off`, and texts already codes, are kept).
+ */
+export const EMAIL_ERROR_CODES = `UPDATE email_messages
+    SET error = coalesce('smtp ' || substring(error from '\\m([245][0-9][0-9])\\M'), 'error')
+  WHERE error IS NOT NULL
+    AND error <> 'preference turned off'
+    AND error !~ '^(smtp [0-9]{3}|E[A-Z]+|error)$'`;
+
+/**
  * Data at rest (DESIGN §14):
  * - `sessions.transcript` becomes `text`, to hold the transcript encrypted with the data keys.
  *   A migration has no key, so existing transcripts become their JSON text, and the workers'
@@ -32,13 +42,7 @@ export class DataAtRest1764550800000 implements MigrationInterface {
     await queryRunner.query(
       `CREATE INDEX idempotency_keys_created_idx ON idempotency_keys (created_at)`,
     );
-    await queryRunner.query(
-      `UPDATE email_messages
-          SET error = coalesce('smtp ' || substring(error from '\\m([245][0-9][0-9])\\M'), 'error')
-        WHERE error IS NOT NULL
-          AND error <> 'preference turned off'
-          AND error !~ '^(smtp [0-9]{3}|E[A-Z]+|error)$'`,
-    );
+    await queryRunner.query(EMAIL_ERROR_CODES);
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {

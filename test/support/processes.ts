@@ -52,7 +52,7 @@ function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
 }
 
 export function runToExit(
-  entry: 'main' | 'cli',
+  entry: 'main' | 'worker' | 'cli',
   args: string[],
   env: Record<string, string>,
   timeoutMs = 20_000,
