@@ -4,7 +4,7 @@ import { CoreModule } from './core.module';
 import { EMAIL_QUEUE } from './interact/email-queue';
 import { EmailWorkerModule } from './interact/sending/email-worker.module';
 import { bullRoot } from './queues/bull-root';
-import { RetentionWorkerModule } from './retention/retention-worker.module';
+import { RetentionWorkerModule } from './data-at-rest/retention-worker.module';
 import { WebhookDeliveryWorkerModule } from './webhooks/delivery/delivery-worker.module';
 import { WEBHOOK_QUEUE } from './webhooks/webhook-queue';
 

@@ -14,6 +14,7 @@ import {
   createEnterpriseWithCli,
   freePort,
   RunningProcess,
+  runToExit,
   startService,
 } from './support/processes';
 import type { SessionCreated, TestEnterprise, TestGroup } from './support/test-app';
@@ -215,5 +216,25 @@ describe('Data at rest (real processes, one database)', () => {
     expect((await call('GET', `/sessions/${second.sessionID}`)).body).toMatchObject({
       transcript: [{ role: 'user', content: 'an old plaintext wombatline' }],
     });
+  });
+
+  it('data:reencrypt moves everything to k2; then k1 can be removed and every session reads', async () => {
+    await service?.stop();
+    service = null;
+    const keys = { DATA_ENCRYPTION_KEYS: `k2:${K2},k1:${K1}`, CHECKIN_TOKEN_SECRETS: `k2:${S2}` };
+    const run = await runToExit('cli', ['data:reencrypt', '--json'], { ...env, ...keys });
+    expect(run.code).toBe(0);
+    const report = JSON.parse(run.stdout) as { keyId: string; keyIds: Record<string, object> };
+    expect(report.keyId).toBe('k2');
+    expect(report.keyIds['sessions.transcript']).toEqual({ k2: 2 });
+    expect(report.keyIds['participants.email_ciphertext']).toEqual({ k2: 1 });
+    expect(await storedTranscript(first.sessionID)).toMatch(/^v2\.k2\./);
+
+    await start({ DATA_ENCRYPTION_KEYS: `k2:${K2}`, CHECKIN_TOKEN_SECRETS: `k2:${S2}` });
+    const read = await call('GET', `/sessions/${first.sessionID}`);
+    expect(read.status).toBe(200);
+    expect((read.body as { transcript: unknown }).transcript).toEqual(
+      result(`I told nobody about the ${SECRET_WORD}`).transcript,
+    );
   });
 });

@@ -13,7 +13,7 @@ import {
   TestEnterprise,
   TestGroup,
 } from './support/test-app';
-import { RetentionSweeper } from '../src/retention/retention.sweeper';
+import { RetentionSweeper } from '../src/data-at-rest/retention.sweeper';
 import { eventually, Reply, sleep, WebhookReceiver } from './support/webhook-receiver';
 
 interface Endpoint {

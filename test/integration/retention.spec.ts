@@ -6,8 +6,8 @@
 import { randomBytes } from 'node:crypto';
 import { EMAIL_ERROR_CODES } from '../../migrations/1764550800000-DataAtRest';
 import { PiiCipher } from '../../src/common/crypto/pii-cipher';
-import { RetentionRepository } from '../../src/retention/retention.repository';
-import { TranscriptEncryption } from '../../src/retention/transcript-encryption';
+import { RetentionRepository } from '../../src/data-at-rest/retention.repository';
+import { TranscriptEncryption } from '../../src/data-at-rest/transcript-encryption';
 import { openTranscript, sealTranscript } from '../../src/sessions/transcript-codec';
 import { TestDatabase } from './support';
 
