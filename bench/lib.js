@@ -389,6 +389,9 @@ function ourServiceOptions({ port, databaseUrl, env = {} }) {
       DATA_ENCRYPTION_KEY: 'be'.repeat(32),
       CHECKIN_TOKEN_SECRET: 'bench-checkin-token-secret-0123456789',
       ENGINE_TOKEN: 'bench-engine-token-0123456789abcdefghij',
+      // The seeded results are dated 2025: retention (a worker sweep, not what is measured)
+      // would otherwise remove most of their transcripts and features as the service starts.
+      TRANSCRIPT_RETENTION_DAYS: '0',
     },
     readyUrl: `http://127.0.0.1:${port}/health`,
     timeoutMs: 60_000,

@@ -403,12 +403,36 @@ const TRANSCRIPT_LINES = [
 ];
 
 /**
+ * The 25 transcripts of the sessions seed (session i: user lines i mod 5 and (i / 5) mod 5, at
+ * index (i mod 5) × 5 + (i / 5) mod 5), each encrypted as ingestion stores it (the service's own
+ * sealTranscript from dist/, under its data keys). Sessions with the same lines share one
+ * ciphertext: the same bytes to read and decrypt as distinct ones.
+ */
+function sealedTranscripts(cipher) {
+  const { sealTranscript } = loadDist('sessions/transcript-codec.js');
+  const sealed = [];
+  for (let first = 0; first < 5; first += 1) {
+    for (let second = 0; second < 5; second += 1) {
+      sealed.push(
+        sealTranscript(cipher, [
+          { role: 'assistant', content: 'How have you been feeling this week?' },
+          { role: 'user', content: TRANSCRIPT_LINES[first] },
+          { role: 'assistant', content: 'What helped, and what did not?' },
+          { role: 'user', content: TRANSCRIPT_LINES[second] },
+        ]),
+      );
+    }
+  }
+  return sealed;
+}
+
+/**
  * The sessions scenarios' data, in their own enterprise ("Benchmark Sessions Enterprise", its own
  * API key): `groups` groups, `participants` participants spread round-robin over them (one
  * membership each, privacy level 5, so GET /sessions/{id} shows every field), and `sessions`
  * completed sessions spread round-robin over the participants, each with a full result
- * (version, mhci, subscores, group and user percentiles, a four-turn transcript, five
- * features; the shapes the ingestion writes, values deterministic functions of the session's
+ * (version, mhci, subscores, group and user percentiles, a four-turn transcript encrypted as
+ * ingestion stores it, five features; the shapes the ingestion writes, values deterministic functions of the session's
  * number). Sessions and memberships are generated in SQL (generate_series). Participants' emails
  * are encrypted and hashed in Node with the service's own PiiCipher (dist/) under the key the
  * service is started with (`serviceEnv`, the service's environment, read with its own
@@ -442,7 +466,8 @@ async function seedSessions({
   await prepareSchema(databaseUrl);
   const { loadConfig } = loadDist('config/config.js');
   const { PiiCipher } = loadDist('common/crypto/pii-cipher.js');
-  const cipher = new PiiCipher(loadConfig(serviceEnv).dataEncryptionKey);
+  const serviceConfig = loadConfig(serviceEnv);
+  const cipher = PiiCipher.fromKeys(serviceConfig.dataEncryptionKey, serviceConfig.dataKeys);
   const generator = createGenerator(SESSIONS_SEED);
   const apiKey = generator.apiKey();
   const keyHash = hashApiKey(apiKey);
@@ -542,7 +567,10 @@ async function existingSessionsSeed(client, keyHash, expected) {
               (SELECT count(*) FROM sessions WHERE enterprise_id = $1
                   AND status = 'completed')::int AS sessions,
               EXISTS (SELECT 1 FROM participants WHERE enterprise_id = $1
-                         AND email_hash = $2) AS key_matches`,
+                         AND email_hash = $2) AS key_matches,
+              -- Seeded before transcripts were encrypted (plaintext JSON): seeded again.
+              NOT EXISTS (SELECT 1 FROM sessions WHERE enterprise_id = $1
+                             AND transcript NOT LIKE 'v2.%') AS transcripts_sealed`,
       [enterpriseId, expected.firstEmailHash],
     )
   ).rows[0];
@@ -551,7 +579,8 @@ async function existingSessionsSeed(client, keyHash, expected) {
     counts.participants === expected.participants &&
     counts.members === expected.participants &&
     counts.sessions === expected.sessions &&
-    counts.key_matches;
+    counts.key_matches &&
+    counts.transcripts_sealed;
   return same ? enterpriseId : null;
 }
 
@@ -647,13 +676,7 @@ async function insertSessionsSeed(
                 'pause_ratio', round((s.i * 83 % 10001) / 10000.0, 4),
                 'smile_ratio', round((s.i * 89 % 10001) / 10000.0, 4),
                 'vocal_energy', round((s.i * 97 % 10001) / 10000.0, 4)),
-              jsonb_build_array(
-                jsonb_build_object('role', 'assistant',
-                                   'content', 'How have you been feeling this week?'),
-                jsonb_build_object('role', 'user', 'content', ($5::text[])[1 + s.i % 5]),
-                jsonb_build_object('role', 'assistant',
-                                   'content', 'What helped, and what did not?'),
-                jsonb_build_object('role', 'user', 'content', ($5::text[])[1 + (s.i / 5) % 5])),
+              ($5::text[])[1 + (s.i % 5) * 5 + (s.i / 5) % 5],
               jsonb_build_object(
                 'speech_rate', round(2 + (s.i * 13 % 2501) / 1000.0, 3),
                 'pitch_variability', round(0.1 + (s.i * 17 % 501) / 1000.0, 3),
@@ -665,7 +688,7 @@ async function insertSessionsSeed(
          JOIN p ON p.n = s.n
          JOIN g ON g.k = (s.n - 1) % $3::int + 1
         ORDER BY s.i`,
-      [enterpriseId, participants, groupCount, sessions, TRANSCRIPT_LINES],
+      [enterpriseId, participants, groupCount, sessions, sealedTranscripts(cipher)],
     );
     await client.query('COMMIT');
     return enterpriseId;

@@ -22,7 +22,7 @@ import { bullRoot } from './queues/bull-root';
 import { QueueDashboardModule } from './queues/queue-dashboard';
 import { WebhooksModule } from './webhooks/webhooks.module';
 import { InteractModule } from './interact/interact.module';
-import { QUEUE_WORKER_MODULES, WORKER_QUEUES } from './worker.module';
+import { WORKER_MODULES, WORKER_QUEUES } from './worker.module';
 
 /** The queues the operators' dashboard (/admin/queues, with ADMIN_TOKEN) shows: every one. */
 export const DASHBOARD_QUEUES = WORKER_QUEUES;
@@ -55,7 +55,7 @@ export class AppModule {
         HealthModule,
         bullRoot(config),
         ...(config.adminToken ? [QueueDashboardModule.register(DASHBOARD_QUEUES)] : []),
-        ...(config.runWorkers ? QUEUE_WORKER_MODULES : []),
+        ...(config.runWorkers ? WORKER_MODULES : []),
       ],
       providers: [
         // Guards run in this order: authenticate, then count the request against the key's limit.

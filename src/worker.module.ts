@@ -4,6 +4,7 @@ import { CoreModule } from './core.module';
 import { EMAIL_QUEUE } from './interact/email-queue';
 import { EmailWorkerModule } from './interact/sending/email-worker.module';
 import { bullRoot } from './queues/bull-root';
+import { RetentionWorkerModule } from './data-at-rest/retention-worker.module';
 import { WebhookDeliveryWorkerModule } from './webhooks/delivery/delivery-worker.module';
 import { WEBHOOK_QUEUE } from './webhooks/webhook-queue';
 
@@ -13,16 +14,22 @@ import { WEBHOOK_QUEUE } from './webhooks/webhook-queue';
  */
 export const QUEUE_WORKER_MODULES = [WebhookDeliveryWorkerModule, EmailWorkerModule];
 
+/**
+ * Everything a worker runs: the queue consumers, and the periodic sweeps that consume no queue
+ * (data at rest: transcript encryption and retention).
+ */
+export const WORKER_MODULES = [...QUEUE_WORKER_MODULES, RetentionWorkerModule];
+
 /** The queues those modules consume. */
 export const WORKER_QUEUES = [WEBHOOK_QUEUE, EMAIL_QUEUE];
 
-/** The worker process: queue consumers only, no HTTP, no controllers, no pages. */
+/** The worker process: queue consumers and sweeps only, no HTTP, no controllers, no pages. */
 @Module({})
 export class WorkerModule {
   static register(config: AppConfig): DynamicModule {
     return {
       module: WorkerModule,
-      imports: [CoreModule.register(config), bullRoot(config), ...QUEUE_WORKER_MODULES],
+      imports: [CoreModule.register(config), bullRoot(config), ...WORKER_MODULES],
     };
   }
 }

@@ -146,7 +146,7 @@ describe('Check-in pages', () => {
     expect(created.status).toBe(200);
     const body = created.body as SessionCreated;
     const path = new URL(body.redirectUrl).pathname;
-    expect(path).toMatch(/^\/checkin\/[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/);
+    expect(path).toMatch(/^\/checkin\/k0\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/);
     // The participant starts their check-in in this file's browser.
     expect((await post(t, `${path}/start`)).status).toBe(303);
     return {
@@ -481,13 +481,14 @@ describe('Check-in pages', () => {
     it('answers a friendly 404 page for bad, forged, expired and misdirected tokens', async () => {
       const checkin = await newCheckin('Links');
       const tokens = t.app.get(LinkTokens);
-      const [payload, signature] = checkin.token.split('.');
+      const [keyId, payload, signature] = checkin.token.split('.');
       const dayAndAHour = (t.config.checkin.tokenTtlHours + 1) * 3600 * 1000;
       const bad = [
         'garbage',
         'a.b',
-        `${payload}.${signature.slice(0, -2)}xx`,
-        `${Buffer.from(JSON.stringify({ p: 'c', id: 'ses_other', exp: 9e9 })).toString('base64url')}.${signature}`,
+        `${keyId}.${payload}.${signature.slice(0, -2)}xx`,
+        `${keyId}.${Buffer.from(JSON.stringify({ p: 'c', id: 'ses_other', exp: 9e9 })).toString('base64url')}.${signature}`,
+        `k9.${payload}.${signature}`, // a key id that is not configured (retired)
         tokens.sign('checkin', checkin.sessionId, Date.now() - dayAndAHour),
         tokens.sign('settings', checkin.sessionId),
         tokens.sign('checkin', 'ses_000000000000000000000000'),

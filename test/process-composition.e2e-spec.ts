@@ -9,11 +9,18 @@ import { EmailProcessor } from '../src/interact/sending/email.processor';
 import { EmailSweeper } from '../src/interact/sending/email.sweeper';
 import { DeliveryProcessor } from '../src/webhooks/delivery/delivery.processor';
 import { DeliverySweeper } from '../src/webhooks/delivery/delivery.sweeper';
+import { RetentionSweeper } from '../src/data-at-rest/retention.sweeper';
 import { WorkerModule } from '../src/worker.module';
 import { createTestDatabase, databaseUrl, dropDatabase } from './support/databases';
 import { startTestApp } from './support/test-app';
 
-const CONSUMERS = [DeliveryProcessor, DeliverySweeper, EmailProcessor, EmailSweeper];
+const CONSUMERS = [
+  DeliveryProcessor,
+  DeliverySweeper,
+  EmailProcessor,
+  EmailSweeper,
+  RetentionSweeper,
+];
 
 /** The names of every controller, and every provider class, the process has loaded. */
 function loaded(app: INestApplicationContext): { controllers: string[]; providers: unknown[] } {

@@ -53,7 +53,7 @@ describe('Sessions and participants', () => {
         message: SESSION_CREATED_MESSAGE,
         userIdentifier: match.stringMatching(EXTERNAL_ID),
         redirectUrl: match.stringMatching(
-          /^http:\/\/127\.0\.0\.1\/checkin\/[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/,
+          /^http:\/\/127\.0\.0\.1\/checkin\/k0\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/,
         ),
         sessionID: match.stringMatching(SESSION_ID),
       });
@@ -72,7 +72,7 @@ describe('Sessions and participants', () => {
           type: 'user.created',
           group_id: String(group.groupID),
           payload: { groupID: group.groupID, userIdentifier: created.userIdentifier },
-          encrypted_pii: match.stringMatching(/^v1\./),
+          encrypted_pii: match.stringMatching(/^v2\.k0\./),
         },
       ]);
       expect(JSON.stringify(events.rows)).not.toContain(address);

@@ -17,6 +17,46 @@ describe('Start-up', () => {
     ]);
   });
 
+  it('refuses invalid key lists (API and worker) in one line naming the entry, never a secret', async () => {
+    const goodKey = Buffer.alloc(32, 1).toString('base64');
+    const cases: [Record<string, string>, string][] = [
+      [
+        { DATA_ENCRYPTION_KEYS: `k2:${goodKey},k1:c2hvcnQ=` },
+        'Invalid configuration: DATA_ENCRYPTION_KEYS key k1 must be a 32-byte key (64 hex characters or base64, openssl rand -base64 32)',
+      ],
+      [
+        { DATA_ENCRYPTION_KEYS: `k1:${goodKey},k1:${goodKey}` },
+        'Invalid configuration: DATA_ENCRYPTION_KEYS names the key id k1 twice',
+      ],
+      [
+        { CHECKIN_TOKEN_SECRETS: `k0:${'s'.repeat(40)}` },
+        'Invalid configuration: CHECKIN_TOKEN_SECRETS must not use the key id k0, which names the single key (entry 1)',
+      ],
+      [
+        { CHECKIN_TOKEN_SECRETS: 'no-key-id-here-but-long-enough-0123456789' },
+        'Invalid configuration: CHECKIN_TOKEN_SECRETS must be a comma-separated list of id:secret, newest first, with ids of 1 to 16 letters, digits, _ or - (entry 1 has no valid key id)',
+      ],
+    ];
+    for (const entry of ['main', 'worker'] as const) {
+      for (const [env, line] of cases) {
+        const result = await runToExit(entry, [], env);
+        expect(result.code).toBe(1);
+        expect(stderrLines(result.stderr)).toEqual([line]);
+        expect(result.stderr).not.toMatch(new RegExp(`${goodKey.slice(0, 12)}|c2hvcnQ|sss|0123`));
+      }
+    }
+    // In production a list of link secrets replaces CHECKIN_TOKEN_SECRET, and one of them is needed.
+    const production = {
+      NODE_ENV: 'production',
+      DATA_ENCRYPTION_KEY: goodKey,
+      ENGINE_TOKEN: 'e'.repeat(40),
+    };
+    const missing = await runToExit('main', [], production);
+    expect(stderrLines(missing.stderr)).toEqual([
+      'Invalid configuration: CHECKIN_TOKEN_SECRET must be set in production',
+    ]);
+  });
+
   it('says in one line when PostgreSQL cannot be reached, and how to start it', async () => {
     const result = await runToExit('main', [], {
       DATABASE_URL: 'postgres://postgres@127.0.0.1:1/checkin',

@@ -13,6 +13,7 @@ import {
   TestEnterprise,
   TestGroup,
 } from './support/test-app';
+import { RetentionSweeper } from '../src/data-at-rest/retention.sweeper';
 import { eventually, Reply, sleep, WebhookReceiver } from './support/webhook-receiver';
 
 interface Endpoint {
@@ -488,6 +489,45 @@ describe('Webhooks', () => {
         { apiKey: acme.apiKey },
       );
       expect(unknown.body).toEqual({ error: WebhookErrors.DeliveryNotFound });
+    });
+
+    it("clears an event's email once delivered (retention); a redelivered user.created then carries email: null", async () => {
+      const { group, inbox, endpoint } = await groupWithReceiver('Retention');
+      const session = await firstSession(group);
+      await inbox.waitFor(1);
+      expect(WebhookReceiver.verify(inbox.received[0], endpoint.secret)).toMatchObject({
+        data: { object: { email: `wh${n}@example.com` } },
+      });
+      const deliveries = async () =>
+        (
+          await t.request('GET', `/webhooks/${group.groupID}/${endpoint.id}/deliveries`, {
+            apiKey: acme.apiKey,
+          })
+        ).body as { id: string; status: string }[];
+      await eventually(async () => expect((await deliveries())[0].status).toBe('delivered'));
+      const pii = () =>
+        t.db.query<{ held: boolean }>(
+          `SELECT encrypted_pii IS NOT NULL AS held FROM events
+            WHERE group_id = $1 AND type = 'user.created'`,
+          [group.groupID],
+        );
+      expect((await pii()).rows).toEqual([{ held: true }]);
+
+      await t.app.get(RetentionSweeper).sweep();
+      expect((await pii()).rows).toEqual([{ held: false }]);
+
+      const again = await t.request(
+        'POST',
+        `/webhooks/${group.groupID}/${endpoint.id}/deliveries/${(await deliveries())[0].id}/redeliver`,
+        { apiKey: acme.apiKey },
+      );
+      expect(again.body).toEqual({ message: 'success' });
+      await inbox.waitFor(2);
+      const redelivered = WebhookReceiver.verify(inbox.received[1], endpoint.secret);
+      expect(redelivered).toMatchObject({ id: inbox.received[0].headers['webhook-id'] });
+      expect(redelivered.data).toEqual({
+        object: { groupID: group.groupID, userIdentifier: session.userIdentifier, email: null },
+      });
     });
 
     it('deleting an endpoint stops its pending deliveries; deleting the group removes endpoints', async () => {

@@ -16,7 +16,9 @@
  *
  * - GET /sessions/{id}: the session-id pattern check, SessionsRepository.findForEnterprise (one
  *   SELECT joining sessions, memberships and participants), the fields of the membership's
- *   privacy level now (DESIGN §7), as the service's sessionView writes them.
+ *   privacy level now (DESIGN §7), as the service's sessionView writes them — the transcript
+ *   decrypted with the service's own codec and data keys (DATA_ENCRYPTION_KEY[S]), as the service
+ *   must: the reference does the same work except the framework's.
  * - POST /session/create: a minimal body check (types, https returnURL), the group
  *   (GroupsRepository.findForEnterprise) and a constant-time comparison of its key, the
  *   participant (ParticipantsRepository.findForEnterprise), then the session row
@@ -30,7 +32,8 @@
  *   node bench/reference/sessions-server.js [--port N] [--host H] [--print-sql]
  *
  * Environment: PORT (default 3102), HOST (default 127.0.0.1), DATABASE_URL, DB_POOL_SIZE
- * (default 10), and for POST /session/create CHECKIN_TOKEN_SECRET (required there),
+ * (default 10), DATA_ENCRYPTION_KEY and DATA_ENCRYPTION_KEYS (the service's, to read transcripts),
+ * and for POST /session/create CHECKIN_TOKEN_SECRET (required there),
  * CHECKIN_TOKEN_TTL_HOURS (default 24) and PUBLIC_BASE_URL (default http://localhost:<port>), the
  * service's variables and defaults.
  */
@@ -129,8 +132,14 @@ function serviceStatements() {
   };
 }
 
-/** The service's own pure code: session view, ids, key comparison, check-in token signing. */
+/**
+ * The service's own pure code: session view, transcript decryption, ids, key comparison,
+ * check-in token signing.
+ */
 const { sessionView } = load('sessions/session-view.js');
+const { openTranscript } = load('sessions/transcript-codec.js');
+const { PiiCipher } = load('common/crypto/pii-cipher.js');
+const { loadConfig } = load('config/config.js');
 const { newSessionId, SESSION_ID_PATTERN, EXTERNAL_ID_PATTERN } = load('common/ids.js');
 const { sameSecret } = load('common/crypto/secrets.js');
 const { LinkTokens } = load('participant-links/link-tokens.js');
@@ -138,7 +147,7 @@ const { LinkTokens } = load('participant-links/link-tokens.js');
 /** LinkTokens.sign('checkin', sessionId), as the service signs check-in links. */
 function createCheckinSigner(secret, ttlHours) {
   const tokens = new LinkTokens({
-    checkin: { tokenSecret: secret, tokenTtlHours: ttlHours },
+    checkin: { tokenSecrets: [{ id: 'k0', secret }], tokenTtlHours: ttlHours },
     email: { linkTtlHours: ttlHours },
   });
   return (sessionId) => tokens.sign('checkin', sessionId);
@@ -154,7 +163,24 @@ function isHttpsUrl(value) {
 
 const badRequest = (reply, error) => reply.code(400).send({ error });
 
-function buildServer(pool, { statements = serviceStatements(), checkin = {} } = {}) {
+/**
+ * Opens stored transcripts as the service does: AES-256-GCM under the data keys of
+ * DATA_ENCRYPTION_KEY / DATA_ENCRYPTION_KEYS (read with the service's own loadConfig), only when
+ * the level shows the transcript (sessionView asks).
+ */
+function createTranscriptOpener(env) {
+  const config = loadConfig({
+    DATA_ENCRYPTION_KEY: env.DATA_ENCRYPTION_KEY,
+    DATA_ENCRYPTION_KEYS: env.DATA_ENCRYPTION_KEYS,
+  });
+  const cipher = PiiCipher.fromKeys(config.dataEncryptionKey, config.dataKeys);
+  return (stored) => openTranscript(cipher, stored);
+}
+
+function buildServer(
+  pool,
+  { statements = serviceStatements(), checkin = {}, openStored = createTranscriptOpener({}) } = {},
+) {
   const authenticate = createAuthenticator(pool);
   const signCheckin = checkin.secret
     ? createCheckinSigner(checkin.secret, checkin.ttlHours ?? 24)
@@ -175,7 +201,7 @@ function buildServer(pool, { statements = serviceStatements(), checkin = {} } = 
     if (!SESSION_ID_PATTERN.test(sessionID)) return badRequest(reply, 'Session not found');
     const { rows } = await pool.query(statements.findSession, [sessionID, key.enterpriseId]);
     if (rows.length === 0) return badRequest(reply, 'Session not found');
-    return sessionView(rows[0]);
+    return sessionView(rows[0], openStored);
   });
 
   app.post('/session/create', async (request, reply) => {
@@ -251,7 +277,8 @@ async function main() {
     ttlHours: Number(process.env.CHECKIN_TOKEN_TTL_HOURS || 24),
     publicBaseUrl: process.env.PUBLIC_BASE_URL || `http://localhost:${port}`,
   };
-  await serveReference((pool) => buildServer(pool, { statements, checkin }), {
+  const openStored = createTranscriptOpener(process.env);
+  await serveReference((pool) => buildServer(pool, { statements, checkin, openStored }), {
     defaultPort: DEFAULT_PORT,
     applicationName: 'checkin-bench-reference-sessions',
   });

@@ -156,6 +156,8 @@ async function startServers({ ourOptions, referenceScript, referencePort, name }
         HOST: '127.0.0.1',
         DATABASE_URL: ourOptions.env.DATABASE_URL,
         CHECKIN_TOKEN_SECRET: ourOptions.env.CHECKIN_TOKEN_SECRET,
+        // Transcripts are stored encrypted: the reference decrypts them with the same keys.
+        DATA_ENCRYPTION_KEY: ourOptions.env.DATA_ENCRYPTION_KEY,
       },
       readyUrl: `http://127.0.0.1:${referencePort}/health`,
       timeoutMs: 30_000,

@@ -4,6 +4,8 @@ import { CoreModule } from '../core.module';
 import { EnterprisesModule } from '../enterprises/enterprises.module';
 import { ENTERPRISE_COMMANDS } from './enterprise.commands';
 import { DEMO_COMMANDS } from './demo.commands';
+import { DATA_COMMANDS } from './data.commands';
+import { DataKeysModule } from '../data-at-rest/data-keys.module';
 import { GroupsModule } from '../groups/groups.module';
 import { SessionsModule } from '../sessions/sessions.module';
 import { IngestionModule } from '../checkin/ingestion/ingestion.module';
@@ -23,8 +25,14 @@ export class CliModule {
         SessionsModule,
         IngestionModule,
         ErasureModule,
+        DataKeysModule,
       ],
-      providers: [...ENTERPRISE_COMMANDS, ...DEMO_COMMANDS, ...PARTICIPANT_COMMANDS],
+      providers: [
+        ...ENTERPRISE_COMMANDS,
+        ...DEMO_COMMANDS,
+        ...PARTICIPANT_COMMANDS,
+        ...DATA_COMMANDS,
+      ],
     };
   }
 }

@@ -106,6 +106,80 @@ describe('loadConfig', () => {
     );
   });
 
+  describe('key rotation lists', () => {
+    const key = (fill: number) => Buffer.alloc(32, fill).toString('base64');
+
+    it('DATA_ENCRYPTION_KEYS: newest first, then k0 = DATA_ENCRYPTION_KEY', () => {
+      const config = loadConfig({
+        DATA_ENCRYPTION_KEY: key(1),
+        DATA_ENCRYPTION_KEYS: `k3:${key(3)}, k2:${'02'.repeat(32)}`,
+      });
+      expect(config.dataKeys.map((entry) => entry.id)).toEqual(['k3', 'k2', 'k0']);
+      expect(config.dataKeys[1].key).toEqual(Buffer.alloc(32, 2));
+      expect(config.dataKeys[2].key).toEqual(Buffer.alloc(32, 1));
+      expect(loadConfig({}).dataKeys.map((entry) => entry.id)).toEqual(['k0']);
+    });
+
+    it('CHECKIN_TOKEN_SECRETS: newest first; k0 only when CHECKIN_TOKEN_SECRET is set (or neither)', () => {
+      const secret = 's'.repeat(32);
+      expect(
+        loadConfig({ CHECKIN_TOKEN_SECRETS: `t2:${secret}:with:colons,t1:${secret}` }).checkin
+          .tokenSecrets,
+      ).toEqual([
+        { id: 't2', secret: `${secret}:with:colons` },
+        { id: 't1', secret },
+      ]);
+      expect(
+        loadConfig({
+          CHECKIN_TOKEN_SECRETS: `t1:${secret}`,
+          CHECKIN_TOKEN_SECRET: 'x'.repeat(32),
+        }).checkin.tokenSecrets.map((entry) => entry.id),
+      ).toEqual(['t1', 'k0']);
+      expect(loadConfig({}).checkin.tokenSecrets.map((entry) => entry.id)).toEqual(['k0']);
+      // In production the list replaces the single secret.
+      expect(() =>
+        loadConfig({
+          ...PRODUCTION,
+          CHECKIN_TOKEN_SECRET: '',
+          CHECKIN_TOKEN_SECRETS: `t1:${secret}`,
+        }),
+      ).not.toThrow();
+    });
+
+    it.each([
+      [
+        `k1${key(1)}`,
+        'DATA_ENCRYPTION_KEYS must be a comma-separated list of id:secret, newest first, with ids of 1 to 16 letters, digits, _ or - (entry 1 has no valid key id)',
+      ],
+      [
+        `k1:${key(1)},:${key(2)}`,
+        'DATA_ENCRYPTION_KEYS must be a comma-separated list of id:secret, newest first, with ids of 1 to 16 letters, digits, _ or - (entry 2 has no valid key id)',
+      ],
+      [
+        `k.1:${key(1)}`,
+        'DATA_ENCRYPTION_KEYS must be a comma-separated list of id:secret, newest first, with ids of 1 to 16 letters, digits, _ or - (entry 1 has no valid key id)',
+      ],
+      [
+        `k0:${key(1)}`,
+        'DATA_ENCRYPTION_KEYS must not use the key id k0, which names the single key (entry 1)',
+      ],
+      [`k1:${key(1)},k1:${key(2)}`, 'DATA_ENCRYPTION_KEYS names the key id k1 twice'],
+      [
+        'k1:c2hvcnQ=',
+        'DATA_ENCRYPTION_KEYS key k1 must be a 32-byte key (64 hex characters or base64, openssl rand -base64 32)',
+      ],
+    ])('refuses DATA_ENCRYPTION_KEYS=%s, naming the entry but never the key', (value, problem) => {
+      expect(problemsOf({ DATA_ENCRYPTION_KEYS: value })).toEqual([problem]);
+    });
+
+    it('refuses short link secrets and never repeats a secret in the message', () => {
+      expect(problemsOf({ CHECKIN_TOKEN_SECRETS: 't1:short-secret' })).toEqual([
+        'CHECKIN_TOKEN_SECRETS key t1 must be a secret of at least 32 characters',
+      ]);
+      expect(problemsOf({ DATA_ENCRYPTION_KEY: 'not-a-key' })[0]).not.toContain('not-a-key');
+    });
+  });
+
   it('.env.example documents exactly the variables the service reads', () => {
     const example = readFileSync(join(__dirname, '..', '..', '.env.example'), 'utf8');
     const listed = [...example.matchAll(/^#?\s*([A-Z][A-Z0-9_]+)=/gm)].map((match) => match[1]);

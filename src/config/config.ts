@@ -70,7 +70,9 @@ const schema = z.object({
       error: 'must be 32 bytes, as 64 hex characters or base64 (openssl rand -base64 32)',
     })
     .optional(),
+  DATA_ENCRYPTION_KEYS: keyList('data', (value) => secretBytes(value)?.length === 32).optional(),
   CHECKIN_TOKEN_SECRET: z.string().min(32, { error: 'must be at least 32 characters' }).optional(),
+  CHECKIN_TOKEN_SECRETS: keyList('token', (value) => value.length >= 32).optional(),
   CHECKIN_TOKEN_TTL_HOURS: integer(1, 24 * 30).default(24),
   ENGINE_URL: url(['http:', 'https:']).optional(),
   ENGINE_TOKEN: z.string().min(32, { error: 'must be at least 32 characters' }).optional(),
@@ -102,7 +104,59 @@ const schema = z.object({
   CHECKIN_REMINDER_URL: url(['http:', 'https:']).optional(),
   MAIL_DIR: z.string().min(1).default('var/mail'),
   ADMIN_TOKEN: z.string().min(16, { error: 'must be at least 16 characters' }).optional(),
+  TRANSCRIPT_RETENTION_DAYS: integer(0, 36_500).default(365),
+  RETENTION_SWEEP_INTERVAL_MS: integer(1_000, 86_400_000).default(600_000),
 });
+
+/**
+ * The key id of `DATA_ENCRYPTION_KEY` and `CHECKIN_TOKEN_SECRET`: what they signed or sealed
+ * before key ids existed (`v1.` ciphertexts, two-part tokens) and since, while no list is set.
+ * Reserved: the lists cannot name it.
+ */
+export const LEGACY_KEY_ID = 'k0';
+
+/** A key id: short, and free of the separators of ciphertexts (`.`), lists (`,`, `:`). */
+export const KEY_ID_PATTERN = /^[A-Za-z0-9_-]{1,16}$/;
+
+/** `id:secret` entries of a key list, split (a secret may itself hold `:`). */
+function keyListEntries(list: string): { id: string; secret: string }[] {
+  return list.split(',').map((entry) => {
+    const colon = entry.indexOf(':');
+    return colon < 0
+      ? { id: '', secret: entry.trim() }
+      : { id: entry.slice(0, colon).trim(), secret: entry.slice(colon + 1).trim() };
+  });
+}
+
+/**
+ * `DATA_ENCRYPTION_KEYS` / `CHECKIN_TOKEN_SECRETS`: `id:secret,id:secret,…`, newest first.
+ * Every problem is named with the entry's key id (never the secret).
+ */
+function keyList(kind: 'data' | 'token', validSecret: (secret: string) => boolean) {
+  const secretRule =
+    kind === 'data'
+      ? 'a 32-byte key (64 hex characters or base64, openssl rand -base64 32)'
+      : 'a secret of at least 32 characters';
+  return z.string().superRefine((value, context) => {
+    const seen = new Set<string>();
+    for (const [index, { id, secret }] of keyListEntries(value).entries()) {
+      const where = `entry ${index + 1}`;
+      const fail = (message: string) => context.addIssue({ code: 'custom', message });
+      if (!KEY_ID_PATTERN.test(id)) {
+        fail(
+          `must be a comma-separated list of id:secret, newest first, with ids of 1 to 16 letters, digits, _ or - (${where} has no valid key id)`,
+        );
+      } else if (id === LEGACY_KEY_ID) {
+        fail(`must not use the key id ${LEGACY_KEY_ID}, which names the single key (${where})`);
+      } else if (seen.has(id)) {
+        fail(`names the key id ${id} twice`);
+      } else if (!validSecret(secret)) {
+        fail(`key ${id} must be ${secretRule}`);
+      }
+      seen.add(id);
+    }
+  });
+}
 
 const DURATION_UNIT_MS = { s: 1_000, m: 60_000, h: 3_600_000 } as const;
 
@@ -131,6 +185,16 @@ const DEVELOPMENT_SECRETS = {
   ENGINE_TOKEN: 'checkin-dev-engine-token-not-for-production-use',
 };
 
+/** Variables whose values are never repeated in an error message (it goes to logs). */
+const SECRET_VARIABLES = new Set([
+  'DATA_ENCRYPTION_KEY',
+  'DATA_ENCRYPTION_KEYS',
+  'CHECKIN_TOKEN_SECRET',
+  'CHECKIN_TOKEN_SECRETS',
+  'ENGINE_TOKEN',
+  'ADMIN_TOKEN',
+]);
+
 type ParsedEnv = z.infer<typeof schema>;
 
 /** Every variable the service reads (`.env.example` lists exactly these). */
@@ -151,10 +215,23 @@ export interface AppConfig {
   apiKeyCacheTtlMs: number;
   /** Per API key, shared through Redis; requests 0 = off (DESIGN §5). */
   rateLimit: { requests: number; windowMs: number };
-  /** 32-byte key for PII at rest (AES-256-GCM) and email look-up hashes (HMAC), via HKDF. */
+  /**
+   * 32-byte `DATA_ENCRYPTION_KEY`: the root of the email look-up hashes (HMAC, never rotated:
+   * equal emails must keep equal hashes) and the data key with id `k0`.
+   */
   dataEncryptionKey: Buffer;
+  /**
+   * The data keys for personal data at rest (AES-256-GCM, via HKDF), newest first: those of
+   * `DATA_ENCRYPTION_KEYS`, then `k0` = `DATA_ENCRYPTION_KEY`. New ciphertexts use the first.
+   */
+  dataKeys: { id: string; key: Buffer }[];
   checkin: {
-    tokenSecret: string;
+    /**
+     * Link-signing secrets, newest first: `CHECKIN_TOKEN_SECRETS`, then `k0` =
+     * `CHECKIN_TOKEN_SECRET` when set (or, with neither set outside production, the development
+     * secret). New links are signed with the first; a removed key's links no longer verify.
+     */
+    tokenSecrets: { id: string; secret: string }[];
     tokenTtlHours: number;
     /** Where the check-in page hands the participant to the analysis engine; unset: no hand-off link. */
     engineUrl: string | null;
@@ -189,6 +266,12 @@ export interface AppConfig {
   developmentSecrets: string[];
   /** Create a demo enterprise (and print its key) when the database has none. */
   demoBootstrap: boolean;
+  retention: {
+    /** Transcripts and features of sessions completed longer ago are removed; 0 keeps them. */
+    transcriptDays: number;
+    /** How often a worker runs the retention sweeps. */
+    sweepIntervalMs: number;
+  };
 }
 
 export class ConfigError extends Error {
@@ -212,7 +295,8 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
   if (!result.success) {
     const problems = result.error.issues.map((issue) => {
       const name = String(issue.path[0] ?? 'environment');
-      const got = input[name] !== undefined ? ` (got "${input[name]}")` : '';
+      const got =
+        input[name] !== undefined && !SECRET_VARIABLES.has(name) ? ` (got "${input[name]}")` : '';
       return `${name} ${issue.message}${got}`;
     });
     throw new ConfigError(problems);
@@ -221,12 +305,20 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
   const isProduction = parsed.NODE_ENV === 'production';
   const missingInProduction = (
     ['DATA_ENCRYPTION_KEY', 'CHECKIN_TOKEN_SECRET', 'ENGINE_TOKEN'] as const
-  ).filter((name) => parsed[name] === undefined);
+  ).filter(
+    (name) =>
+      parsed[name] === undefined &&
+      // A list of link secrets replaces the single one.
+      !(name === 'CHECKIN_TOKEN_SECRET' && parsed.CHECKIN_TOKEN_SECRETS !== undefined),
+  );
   const productionProblems = missingInProduction.map((name) => `${name} must be set in production`);
   if (isProduction && parsed.WEBHOOK_ALLOW_PRIVATE_URLS) {
     productionProblems.push('WEBHOOK_ALLOW_PRIVATE_URLS must not be true in production');
   }
   if (isProduction && productionProblems.length > 0) throw new ConfigError(productionProblems);
+  const dataEncryptionKey = parsed.DATA_ENCRYPTION_KEY
+    ? (secretBytes(parsed.DATA_ENCRYPTION_KEY) as Buffer)
+    : DEVELOPMENT_SECRETS.DATA_ENCRYPTION_KEY;
   return {
     env: parsed.NODE_ENV,
     isProduction,
@@ -247,11 +339,29 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
       windowMs: parseDurations(parsed.RATE_LIMIT_WINDOW)[0],
     },
     demoBootstrap: parsed.DEMO_BOOTSTRAP ?? parsed.NODE_ENV === 'development',
-    dataEncryptionKey: parsed.DATA_ENCRYPTION_KEY
-      ? (secretBytes(parsed.DATA_ENCRYPTION_KEY) as Buffer)
-      : DEVELOPMENT_SECRETS.DATA_ENCRYPTION_KEY,
+    dataEncryptionKey,
+    dataKeys: [
+      ...keyListEntries(parsed.DATA_ENCRYPTION_KEYS ?? '')
+        .filter((entry) => entry.id !== '')
+        .map(({ id, secret }) => ({ id, key: secretBytes(secret) as Buffer })),
+      { id: LEGACY_KEY_ID, key: dataEncryptionKey },
+    ],
+    retention: {
+      transcriptDays: parsed.TRANSCRIPT_RETENTION_DAYS,
+      sweepIntervalMs: parsed.RETENTION_SWEEP_INTERVAL_MS,
+    },
     checkin: {
-      tokenSecret: parsed.CHECKIN_TOKEN_SECRET ?? DEVELOPMENT_SECRETS.CHECKIN_TOKEN_SECRET,
+      tokenSecrets: [
+        ...(parsed.CHECKIN_TOKEN_SECRETS ? keyListEntries(parsed.CHECKIN_TOKEN_SECRETS) : []),
+        ...(parsed.CHECKIN_TOKEN_SECRET !== undefined || parsed.CHECKIN_TOKEN_SECRETS === undefined
+          ? [
+              {
+                id: LEGACY_KEY_ID,
+                secret: parsed.CHECKIN_TOKEN_SECRET ?? DEVELOPMENT_SECRETS.CHECKIN_TOKEN_SECRET,
+              },
+            ]
+          : []),
+      ],
       tokenTtlHours: parsed.CHECKIN_TOKEN_TTL_HOURS,
       engineUrl: parsed.ENGINE_URL ?? null,
     },

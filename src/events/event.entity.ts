@@ -6,6 +6,8 @@ import { GroupEntity } from '../groups/group.entity';
 /** Schema of `events`, the transactional outbox (DESIGN §9). */
 @Entity({ name: 'events' })
 @Index('events_group_created_idx', ['groupId', 'createdAt'])
+// Retention's work list: events still holding personal data (cleared once delivered).
+@Index('events_pii_held_idx', ['createdAt'], { where: 'encrypted_pii IS NOT NULL' })
 @Check('events_id_format', "(id ~ '^evt_[0-9a-f]{48}$'::text)")
 export class EventEntity {
   @PrimaryColumn({ type: 'text', primaryKeyConstraintName: 'events_pkey' })
@@ -24,6 +26,7 @@ export class EventEntity {
   @Column({ type: 'jsonb' })
   payload!: Record<string, unknown>;
 
+  /** Cleared by the retention sweep once every delivery of the event is final. */
   @Column({ name: 'encrypted_pii', type: 'text', nullable: true })
   encryptedPii!: string | null;
 

@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { loadConfig } from '../config/config';
 import { LinkTokens } from './link-tokens';
 
@@ -9,7 +10,7 @@ describe('LinkTokens', () => {
 
   it('round-trips the id for the same purpose', () => {
     const token = tokens.sign('checkin', 'ses_abc');
-    expect(token).toMatch(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/);
+    expect(token).toMatch(/^k0\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/);
     expect(tokens.verify('checkin', token)).toBe('ses_abc');
   });
 
@@ -17,13 +18,15 @@ describe('LinkTokens', () => {
     const token = tokens.sign('checkin', 'ses_abc');
     expect(tokens.verify('settings', token)).toBeNull();
     expect(other.verify('checkin', token)).toBeNull();
-    const [payload, signature] = token.split('.');
+    const [keyId, payload, signature] = token.split('.');
     const forged = Buffer.from(JSON.stringify({ p: 'c', id: 'ses_other', exp: 9e9 })).toString(
       'base64url',
     );
-    expect(tokens.verify('checkin', `${forged}.${signature}`)).toBeNull();
-    expect(tokens.verify('checkin', `${payload}.${signature}x`)).toBeNull();
-    for (const garbage of ['', 'a', 'a.b', 'a.b.c', '..', 'x'.repeat(5000)]) {
+    expect(tokens.verify('checkin', `${keyId}.${forged}.${signature}`)).toBeNull();
+    expect(tokens.verify('checkin', `${keyId}.${payload}.${signature}x`)).toBeNull();
+    // The key id is signed too: the same claims and signature under another id fail.
+    expect(tokens.verify('checkin', `k1.${payload}.${signature}`)).toBeNull();
+    for (const garbage of ['', 'a', 'a.b', 'a.b.c', '..', 'k0..', 'a.b.c.d', 'x'.repeat(5000)]) {
       expect(tokens.verify('checkin', garbage)).toBeNull();
     }
   });
@@ -45,5 +48,50 @@ describe('LinkTokens', () => {
       'p:checkinReminder',
     );
     expect(tokens.verify('settings', unsubscribe, issuedAt)).toBeNull();
+  });
+
+  describe('key ids and rotation', () => {
+    const secret = (c: string) => c.repeat(40);
+    const k1Only = new LinkTokens(loadConfig({ CHECKIN_TOKEN_SECRETS: `k1:${secret('1')}` }));
+    const k2k1 = new LinkTokens(
+      loadConfig({ CHECKIN_TOKEN_SECRETS: `k2:${secret('2')},k1:${secret('1')}` }),
+    );
+    const k2Only = new LinkTokens(loadConfig({ CHECKIN_TOKEN_SECRETS: `k2:${secret('2')}` }));
+
+    it('signs with the newest key and names it', () => {
+      expect(k1Only.sign('checkin', 'ses_a')).toMatch(/^k1\./);
+      expect(k2k1.sign('checkin', 'ses_a')).toMatch(/^k2\./);
+    });
+
+    it('verifies an older key while it is configured; a removed key retires its links', () => {
+      const underK1 = k1Only.sign('settings', 'p:1');
+      expect(k2k1.verify('settings', underK1)).toBe('p:1');
+      expect(k2Only.verify('settings', underK1)).toBeNull();
+      expect(k2Only.verify('settings', k2k1.sign('settings', 'p:1'))).toBe('p:1');
+    });
+
+    it('a link from before key ids (claims.signature) verifies with CHECKIN_TOKEN_SECRET as k0', () => {
+      const legacySecret = secret('L');
+      const claims = Buffer.from(
+        JSON.stringify({ p: 'c', id: 'ses_old', exp: Math.floor(Date.now() / 1000) + 3600 }),
+      ).toString('base64url');
+      const legacy = `${claims}.${createHmac('sha256', legacySecret).update(claims).digest('base64url')}`;
+      const withLegacy = new LinkTokens(
+        loadConfig({
+          CHECKIN_TOKEN_SECRET: legacySecret,
+          CHECKIN_TOKEN_SECRETS: `k1:${secret('1')}`,
+        }),
+      );
+      expect(withLegacy.verify('checkin', legacy)).toBe('ses_old');
+      expect(withLegacy.sign('checkin', 'ses_new')).toMatch(/^k1\./);
+      expect(
+        new LinkTokens(loadConfig({ CHECKIN_TOKEN_SECRET: legacySecret })).verify(
+          'checkin',
+          legacy,
+        ),
+      ).toBe('ses_old');
+      // The list alone retires k0, and with it every link signed before key ids.
+      expect(k1Only.verify('checkin', legacy)).toBeNull();
+    });
   });
 });

@@ -1,13 +1,18 @@
 /**
  * The tokens in participants' links (ParticipantLinks): `/checkin/{token}` names a session,
  * `/participant/settings?token=…` a membership, `/participant/unsubscribe?token=…` a participant
- * and an email type. A token is
- * `base64url(JSON claims).base64url(HMAC-SHA256)`, so it cannot be forged or altered, and it
+ * and an email type. A token is `<key id>.base64url(JSON claims).base64url(HMAC-SHA256)`, the
+ * HMAC over `<key id>.<claims>` under that key's secret, so it cannot be forged or altered, and it
  * carries its own expiry. Nothing else about the participant is in it.
+ *
+ * Rotation (DESIGN §14): new links are signed with the newest secret (`CHECKIN_TOKEN_SECRETS`,
+ * first entry); a link verifies while its key id is configured, so removing a key retires its
+ * links (they read as invalid). Two-part tokens, `claims.HMAC`, were signed before key ids
+ * existed, with CHECKIN_TOKEN_SECRET: they verify with key `k0` while it is configured.
  */
 import { Inject, Injectable } from '@nestjs/common';
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { AppConfig } from '../config/config';
+import { LEGACY_KEY_ID, type AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
 
 export type TokenPurpose = 'checkin' | 'settings' | 'unsubscribe';
@@ -30,13 +35,16 @@ const PURPOSE_CODE: Record<TokenPurpose, Claims['p']> = {
 
 @Injectable()
 export class LinkTokens {
-  private readonly secret: string;
+  /** Secrets by key id; `newestKeyId` signs. */
+  private readonly secrets: Map<string, string>;
+  private readonly newestKeyId: string;
   private readonly ttlSeconds: number;
   /** Links in emails (settings, unsubscribe) live longer than a check-in link. */
   private readonly emailLinkTtlSeconds: number;
 
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
-    this.secret = config.checkin.tokenSecret;
+    this.secrets = new Map(config.checkin.tokenSecrets.map(({ id, secret }) => [id, secret]));
+    this.newestKeyId = config.checkin.tokenSecrets[0].id;
     this.ttlSeconds = config.checkin.tokenTtlHours * 3600;
     this.emailLinkTtlSeconds = config.email.linkTtlHours * 3600;
   }
@@ -44,16 +52,21 @@ export class LinkTokens {
   sign(purpose: TokenPurpose, id: string, now = Date.now()): string {
     const ttl = purpose === 'checkin' ? this.ttlSeconds : this.emailLinkTtlSeconds;
     const claims: Claims = { p: PURPOSE_CODE[purpose], id, exp: Math.floor(now / 1000) + ttl };
-    const payload = Buffer.from(JSON.stringify(claims)).toString('base64url');
-    return `${payload}.${this.mac(payload)}`;
+    const signed = `${this.newestKeyId}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}`;
+    return `${signed}.${this.mac(this.newestKeyId, signed)}`;
   }
 
   /** The id the token names, or null when it is malformed, forged, expired or for another purpose. */
   verify(purpose: TokenPurpose, token: string, now = Date.now()): string | null {
     if (typeof token !== 'string' || token.length > 1024) return null;
-    const [payload, signature, extra] = token.split('.');
-    if (!payload || !signature || extra !== undefined) return null;
-    const expected = Buffer.from(this.mac(payload));
+    const parts = token.split('.');
+    // Three parts: key id, claims, signature. Two: a link from before key ids (key k0).
+    if (parts.length !== 2 && parts.length !== 3) return null;
+    const [keyId, payload, signature] =
+      parts.length === 3 ? parts : [LEGACY_KEY_ID, parts[0], parts[1]];
+    if (!keyId || !payload || !signature || !this.secrets.has(keyId)) return null;
+    const signed = parts.length === 3 ? `${keyId}.${payload}` : payload;
+    const expected = Buffer.from(this.mac(keyId, signed));
     const given = Buffer.from(signature);
     if (expected.length !== given.length || !timingSafeEqual(expected, given)) return null;
     let claims: Claims;
@@ -67,7 +80,8 @@ export class LinkTokens {
     return claims.id;
   }
 
-  private mac(payload: string): string {
-    return createHmac('sha256', this.secret).update(payload).digest('base64url');
+  private mac(keyId: string, signed: string): string {
+    const secret = this.secrets.get(keyId) as string;
+    return createHmac('sha256', secret).update(signed).digest('base64url');
   }
 }

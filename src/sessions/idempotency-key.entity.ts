@@ -1,9 +1,11 @@
-import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
+import { Column, CreateDateColumn, Entity, Index, PrimaryColumn } from 'typeorm';
 import { ForeignKey } from '../database/entity-columns';
 import { EnterpriseEntity } from '../enterprises/enterprise.entity';
 
 /** Schema of `idempotency_keys`: the first response to an `Idempotency-Key`, replayed for 24 h. */
 @Entity({ name: 'idempotency_keys' })
+// Retention deletes records older than 24 h, oldest first.
+@Index('idempotency_keys_created_idx', ['createdAt'])
 export class IdempotencyKeyEntity {
   @ForeignKey(() => EnterpriseEntity, 'uuid', 'idempotency_keys_enterprise_fkey', {
     primaryKey: 'idempotency_keys_pkey',

@@ -6,7 +6,7 @@ export type IdempotencyClaim =
   { kind: 'claimed' } | { kind: 'replay'; response: unknown } | { kind: 'mismatch' };
 
 /** How long a key's first response is replayed. */
-const RETENTION = "interval '24 hours'";
+export const IDEMPOTENCY_RETENTION = "interval '24 hours'";
 
 /**
  * `Idempotency-Key` on POST /session/create (DESIGN §8). The key is claimed inside the request's
@@ -26,7 +26,7 @@ export class IdempotencyRepository {
   ): Promise<IdempotencyClaim> {
     await sql.rows(
       `DELETE FROM idempotency_keys
-        WHERE enterprise_id = $1 AND key = $2 AND created_at < now() - ${RETENTION}`,
+        WHERE enterprise_id = $1 AND key = $2 AND created_at < now() - ${IDEMPOTENCY_RETENTION}`,
       [enterpriseId, key],
     );
     const inserted = await sql.rows(

@@ -1,5 +1,9 @@
 import { sessionFieldsAt } from '../common/privacy-model';
+import type { TranscriptTurn } from './session.entity';
 import { sessionView, SessionRecord } from './session-view';
+
+/** The stored form here is the plain JSON (the codec's own tests cover encryption). */
+const open = (stored: string): TranscriptTurn[] => JSON.parse(stored) as TranscriptTurn[];
 
 const completed: SessionRecord = {
   sessionId: 'ses_AAAAAAAAAAAAAAAAAAAAAAAA',
@@ -13,7 +17,7 @@ const completed: SessionRecord = {
   subscores: { vision: 60, audio: 70, transcript: 80, assessment: 75 },
   groupPercentiles: { pitch: 0.5 },
   userPercentiles: { pitch: 0.25 },
-  transcript: [{ role: 'assistant', content: 'How are you?' }],
+  transcript: JSON.stringify([{ role: 'assistant', content: 'How are you?' }]),
   features: { pitch: 0.8 },
 };
 
@@ -21,18 +25,21 @@ describe('sessionView', () => {
   it.each([0, 1, 2, 3, 4, 5])(
     'level %i shows exactly the fields the model reveals, in order',
     (level) => {
-      const view = sessionView({ ...completed, privacyLevel: level });
+      const view = sessionView({ ...completed, privacyLevel: level }, open);
       expect(Object.keys(view)).toEqual(sessionFieldsAt(level));
     },
   );
 
   it('orders subscores as the spec does and name maps alphabetically, whatever jsonb returned', () => {
-    const view = sessionView({
-      ...completed,
-      privacyLevel: 5,
-      subscores: { audio: 1, vision: 2, assessment: 3, transcript: 4 },
-      features: { pace: 1, loudness: 2, jitter: 3 },
-    });
+    const view = sessionView(
+      {
+        ...completed,
+        privacyLevel: 5,
+        subscores: { audio: 1, vision: 2, assessment: 3, transcript: 4 },
+        features: { pace: 1, loudness: 2, jitter: 3 },
+      },
+      open,
+    );
     expect(Object.keys(view.subscores as object)).toEqual([
       'vision',
       'audio',
@@ -43,7 +50,7 @@ describe('sessionView', () => {
   });
 
   it('level 0 carries the completion time, the group as a number and the engine version', () => {
-    expect(sessionView(completed)).toEqual({
+    expect(sessionView(completed, open)).toEqual({
       externalID: completed.externalId,
       sessionID: completed.sessionId,
       timestamp: '2026-11-20T10:12:30.000Z',
@@ -65,12 +72,28 @@ describe('sessionView', () => {
       features: null,
       privacyLevel: 5,
     };
-    expect(sessionView(pending)).toEqual({
+    expect(sessionView(pending, open)).toEqual({
       externalID: completed.externalId,
       sessionID: completed.sessionId,
       timestamp: '2026-11-20T10:00:00.000Z',
       groupID: 7,
       version: 'v0.0.0',
     });
+  });
+
+  it('opens the transcript only when the level shows it; a removed one is an empty array', () => {
+    const opened: string[] = [];
+    const spy = (stored: string): TranscriptTurn[] => {
+      opened.push(stored);
+      return open(stored);
+    };
+    sessionView({ ...completed, privacyLevel: 3 }, spy);
+    expect(opened).toEqual([]);
+    expect(sessionView({ ...completed, privacyLevel: 4 }, spy).transcript).toEqual([
+      { role: 'assistant', content: 'How are you?' },
+    ]);
+    expect(opened).toHaveLength(1);
+    const expired = { ...completed, privacyLevel: 5, transcript: null, features: null };
+    expect(sessionView(expired, spy)).toMatchObject({ transcript: [], features: {} });
   });
 });

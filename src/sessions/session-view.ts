@@ -7,9 +7,12 @@ import { sessionFieldsAt, type SessionField } from '../common/privacy-model';
 import type { MembershipEntity } from '../participants/membership.entity';
 import type { ParticipantEntity } from '../participants/participant.entity';
 import type { SessionDto } from './dto/session.dto';
-import type { SessionEntity, Subscores } from './session.entity';
+import type { SessionEntity, Subscores, TranscriptTurn } from './session.entity';
 
-/** A session with its participant's external ID and the membership's privacy level now. */
+/**
+ * A session with its participant's external ID and the membership's privacy level now; its
+ * transcript as stored (encrypted), opened only when the level shows it.
+ */
 export type SessionRecord = Pick<
   SessionEntity,
   | 'sessionId'
@@ -46,8 +49,13 @@ const byName = (map: Record<string, number> | null): Record<string, number> => {
   return sorted;
 };
 
+/** Decrypts a stored transcript (transcript-codec.ts `openTranscript` with the data keys). */
+export type TranscriptOpener = (stored: string) => TranscriptTurn[];
+
 /** How each field of the resource is read from the stored session. */
-const FIELD_VALUES: { [F in SessionField]: (session: SessionRecord) => SessionDto[F] } = {
+const FIELD_VALUES: {
+  [F in SessionField]: (session: SessionRecord, open: TranscriptOpener) => SessionDto[F];
+} = {
   externalID: (session) => session.externalId,
   sessionID: (session) => session.sessionId,
   timestamp: (session) => (session.completedAt ?? session.createdAt).toISOString(),
@@ -57,17 +65,19 @@ const FIELD_VALUES: { [F in SessionField]: (session: SessionRecord) => SessionDt
   subscores: (session) => (session.subscores ? inSpecOrder(session.subscores) : undefined),
   groupPercentiles: (session) => byName(session.groupPercentiles),
   userPercentiles: (session) => byName(session.userPercentiles),
-  transcript: (session) => session.transcript ?? [],
+  // Removed by retention (TRANSCRIPT_RETENTION_DAYS): an empty conversation, as the spec's type
+  // is an array.
+  transcript: (session, open) => (session.transcript === null ? [] : open(session.transcript)),
   features: (session) => byName(session.features),
 };
 
 const hasResult = (session: SessionRecord): boolean =>
   session.completedAt !== null && session.mhci !== null;
 
-export function sessionView(session: SessionRecord): SessionDto {
+export function sessionView(session: SessionRecord, openTranscript: TranscriptOpener): SessionDto {
   const view: Record<string, unknown> = {};
   for (const field of sessionFieldsAt(hasResult(session) ? session.privacyLevel : 0)) {
-    view[field] = FIELD_VALUES[field](session);
+    view[field] = FIELD_VALUES[field](session, openTranscript);
   }
   return view as unknown as SessionDto;
 }

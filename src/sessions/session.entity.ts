@@ -31,6 +31,11 @@ export interface TranscriptTurn {
 @Index('sessions_group_completed_mhci_idx', { synchronize: false })
 @Index('sessions_participant_completed_mhci_idx', { synchronize: false })
 @Index('sessions_participant_created_idx', ['participantId', 'createdAt'])
+// The retention sweep's work list: completed sessions still holding a transcript, oldest first.
+@Index('sessions_transcript_retention_idx', ['completedAt'], { where: 'transcript IS NOT NULL' })
+// Transcripts still in plaintext (from before encryption), for the workers' encryption pass: empty
+// once it has run, so finding "none left" costs nothing and writes never add to it.
+@Index('sessions_plaintext_transcript_idx', ['sessionId'], { where: "transcript LIKE '[%'" })
 @Check('sessions_session_id_format', "(session_id ~ '^ses_[0-9A-Za-z]{24}$'::text)")
 @Check('sessions_status_values', "(status = ANY (ARRAY['created'::text, 'completed'::text]))")
 @Check(
@@ -94,8 +99,12 @@ export class SessionEntity {
   @Column({ name: 'user_percentiles', type: 'jsonb', nullable: true })
   userPercentiles!: Record<string, number> | null;
 
-  @Column({ type: 'jsonb', nullable: true })
-  transcript!: TranscriptTurn[] | null;
+  /**
+   * The turns' JSON, encrypted (transcript-codec.ts); null while pending and once retention has
+   * removed it. Not jsonb: the database never sees the text.
+   */
+  @Column({ type: 'text', nullable: true })
+  transcript!: string | null;
 
   @Column({ type: 'jsonb', nullable: true })
   features!: Record<string, number> | null;

@@ -20,6 +20,7 @@ import { IdempotencyRepository } from './idempotency.repository';
 import { sessionView } from './session-view';
 import { SESSION_CREATED_MESSAGE, SessionErrors } from './sessions.errors';
 import { SessionsRepository } from './sessions.repository';
+import { openTranscript } from './transcript-codec';
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
@@ -122,7 +123,7 @@ export class SessionsService {
       ? await this.sessions.findForEnterprise(enterpriseId, sessionId)
       : null;
     if (!session) throw ApiError.badRequest(SessionErrors.NotFound);
-    return sessionView(session);
+    return sessionView(session, (stored) => openTranscript(this.cipher, stored));
   }
 
   /** A later session: the ok_ id must be this enterprise's participant and a member of the group. */

@@ -40,11 +40,19 @@ export interface ProcessResult {
 function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   const base: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME };
   // No SIGTERM drain unless a test asks for one (test/chaos/sigterm.e2e-spec.ts).
-  return { ...base, NODE_ENV: 'test', LOG_LEVEL: 'warn', SHUTDOWN_DRAIN_MS: '0', ...env };
+  // Retention off: tests ingest results at fixed dates, which age (a test may set it).
+  return {
+    ...base,
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'warn',
+    SHUTDOWN_DRAIN_MS: '0',
+    TRANSCRIPT_RETENTION_DAYS: '0',
+    ...env,
+  };
 }
 
 export function runToExit(
-  entry: 'main' | 'cli',
+  entry: 'main' | 'worker' | 'cli',
   args: string[],
   env: Record<string, string>,
   timeoutMs = 20_000,

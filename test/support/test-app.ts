@@ -128,6 +128,8 @@ export async function startTestApp(
     QUEUE_PREFIX: databaseName,
     WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
     WEBHOOK_SWEEP_INTERVAL_MS: '200',
+    // Tests ingest results at fixed dates, which age: retention is off unless a test sets it.
+    TRANSCRIPT_RETENTION_DAYS: '0',
     ...env,
   });
   const app = await createApp(config, options);

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Database, Sql } from '../../database/database';
 import { columnsOf, RowOf } from '../../database/entity-columns';
-import type { Subscores, TranscriptTurn } from '../../sessions/session.entity';
+import type { Subscores } from '../../sessions/session.entity';
 import { SessionEntity } from '../../sessions/session.entity';
 import { bucketFloor, featureBucket } from './feature-buckets';
 
@@ -166,7 +166,8 @@ export class IngestionRepository {
       version: string;
       mhci: number;
       subscores: Subscores;
-      transcript: TranscriptTurn[];
+      /** Sealed (sessions/transcript-codec.ts): never the plaintext. */
+      sealedTranscript: string;
       features: Record<string, number>;
       groupPercentiles: Record<string, number>;
       userPercentiles: Record<string, number>;
@@ -187,7 +188,7 @@ export class IngestionRepository {
         values.version,
         values.mhci,
         JSON.stringify(values.subscores),
-        JSON.stringify(values.transcript),
+        values.sealedTranscript,
         JSON.stringify(values.features),
         JSON.stringify(values.groupPercentiles),
         JSON.stringify(values.userPercentiles),

@@ -1,10 +1,12 @@
 import { Injectable } from '@nestjs/common';
+import { PiiCipher } from '../../common/crypto/pii-cipher';
 import { sha256Hex } from '../../common/crypto/secrets';
 import { ApiError } from '../../common/errors/api-error';
 import { SESSION_ID_PATTERN } from '../../common/ids';
 import { Database } from '../../database/database';
 import { EventTypes, SessionResultPayload } from '../../events/events';
 import { EventsRepository } from '../../events/events.repository';
+import { sealTranscript } from '../../sessions/transcript-codec';
 import { countWords } from './words';
 import { IngestionErrors } from './ingestion.errors';
 import { featureValues, IngestionRepository } from './ingestion.repository';
@@ -44,6 +46,7 @@ export class IngestionService {
     private readonly db: Database,
     private readonly ingestion: IngestionRepository,
     private readonly events: EventsRepository,
+    private readonly cipher: PiiCipher,
   ) {}
 
   async ingest(
@@ -83,7 +86,7 @@ export class IngestionService {
             transcript: result.subscores.transcript,
             assessment: result.subscores.assessment,
           },
-          transcript: result.transcript.map((turn) => ({ role: turn.role, content: turn.content })),
+          sealedTranscript: sealTranscript(this.cipher, result.transcript),
           features: result.features,
           groupPercentiles,
           userPercentiles,

@@ -17,6 +17,7 @@ import { MAX_PRIVACY_LEVEL } from '../../common/privacy-model';
 import { ErasureService } from '../../erasure/erasure.service';
 import { ParticipantLinks } from '../../participant-links/participant-links';
 import { sessionView } from '../../sessions/session-view';
+import { openTranscript } from '../../sessions/transcript-codec';
 import { SessionsRepository } from '../../sessions/sessions.repository';
 import { ConsentLedgerRepository } from '../../participants/consent-ledger.repository';
 import { CheckinPagesRepository, CheckinSession, MemberSettings } from './checkin-pages.repository';
@@ -225,7 +226,9 @@ export class CheckinPagesService {
       },
       groups: data.groups,
       sessions: sessions.map((session) =>
-        sessionView({ ...session, privacyLevel: MAX_PRIVACY_LEVEL }),
+        sessionView({ ...session, privacyLevel: MAX_PRIVACY_LEVEL }, (stored) =>
+          openTranscript(this.cipher, stored),
+        ),
       ),
       history: history.map((record) => ({ ...record, at: record.at.toISOString() })),
     });

@@ -8,7 +8,8 @@ import { PiiCipher } from './pii-cipher';
   providers: [
     {
       provide: PiiCipher,
-      useFactory: (config: AppConfig) => new PiiCipher(config.dataEncryptionKey),
+      useFactory: (config: AppConfig) =>
+        PiiCipher.fromKeys(config.dataEncryptionKey, config.dataKeys),
       inject: [APP_CONFIG],
     },
   ],

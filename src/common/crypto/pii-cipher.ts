@@ -1,48 +1,127 @@
 /**
- * Personal data at rest (DESIGN §4). Emails are encrypted with AES-256-GCM under a key derived
- * (HKDF-SHA256) from DATA_ENCRYPTION_KEY, and found through an HMAC-SHA256 of the normalised
- * email under a second derived key, so equal emails match without the table holding any email.
+ * Personal data at rest (DESIGN §4, §14). Emails, webhook secrets and transcripts are encrypted
+ * with AES-256-GCM under a key derived (HKDF-SHA256) from one of the configured data keys, and
+ * emails are found through an HMAC-SHA256 of the normalised email under a key derived from
+ * DATA_ENCRYPTION_KEY, so equal emails match without the table holding any email.
+ *
+ * Key ids and rotation: every ciphertext is `v2.<key id>.<base64url(iv | tag | ciphertext)>`
+ * (the `v2.<key id>` prefix is authenticated as associated data). New ciphertexts use the newest
+ * key; older ones decrypt while their key is configured; a removed key's ciphertexts fail with
+ * `RetiredKeyError`. `v1.<…>` ciphertexts (written before key ids) are `k0`'s, i.e.
+ * DATA_ENCRYPTION_KEY's.
+ *
+ * The look-up hash is not rotated with the data keys: it is a look-up key (participants are
+ * found by it, and a unique constraint holds one identity per email), so a new hash key would
+ * need every hash recomputed from the decrypted emails at once. It stays derived from
+ * DATA_ENCRYPTION_KEY, which therefore stays configured.
  */
 import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
 
-const VERSION = 'v1';
+const LEGACY_VERSION = 'v1';
+const VERSION = 'v2';
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
+/** The key id of the root key (`DATA_ENCRYPTION_KEY`): config's LEGACY_KEY_ID. */
+const ROOT_KEY_ID = 'k0';
+
+/** A configured data key. */
+export interface DataKey {
+  id: string;
+  key: Buffer;
+}
+
+/** The ciphertext names a key that is no longer configured (or never was). */
+export class RetiredKeyError extends Error {
+  constructor(readonly keyId: string) {
+    super(`the data key ${keyId} is not configured (retired?)`);
+    this.name = 'RetiredKeyError';
+  }
+}
+
+const derive = (key: Buffer, info: string): Buffer =>
+  Buffer.from(hkdfSync('sha256', key, Buffer.alloc(0), info, 32));
 
 export class PiiCipher {
-  private readonly encryptionKey: Buffer;
+  /** Encryption keys by id; the first entry is the newest. */
+  private readonly keys = new Map<string, Buffer>();
+  private readonly newestKeyId: string;
   private readonly lookupKey: Buffer;
 
-  constructor(masterKey: Buffer) {
-    if (masterKey.length !== 32) throw new Error('the data encryption key must be 32 bytes');
-    const derive = (info: string) =>
-      Buffer.from(hkdfSync('sha256', masterKey, Buffer.alloc(0), info, 32));
-    this.encryptionKey = derive('checkin/pii-encryption/v1');
-    this.lookupKey = derive('checkin/email-lookup/v1');
+  /**
+   * @param rootKey DATA_ENCRYPTION_KEY: the look-up hash key and the data key `k0`
+   * @param newerKeys DATA_ENCRYPTION_KEYS, newest first (new ciphertexts use the first)
+   */
+  constructor(rootKey: Buffer, newerKeys: readonly DataKey[] = []) {
+    for (const { id, key } of [...newerKeys, { id: ROOT_KEY_ID, key: rootKey }]) {
+      if (key.length !== 32) throw new Error(`the data key ${id} must be 32 bytes`);
+      if (this.keys.has(id)) throw new Error(`the data key id ${id} is configured twice`);
+      this.keys.set(id, derive(key, 'checkin/pii-encryption/v1'));
+    }
+    this.newestKeyId = newerKeys[0]?.id ?? ROOT_KEY_ID;
+    this.lookupKey = derive(rootKey, 'checkin/email-lookup/v1');
   }
 
-  /** `v1.<base64url(iv | tag | ciphertext)>`; a fresh IV every time. */
+  /** From the configuration's ring (newest first, `k0` last). */
+  static fromKeys(rootKey: Buffer, dataKeys: readonly DataKey[]): PiiCipher {
+    return new PiiCipher(
+      rootKey,
+      dataKeys.filter((entry) => entry.id !== ROOT_KEY_ID),
+    );
+  }
+
+  /** The key id new ciphertexts carry. */
+  get currentKeyId(): string {
+    return this.newestKeyId;
+  }
+
+  /** `v2.<key id>.<base64url(iv | tag | ciphertext)>`, under the newest key; a fresh IV each time. */
   encrypt(plaintext: string): string {
+    const prefix = `${VERSION}.${this.newestKeyId}`;
     const iv = randomBytes(IV_BYTES);
-    const cipher = createCipheriv('aes-256-gcm', this.encryptionKey, iv);
+    const cipher = createCipheriv('aes-256-gcm', this.keys.get(this.newestKeyId) as Buffer, iv);
+    cipher.setAAD(Buffer.from(prefix));
     const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
     const sealed = Buffer.concat([iv, cipher.getAuthTag(), ciphertext]);
-    return `${VERSION}.${sealed.toString('base64url')}`;
+    return `${prefix}.${sealed.toString('base64url')}`;
   }
 
-  /** Throws when the value was not produced by this key (or was tampered with). */
+  /**
+   * Throws `RetiredKeyError` when the value's key is not configured, and an Error when it was not
+   * produced by that key (or was tampered with).
+   */
   decrypt(value: string): string {
-    const [version, body] = value.split('.', 2);
-    if (version !== VERSION || !body) throw new Error('unknown ciphertext format');
+    const parts = value.split('.');
+    let keyId: string;
+    let body: string;
+    let aad: Buffer | null;
+    if (parts.length === 2 && parts[0] === LEGACY_VERSION) {
+      [keyId, body, aad] = [ROOT_KEY_ID, parts[1], null];
+    } else if (parts.length === 3 && parts[0] === VERSION) {
+      [keyId, body, aad] = [parts[1], parts[2], Buffer.from(`${VERSION}.${parts[1]}`)];
+    } else {
+      throw new Error('unknown ciphertext format');
+    }
+    const key = this.keys.get(keyId);
+    if (!key) throw new RetiredKeyError(keyId);
     const sealed = Buffer.from(body, 'base64url');
+    if (sealed.length < IV_BYTES + TAG_BYTES) throw new Error('truncated ciphertext');
     const iv = sealed.subarray(0, IV_BYTES);
     const tag = sealed.subarray(IV_BYTES, IV_BYTES + TAG_BYTES);
-    const decipher = createDecipheriv('aes-256-gcm', this.encryptionKey, iv);
+    const decipher = createDecipheriv('aes-256-gcm', key, iv);
+    if (aad) decipher.setAAD(aad);
     decipher.setAuthTag(tag);
     return Buffer.concat([
       decipher.update(sealed.subarray(IV_BYTES + TAG_BYTES)),
       decipher.final(),
     ]).toString('utf8');
+  }
+
+  /** The key id a ciphertext names (`k0` for `v1.`), or null when it is not one of ours. */
+  static keyIdOf(value: string): string | null {
+    const parts = value.split('.');
+    if (parts.length === 2 && parts[0] === LEGACY_VERSION) return ROOT_KEY_ID;
+    if (parts.length === 3 && parts[0] === VERSION) return parts[1];
+    return null;
   }
 
   /** Look-up hash of an email (normalise it first with `normaliseEmail`). */

@@ -6,7 +6,7 @@ import { APP_CONFIG } from '../../config/config.module';
 import { ParticipantLinks } from '../../participant-links/participant-links';
 import { EmailSendingRepository } from './email-sending.repository';
 import { renderMail } from './mail-templates';
-import { isPermanentSmtpFailure, Mailer } from './mailer';
+import { isPermanentSmtpFailure, Mailer, smtpFailureCode } from './mailer';
 
 export type SendOutcome = 'sent' | 'skipped' | 'failed' | 'retry';
 
@@ -59,7 +59,7 @@ export class EmailSender {
           : {},
       });
     } catch (error) {
-      const reason = (error as Error).message.slice(0, 500);
+      const reason = smtpFailureCode(error);
       if (isPermanentSmtpFailure(error) || lastAttempt) {
         await this.repository.finish(messageId, 'failed', reason);
         return 'failed';

@@ -21,6 +21,20 @@ export function isPermanentSmtpFailure(error: unknown): boolean {
 }
 
 /**
+ * What the email log keeps of a failure: `smtp <status code>` for an SMTP answer, else
+ * nodemailer's error code (`ECONNECTION`, `ETIMEDOUT`, …), else `error` — never the text, which
+ * quotes addresses (DESIGN §14).
+ */
+export function smtpFailureCode(error: unknown): string {
+  const { responseCode, code } = error as { responseCode?: unknown; code?: unknown };
+  if (typeof responseCode === 'number' && Number.isInteger(responseCode)) {
+    if (responseCode >= 200 && responseCode < 600) return `smtp ${responseCode}`;
+  }
+  if (typeof code === 'string' && /^E[A-Z]{1,31}$/.test(code)) return code;
+  return 'error';
+}
+
+/**
  * Sends mails with nodemailer over pooled SMTP (SMTP_URL). Without SMTP_URL, each mail is written
  * as `<MAIL_DIR>/<id>.eml`, so a laptop run still shows what would have been sent.
  */

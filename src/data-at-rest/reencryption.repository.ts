@@ -1,0 +1,87 @@
+import { Injectable } from '@nestjs/common';
+import { Database, Sql } from '../database/database';
+
+/** A column holding ciphertexts of the data keys, with its table's primary key. */
+export interface SealedColumn {
+  table: string;
+  key: string;
+  column: string;
+}
+
+/** Every column encrypted with the data keys (DESIGN §4, §14). */
+export const SEALED_COLUMNS: readonly SealedColumn[] = [
+  { table: 'sessions', key: 'session_id', column: 'transcript' },
+  { table: 'participants', key: 'id', column: 'email_ciphertext' },
+  { table: 'events', key: 'id', column: 'encrypted_pii' },
+  { table: 'webhook_endpoints', key: 'id', column: 'secret_ciphertext' },
+  { table: 'webhook_endpoints', key: 'id', column: 'previous_secret_ciphertext' },
+];
+
+/** The key id a stored value names: `k0` for `v1.`, `plaintext` for a transcript from before. */
+const KEY_ID_OF = (column: string) =>
+  `CASE WHEN ${column} LIKE 'v1.%' THEN 'k0'
+        WHEN ${column} LIKE 'v2.%' THEN split_part(${column}, '.', 2)
+        WHEN ${column} LIKE '[%' THEN 'plaintext'
+        ELSE 'unknown' END`;
+
+/**
+ * The SQL of re-encryption under the newest data key (the operator's `data:reencrypt`), across
+ * every tenant: batches in primary-key order, each row locked while it is rewritten (SKIP
+ * LOCKED: a row in use is left for the next run, which the counts show).
+ */
+@Injectable()
+export class ReencryptionRepository {
+  constructor(private readonly db: Database) {}
+
+  /**
+   * Up to `limit` values of `target` after `afterKey` (primary-key order) not under
+   * `newestKeyId`, locked for the caller's transaction.
+   */
+  async lockStale(
+    target: SealedColumn,
+    newestKeyId: string,
+    afterKey: string | null,
+    limit: number,
+    sql: Sql = this.db,
+  ): Promise<{ key: string; value: string }[]> {
+    const { table, key, column } = target;
+    return sql.rows(
+      `SELECT ${key}::text AS key, ${column} AS value FROM ${table}
+        WHERE ${column} IS NOT NULL AND left(${column}, $1) <> $2
+          ${afterKey === null ? '' : `AND ${key} > $4`}
+        ORDER BY ${key}
+        LIMIT $3
+        FOR UPDATE SKIP LOCKED`,
+      [
+        `v2.${newestKeyId}.`.length,
+        `v2.${newestKeyId}.`,
+        limit,
+        ...(afterKey === null ? [] : [afterKey]),
+      ],
+    );
+  }
+
+  async store(
+    target: SealedColumn,
+    rows: { key: string; value: string }[],
+    sql: Sql = this.db,
+  ): Promise<void> {
+    const { table, key, column } = target;
+    await sql.rows(
+      `UPDATE ${table} t SET ${column} = v.value
+         FROM unnest($1::text[], $2::text[]) AS v(key, value)
+        WHERE t.${key}::text = v.key`,
+      [rows.map((row) => row.key), rows.map((row) => row.value)],
+    );
+  }
+
+  /** How many values of `target` each key id holds. */
+  async countByKeyId(target: SealedColumn): Promise<Record<string, number>> {
+    const rows = await this.db.rows<{ keyId: string; count: number }>(
+      `SELECT ${KEY_ID_OF(target.column)} AS "keyId", count(*)::int AS count
+         FROM ${target.table} WHERE ${target.column} IS NOT NULL
+        GROUP BY 1 ORDER BY 1`,
+    );
+    return Object.fromEntries(rows.map((row) => [row.keyId, row.count]));
+  }
+}

@@ -1,0 +1,122 @@
+/**
+ * Re-encryption under the newest data key (CLI `data:reencrypt`) against real PostgreSQL: every
+ * sealed column, older and legacy keys rewritten, plaintext transcripts encrypted, values under a
+ * key no longer configured left alone and counted, batches past the first.
+ */
+import { createCipheriv, hkdfSync, randomBytes } from 'node:crypto';
+import { PiiCipher } from '../../src/common/crypto/pii-cipher';
+import { Reencryption } from '../../src/data-at-rest/reencryption';
+import { ReencryptionRepository } from '../../src/data-at-rest/reencryption.repository';
+import { TestDatabase } from './support';
+
+/** A `v1.` ciphertext, as written before key ids, under the root key. */
+function legacyV1(rootKey: Buffer, plaintext: string): string {
+  const key = Buffer.from(
+    hkdfSync('sha256', rootKey, Buffer.alloc(0), 'checkin/pii-encryption/v1', 32),
+  );
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', key, iv);
+  const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
+  return `v1.${Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64url')}`;
+}
+
+describe('Re-encryption under the newest data key (PostgreSQL)', () => {
+  let t: TestDatabase;
+  const root = randomBytes(32);
+  const k1 = { id: 'k1', key: randomBytes(32) };
+  const k2 = { id: 'k2', key: randomBytes(32) };
+  const k9 = { id: 'k9', key: randomBytes(32) };
+
+  beforeAll(async () => {
+    t = await TestDatabase.create();
+  });
+  afterAll(() => t.close());
+
+  it('rewrites every sealed column under the newest key; a retired key is left and counted', async () => {
+    const underK1 = new PiiCipher(root, [k1]);
+    const underK9 = new PiiCipher(root, [k9]);
+    const enterpriseId = await t.enterprise();
+    const groupId = await t.group(enterpriseId);
+    const emails = [
+      legacyV1(root, 'old@example.com'),
+      underK1.encrypt('k1@example.com'),
+      underK9.encrypt('retired@example.com'),
+    ];
+    // More than one batch (500) of participants under k1.
+    for (let i = 0; i < 520; i += 1) emails.push(underK1.encrypt(`p${i}@example.com`));
+    const participants = [];
+    for (const emailCiphertext of emails) {
+      participants.push(await t.participant(enterpriseId, { emailCiphertext }));
+    }
+    await t.membership(participants[0], groupId);
+    const session = await t.session(enterpriseId, participants[0], groupId, {
+      completedAt: new Date().toISOString(),
+    });
+    await t.rows(`UPDATE sessions SET transcript = '[{"role": "user", "content": "hi"}]'`);
+    const event = await t.event(enterpriseId, groupId, {
+      encryptedPii: underK1.encrypt('{"email":"old@example.com"}'),
+    });
+    const endpoint = await t.endpoint(enterpriseId, groupId, {
+      secretCiphertext: legacyV1(root, 'whsec_old'),
+    });
+
+    const cipher = new PiiCipher(root, [k2, k1]);
+    const reencryption = new Reencryption(t.db, new ReencryptionRepository(t.db), cipher);
+    const report = await reencryption.run();
+
+    expect(report).toEqual({
+      keyId: 'k2',
+      reencrypted: {
+        'sessions.transcript': 1,
+        'participants.email_ciphertext': 522,
+        'events.encrypted_pii': 1,
+        'webhook_endpoints.secret_ciphertext': 1,
+        'webhook_endpoints.previous_secret_ciphertext': 0,
+      },
+      unreadable: {
+        'sessions.transcript': 0,
+        'participants.email_ciphertext': 1,
+        'events.encrypted_pii': 0,
+        'webhook_endpoints.secret_ciphertext': 0,
+        'webhook_endpoints.previous_secret_ciphertext': 0,
+      },
+      keyIds: {
+        'sessions.transcript': { k2: 1 },
+        'participants.email_ciphertext': { k2: 522, k9: 1 },
+        'events.encrypted_pii': { k2: 1 },
+        'webhook_endpoints.secret_ciphertext': { k2: 1 },
+        'webhook_endpoints.previous_secret_ciphertext': {},
+      },
+    });
+    // Readable with k2 alone (and the root key), as before.
+    const onlyK2 = new PiiCipher(root, [k2]);
+    const email = async (id: string) =>
+      (
+        await t.one<{ c: string }>('SELECT email_ciphertext AS c FROM participants WHERE id = $1', [
+          id,
+        ])
+      ).c;
+    expect(onlyK2.decrypt(await email(participants[0]))).toBe('old@example.com');
+    expect(onlyK2.decrypt(await email(participants[1]))).toBe('k1@example.com');
+    expect(onlyK2.decrypt(await email(participants[522]))).toBe('p519@example.com');
+    expect(await email(participants[2])).toBe(emails[2]);
+    const transcript = await t.one<{ c: string }>(
+      'SELECT transcript AS c FROM sessions WHERE session_id = $1',
+      [session],
+    );
+    expect(JSON.parse(onlyK2.decrypt(transcript.c))).toEqual([{ role: 'user', content: 'hi' }]);
+    const pii = await t.one<{ c: string }>('SELECT encrypted_pii AS c FROM events WHERE id = $1', [
+      event,
+    ]);
+    expect(onlyK2.decrypt(pii.c)).toBe('{"email":"old@example.com"}');
+    const secret = await t.one<{ c: string }>(
+      'SELECT secret_ciphertext AS c FROM webhook_endpoints WHERE id = $1',
+      [endpoint],
+    );
+    expect(onlyK2.decrypt(secret.c)).toBe('whsec_old');
+
+    // Nothing left to do: a second run rewrites nothing.
+    const again = await reencryption.run();
+    expect(Object.values(again.reencrypted)).toEqual([0, 0, 0, 0, 0]);
+  });
+});

@@ -1,0 +1,268 @@
+/**
+ * Data at rest against real PostgreSQL: the retention sweeps (exactly which rows go and which
+ * stay, at the boundary; bounded batches; two sweepers at once) and the encryption pass over
+ * transcripts stored before encryption.
+ */
+import { randomBytes } from 'node:crypto';
+import { EMAIL_ERROR_CODES } from '../../migrations/1764550800000-DataAtRest';
+import { PiiCipher } from '../../src/common/crypto/pii-cipher';
+import { RetentionRepository } from '../../src/data-at-rest/retention.repository';
+import { TranscriptEncryption } from '../../src/data-at-rest/transcript-encryption';
+import { openTranscript, sealTranscript } from '../../src/sessions/transcript-codec';
+import { TestDatabase } from './support';
+
+const TURNS = [
+  { role: 'assistant' as const, content: 'How are you?' },
+  { role: 'user' as const, content: 'Tired — "really" tired, ça va\nbut ok' },
+];
+
+describe('Retention and encryption at rest (PostgreSQL)', () => {
+  let t: TestDatabase;
+  let repo: RetentionRepository;
+  const cipher = new PiiCipher(randomBytes(32));
+  let enterpriseId: string;
+  let groupId: number;
+  let participantId: string;
+
+  beforeAll(async () => {
+    t = await TestDatabase.create();
+    repo = new RetentionRepository(t.db);
+    enterpriseId = await t.enterprise();
+    groupId = await t.group(enterpriseId);
+    participantId = await t.participant(enterpriseId);
+    await t.membership(participantId, groupId, 5);
+  });
+  afterAll(() => t.close());
+
+  /** A completed session with a result, its word counts and feature rows, as ingestion writes. */
+  async function completedSession(completedAt: Date): Promise<string> {
+    const sessionId = await t.session(enterpriseId, participantId, groupId, {
+      completedAt: completedAt.toISOString(),
+      mhci: 61.5,
+    });
+    await t.rows(
+      `UPDATE sessions SET version = 'v1', subscores = '{"vision":1,"audio":2,"transcript":3,"assessment":4}',
+              group_percentiles = '{"pitch":0.5}', user_percentiles = '{"pitch":0.5}',
+              transcript = $2, features = '{"pitch":0.8}'
+        WHERE session_id = $1`,
+      [sessionId, sealTranscript(cipher, TURNS)],
+    );
+    await t.rows(
+      `INSERT INTO session_word_counts (session_id, word, count) VALUES ($1, 'tired', 2), ($1, 'ok', 1)`,
+      [sessionId],
+    );
+    await t.rows(
+      `INSERT INTO session_features (session_id, name, group_id, participant_id, value)
+       VALUES ($1, 'pitch', $2, $3, 0.8)`,
+      [sessionId, groupId, participantId],
+    );
+    return sessionId;
+  }
+
+  const sessionState = (sessionId: string) =>
+    t.one<{
+      transcript: string | null;
+      features: unknown;
+      mhci: number | null;
+      subscores: unknown;
+      groupPercentiles: unknown;
+      words: number;
+      featureRows: number;
+    }>(
+      `SELECT transcript, features, mhci, subscores, group_percentiles AS "groupPercentiles",
+              (SELECT count(*)::int FROM session_word_counts w WHERE w.session_id = s.session_id) AS words,
+              (SELECT count(*)::int FROM session_features f WHERE f.session_id = s.session_id) AS "featureRows"
+         FROM sessions s WHERE session_id = $1`,
+      [sessionId],
+    );
+
+  describe('transcripts and features after TRANSCRIPT_RETENTION_DAYS', () => {
+    it('removes them (and per-session words and features) before the cutoff only; scores and group rollups stay', async () => {
+      const { cutoff } = await t.one<{ cutoff: Date }>(
+        `SELECT date_trunc('second', now()) - interval '365 days' AS cutoff`,
+      );
+      const older = await completedSession(new Date(cutoff.getTime() - 1_000));
+      const atCutoff = await completedSession(cutoff);
+      const newer = await completedSession(new Date(cutoff.getTime() + 1_000));
+      const pending = await t.session(enterpriseId, participantId, groupId);
+      await t.rows(
+        `INSERT INTO group_word_counts (group_id, day, word, count) VALUES ($1, '2025-01-01', 'tired', 3)`,
+        [groupId],
+      );
+
+      expect(await repo.removeExpiredTranscripts(cutoff, 1_000)).toBe(1);
+
+      expect(await sessionState(older)).toEqual({
+        transcript: null,
+        features: null,
+        mhci: 61.5,
+        subscores: { vision: 1, audio: 2, transcript: 3, assessment: 4 },
+        groupPercentiles: { pitch: 0.5 },
+        words: 0,
+        featureRows: 0,
+      });
+      for (const kept of [atCutoff, newer]) {
+        const state = await sessionState(kept);
+        expect(openTranscript(cipher, state.transcript as string)).toEqual(TURNS);
+        expect(state).toMatchObject({ features: { pitch: 0.8 }, words: 2, featureRows: 1 });
+      }
+      expect((await sessionState(pending)).transcript).toBeNull();
+      expect(
+        await t.rows('SELECT word, count FROM group_word_counts WHERE group_id = $1', [groupId]),
+      ).toEqual([{ word: 'tired', count: 3 }]);
+      // Nothing left to do: a second sweep changes nothing.
+      expect(await repo.removeExpiredTranscripts(cutoff, 1_000)).toBe(0);
+    });
+
+    it('works in bounded batches, and two sweepers at once take disjoint rows', async () => {
+      const { cutoff } = await t.one<{ cutoff: Date }>(
+        `SELECT now() - interval '30 days' AS cutoff`,
+      );
+      const old = [];
+      for (let i = 0; i < 7; i += 1) {
+        old.push(await completedSession(new Date(cutoff.getTime() - (i + 1) * 60_000)));
+      }
+      // The first test's sessions kept at its cutoff (a year ago) are due here too.
+      const { due } = await t.one<{ due: number }>(
+        'SELECT count(*)::int AS due FROM sessions WHERE transcript IS NOT NULL AND completed_at < $1',
+        [cutoff],
+      );
+      expect(due).toBe(9);
+      expect(await repo.removeExpiredTranscripts(cutoff, 2)).toBe(2);
+      const other = new RetentionRepository(await t.openDatabase(2));
+      const [a, b] = await Promise.all([
+        repo.removeExpiredTranscripts(cutoff, 3),
+        other.removeExpiredTranscripts(cutoff, 3),
+      ]);
+      expect([a, b]).toEqual([3, 3]);
+      expect(await repo.removeExpiredTranscripts(cutoff, 3)).toBe(1);
+      for (const sessionId of old) expect((await sessionState(sessionId)).transcript).toBeNull();
+    });
+  });
+
+  describe('idempotency records after 24 h', () => {
+    it('deletes exactly those older than 24 h', async () => {
+      for (const [key, age] of [
+        ['old', "interval '24 hours 1 second'"],
+        ['young', "interval '23 hours 59 minutes'"],
+        ['new', "interval '0 seconds'"],
+      ]) {
+        await t.rows(
+          `INSERT INTO idempotency_keys (enterprise_id, key, request_hash, response, created_at)
+           VALUES ($1, $2, 'h', '{}', now() - ${age})`,
+          [enterpriseId, key],
+        );
+      }
+      expect(await repo.deleteExpiredIdempotencyRecords(1_000)).toBe(1);
+      const left = await t.rows<{ key: string }>('SELECT key FROM idempotency_keys ORDER BY key');
+      expect(left.map((row) => row.key)).toEqual(['new', 'young']);
+    });
+  });
+
+  describe("events' personal data once every delivery is final", () => {
+    it('clears it when no delivery is pending (or there is none); keeps it while one is', async () => {
+      const world = await t.webhookWorld();
+      const second = await t.endpoint(world.enterpriseId, world.groupId);
+      const withDeliveries = async (statuses: string[]): Promise<string> => {
+        const eventId = await t.event(world.enterpriseId, world.groupId, {
+          type: 'user.created',
+          encryptedPii: cipher.encrypt('{"email":"ana@example.com"}'),
+        });
+        for (const [i, status] of statuses.entries()) {
+          await t.rows(
+            'INSERT INTO webhook_deliveries (event_id, endpoint_id, status) VALUES ($1, $2, $3)',
+            [eventId, i === 0 ? world.endpointId : second, status],
+          );
+        }
+        return eventId;
+      };
+      const delivered = await withDeliveries(['delivered', 'delivered']);
+      const finalMix = await withDeliveries(['failed', 'cancelled']);
+      const noEndpoint = await withDeliveries([]);
+      const oneRetrying = await withDeliveries(['delivered', 'pending']);
+      const firstAttempt = await withDeliveries(['pending']);
+
+      expect(await repo.clearDeliveredEventPii(1_000)).toBe(3);
+      const pii = await t.rows<{ id: string; held: boolean }>(
+        'SELECT id, encrypted_pii IS NOT NULL AS held FROM events WHERE group_id = $1',
+        [world.groupId],
+      );
+      const held = Object.fromEntries(pii.map((row) => [row.id, row.held]));
+      expect(
+        [delivered, finalMix, noEndpoint, oneRetrying, firstAttempt].map((id) => held[id]),
+      ).toEqual([false, false, false, true, true]);
+
+      // Once the last delivery is final, the next sweep clears it.
+      await t.rows(`UPDATE webhook_deliveries SET status = 'delivered' WHERE event_id = $1`, [
+        oneRetrying,
+      ]);
+      expect(await repo.clearDeliveredEventPii(1_000)).toBe(1);
+      expect(await repo.clearDeliveredEventPii(1_000)).toBe(0);
+    });
+  });
+
+  describe('email logs (the migration)', () => {
+    it('turns stored SMTP texts into their status code, keeping our own words', async () => {
+      const texts = [
+        "Can't send mail - all recipients were rejected: 550 5.1.1 <ana@example.com>: no such user",
+        '421 4.7.0 try again later, bob@example.com',
+        'Connection closed unexpectedly (to carol@example.com)',
+        'preference turned off',
+        'smtp 451',
+        null,
+      ];
+      const ids = [];
+      for (const text of texts) {
+        const id = await t.email(participantId, groupId, { status: 'failed' });
+        await t.rows('UPDATE email_messages SET error = $2 WHERE id = $1', [id, text]);
+        ids.push(id);
+      }
+      await t.rows(EMAIL_ERROR_CODES);
+      const errors = [];
+      for (const id of ids) errors.push((await t.emailRow(id)).error);
+      expect(errors).toEqual([
+        'smtp 550',
+        'smtp 421',
+        'error',
+        'preference turned off',
+        'smtp 451',
+        null,
+      ]);
+    });
+  });
+
+  describe('transcripts stored before encryption', () => {
+    it('are encrypted in batches by the pass, readable the same; encrypted ones are left alone', async () => {
+      const encryption = new TranscriptEncryption(t.db, repo, cipher);
+      const plain = [];
+      for (let i = 0; i < 5; i += 1) {
+        const sessionId = await t.session(enterpriseId, participantId, groupId, {
+          completedAt: new Date().toISOString(),
+        });
+        // As the migration left them: the jsonb's own text, keys reordered, spaces added.
+        await t.rows(`UPDATE sessions SET transcript = $2::jsonb::text WHERE session_id = $1`, [
+          sessionId,
+          JSON.stringify([{ content: `line ${i} — "quoted"`, role: 'user' }]),
+        ]);
+        plain.push(sessionId);
+      }
+      const sealed = await completedSession(new Date());
+      const sealedBefore = (await sessionState(sealed)).transcript;
+
+      expect(await encryption.encryptBatch(2)).toBe(2);
+      expect(await encryption.encryptBatch(2)).toBe(2);
+      expect(await encryption.encryptBatch(2)).toBe(1);
+      expect(await encryption.encryptBatch(2)).toBe(0);
+
+      for (const [i, sessionId] of plain.entries()) {
+        const { transcript } = await sessionState(sessionId);
+        expect(transcript).toMatch(/^v2\.k0\./);
+        expect(transcript).not.toContain('quoted');
+        expect(openTranscript(cipher, transcript as string)).toEqual([
+          { role: 'user', content: `line ${i} — "quoted"` },
+        ]);
+      }
+      expect((await sessionState(sealed)).transcript).toBe(sealedBefore);
+    });
+  });
+});
