@@ -48,3 +48,13 @@ export interface UserDeletedPayload {
   groupID: number;
   timestamp: string;
 }
+
+/**
+ * The fields of each event type kept encrypted in `encrypted_pii` rather than in the payload.
+ * Retention clears them once delivered (DESIGN §14); a redelivery afterwards carries them as
+ * `null`, so the receiver sees the field existed and is gone.
+ */
+export const EVENT_PII_FIELDS: Readonly<Partial<Record<EventType, readonly string[]>>> = {
+  [EventTypes.UserCreated]: ['email'],
+  [EventTypes.Deleted]: ['userIdentifier'],
+};

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { PiiCipher } from '../../common/crypto/pii-cipher';
 import type { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
-import { EventTypes } from '../../events/events';
+import { EVENT_PII_FIELDS, type EventType } from '../../events/events';
 import { postJson } from '../safe-http';
 import { signatureHeaders } from '../webhook-signer';
 import { ClaimedDelivery, DeliveryLeaseRepository } from './delivery-lease.repository';
@@ -30,15 +30,16 @@ export class DeliveryService {
 
   /**
    * The envelope, the same for every event type. An event's personal data is cleared once all
-   * its deliveries are final (retention, DESIGN §14): a `user.created` redelivered after that
-   * carries `"email": null`, so the receiver sees the field and knows it is gone.
+   * its deliveries are final (retention, DESIGN §14): an event redelivered after that carries
+   * those fields as `null` (`"email": null` for `user.created`, `"userIdentifier": null` for
+   * `user.deleted`), so the receiver sees the field and knows it is gone.
    */
   envelope(delivery: ClaimedDelivery): string {
     const pii = delivery.eventPii
       ? (JSON.parse(this.cipher.decrypt(delivery.eventPii)) as object)
-      : delivery.eventType === EventTypes.UserCreated
-        ? { email: null }
-        : {};
+      : Object.fromEntries(
+          (EVENT_PII_FIELDS[delivery.eventType as EventType] ?? []).map((field) => [field, null]),
+        );
     return JSON.stringify({
       id: delivery.eventId,
       object: 'event',
