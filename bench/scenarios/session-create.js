@@ -15,7 +15,7 @@
  */
 
 const { Buffer } = require('node:buffer');
-const { createHmac } = require('node:crypto');
+const path = require('node:path');
 const { Client } = require('pg');
 const {
   DEFAULTS,
@@ -39,6 +39,7 @@ const {
   summarise,
 } = require('./sessions');
 
+const DIST = path.join(__dirname, '..', '..', 'dist');
 const ROUNDS = 2;
 const TARGET_RATIO = 0.5;
 const RETURN_URL = 'https://app.example.com/checkin/finished';
@@ -69,16 +70,21 @@ function post(target, payload, headers) {
 const ours = (targets) => targets.find((target) => target.name === 'ours');
 
 /**
- * The claims of a check-in token signed with `secret` (the service's CheckinTokens format:
- * base64url(JSON claims) + '.' + base64url(HMAC-SHA256)); throws when it does not verify.
+ * The claims of a check-in token signed with `secret` (key id k0), checked by the built service's
+ * own LinkTokens (`<key id>.<base64url(JSON claims)>.<base64url(HMAC)>`); throws when it does
+ * not verify.
  */
 function verifyCheckinToken(token, secret) {
-  const [payload, signature, extra] = token.split('.');
-  const expected = createHmac('sha256', secret).update(payload).digest('base64url');
-  if (!payload || signature !== expected || extra !== undefined) {
+  const { LinkTokens } = require(path.join(DIST, 'participant-links', 'link-tokens.js'));
+  const tokens = new LinkTokens({
+    checkin: { tokenSecrets: [{ id: 'k0', secret }], tokenTtlHours: 24 },
+    email: { linkTtlHours: 24 },
+  });
+  if (tokens.verify('checkin', token) === null) {
     throw new Error(`check-in token ${token} does not verify`);
   }
-  return JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+  const parts = token.split('.');
+  return JSON.parse(Buffer.from(parts[parts.length - 2], 'base64url').toString('utf8'));
 }
 
 /**
