@@ -314,6 +314,14 @@ describe('Erasure and export', () => {
       expect(created.userIdentifier).toMatch(/^ok_[0-9a-f]{48}$/);
     });
 
+    it('answers Participant not found for malformed IDs (a NUL byte included), never a 5xx', async () => {
+      for (const id of ['%00', 'ok_%00', `ok_${'g'.repeat(48)}`, 'x'.repeat(300)]) {
+        expect(
+          await t.request('DELETE', `/participants/${id}`, { apiKey: acme.apiKey }),
+        ).toMatchObject({ status: 400, body: { error: ParticipantErrors.NotFound } });
+      }
+    });
+
     it('keeps the spec’s path error for a missing ID', async () => {
       expect(await t.request('DELETE', '/participants/', { apiKey: acme.apiKey })).toMatchObject({
         status: 400,

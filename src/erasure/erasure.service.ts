@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { featureBucket } from '../checkin/ingestion/feature-buckets';
+import { EXTERNAL_ID_PATTERN } from '../common/ids';
 import { Database, Sql } from '../database/database';
 import { EventTypes, UserDeletedPayload } from '../events/events';
 import { EventsRepository } from '../events/events.repository';
@@ -40,6 +41,8 @@ export class ErasureService {
    * retried: PostgreSQL rolled one of the two back whole.
    */
   async erase(externalId: string, requester: ErasureRequester): Promise<boolean> {
+    // A malformed ID names nobody (and a NUL byte must never reach PostgreSQL as text).
+    if (!EXTERNAL_ID_PATTERN.test(externalId)) return false;
     for (let attempt = 1; ; attempt++) {
       try {
         return await this.eraseOnce(externalId, requester);
