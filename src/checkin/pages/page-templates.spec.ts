@@ -1,4 +1,4 @@
-import { renderPage } from './page-templates';
+import { renderPage, type SettingsPageModel } from './page-templates';
 import { PAGE_ERRORS, PageTexts } from './pages.messages';
 
 const HOSTILE = `<script>alert("x")</script>'&`;
@@ -51,17 +51,21 @@ describe('renderPage', () => {
     expect(html).toMatch(/:focus-visible \{\s*outline: 3px solid/);
   });
 
+  /** A settings page model: no withdrawal, no history, unless `changes` say otherwise. */
+  const settings = (changes: Partial<SettingsPageModel> = {}): SettingsPageModel => ({
+    title: 'S',
+    saved: null,
+    exportAction: '/participant/settings/export?token=t',
+    deleteHref: '/participant/settings/delete?token=t',
+    withdraw: null,
+    privacy,
+    preferences,
+    history: [],
+    ...changes,
+  });
+
   it('checks the current level and the preferences that are on, and marks the requested level', () => {
-    const html = renderPage('settings', {
-      title: 'S',
-      saved: null,
-      exportAction: '/participant/settings/export?token=t',
-      deleteHref: '/participant/settings/delete?token=t',
-      withdraw: null,
-      privacy,
-      preferences,
-      history: [],
-    });
+    const html = renderPage('settings', settings());
     expect(html).toContain('id="privacy-level-2" value="2" checked>');
     expect(html.match(/ checked>/g)).toHaveLength(2);
     expect(html).toContain('name="checkinReminder" id="pref-checkin-reminder" value="on" checked>');
@@ -74,31 +78,19 @@ describe('renderPage', () => {
   });
 
   it('lists the history, escaped, and offers withdrawal only when given a form for it', () => {
-    const html = renderPage('settings', {
-      title: 'S',
-      saved: null,
-      exportAction: '/participant/settings/export?token=t',
-      deleteHref: '/participant/settings/delete?token=t',
-      withdraw: { action: '/participant/settings/consent/withdraw?token=t', text: 'W' },
-      privacy,
-      preferences,
-      history: [{ at: '2026-11-23T10:15:30.000Z', what: 'Privacy level 0 → 3', via: '<b>' }],
-    });
+    const html = renderPage(
+      'settings',
+      settings({
+        withdraw: { action: '/participant/settings/consent/withdraw?token=t', text: 'W' },
+        history: [{ at: '2026-11-23T10:15:30.000Z', what: 'Privacy level 0 → 3', via: '<b>' }],
+      }),
+    );
     expect(html).toContain(`<h2 id="withdraw-heading">${PageTexts.withdrawHeading}</h2>`);
     expect(html).toContain('action="/participant/settings/consent/withdraw?token=t"');
     expect(html).toContain(
       '<li><time datetime="2026-11-23T10:15:30.000Z">2026-11-23 10:15 UTC</time>: Privacy level 0 → 3, &lt;b&gt;</li>',
     );
-    const empty = renderPage('settings', {
-      title: 'S',
-      saved: null,
-      exportAction: '/participant/settings/export?token=t',
-      deleteHref: '/participant/settings/delete?token=t',
-      withdraw: null,
-      privacy,
-      preferences,
-      history: [],
-    });
+    const empty = renderPage('settings', settings());
     expect(empty).not.toContain('withdraw-heading');
     expect(empty).toContain(PageTexts.historyEmpty);
   });
