@@ -386,9 +386,14 @@ function ourServiceOptions({ port, databaseUrl, env = {} }) {
       // The per-key rate limit stays on (its Redis round trip is part of what we measure), with a
       // budget no run can spend.
       RATE_LIMIT_REQUESTS: '1000000000',
+      // Benchmark-only values (seeded databases are reused between runs, so they must be stable).
       DATA_ENCRYPTION_KEY: 'be'.repeat(32),
       CHECKIN_TOKEN_SECRET: 'bench-checkin-token-secret-0123456789',
       ENGINE_TOKEN: 'bench-engine-token-0123456789abcdefghij',
+      // What production requires (DESIGN §15); no mail is sent by the measured routes.
+      PUBLIC_BASE_URL: 'https://checkin.bench.invalid',
+      MAIL_TRANSPORT: 'file',
+      MAIL_DIR: path.join(os.tmpdir(), 'checkin-bench-mail'),
       // The seeded results are dated 2025: retention (a worker sweep, not what is measured)
       // would otherwise remove most of their transcripts and features as the service starts.
       TRANSCRIPT_RETENTION_DAYS: '0',

@@ -93,6 +93,7 @@ async function prepareSchema(databaseUrl) {
   const { prepareDatabase } = loadDist('database/prepare-database.js');
   const config = loadConfig({
     ...process.env,
+    NODE_ENV: 'test',
     DATABASE_URL: databaseUrl,
     DB_MIGRATE_ON_START: 'true',
   });

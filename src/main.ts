@@ -7,7 +7,7 @@ import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { createApp, drainAndClose } from './app.factory';
 import { DemoBootstrap } from './enterprises/demo-bootstrap';
-import { startupChecks } from './startup';
+import { startupChecks, startupNotice } from './startup';
 
 async function main(): Promise<void> {
   const config = await startupChecks();
@@ -30,11 +30,8 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => stop('SIGTERM', config.shutdownDrainMs));
   process.on('SIGINT', () => stop('SIGINT', 0));
-  if (config.developmentSecrets.length > 0) {
-    logger.warn(
-      `Using public development defaults for ${config.developmentSecrets.join(', ')}: set them before handling real data`,
-    );
-  }
+  const notice = startupNotice();
+  if (notice) logger.warn(notice);
   logger.log(
     `Listening on ${config.host}:${config.port} (public URL ${config.publicBaseUrl}, Swagger UI ${config.publicBaseUrl}/docs)`,
   );

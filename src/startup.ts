@@ -1,4 +1,5 @@
 import { AppConfig, ConfigError, loadConfig } from './config/config';
+import { withLocalSecrets } from './config/local-secrets';
 import { checkRedis } from './database/check-redis';
 import { DependencyUnavailableError } from './database/dependency-errors';
 import { prepareDatabase } from './database/prepare-database';
@@ -10,14 +11,39 @@ function fail(message: string): never {
 }
 
 /**
- * Shared by every process entry point: configuration, then PostgreSQL (create the database when
+ * What the entry point should log once its logger is up: where secrets came from when they were
+ * not configured (development and test only).
+ */
+export function secretsNotice(
+  config: AppConfig,
+  filled: string[],
+  file: string,
+  created: boolean,
+): string | null {
+  if (config.ephemeralSecrets.length > 0) {
+    return `${config.ephemeralSecrets.join(', ')} not set: random for this process only (links and encrypted data will not survive a restart)`;
+  }
+  if (filled.length === 0) return null;
+  return `${filled.join(', ')} not set: using the local secrets in ${file}${created ? ' (generated now)' : ''}; production refuses to start without them`;
+}
+
+let notice: string | null = null;
+
+/** The start-up notice of this process (see secretsNotice), for the entry point to log. */
+export const startupNotice = (): string | null => notice;
+
+/**
+ * Shared by every process entry point: configuration (secrets filled from the local secrets file
+ * in development and test), then PostgreSQL (create the database when
  * missing, run pending migrations under an advisory lock), then Redis.
  */
 export async function startupChecks(
   options: { migrate?: boolean; redis?: boolean } = {},
 ): Promise<AppConfig> {
   try {
-    const config = loadConfig(process.env);
+    const local = withLocalSecrets(process.env);
+    const config = loadConfig(local.env);
+    notice = secretsNotice(config, local.filled, local.file, local.created);
     await prepareDatabase(
       options.migrate === false
         ? { ...config, database: { ...config.database, migrateOnStart: false } }

@@ -9,7 +9,7 @@ import { NestFactory } from '@nestjs/core';
 import { getQueueToken } from '@nestjs/bull';
 import type { Queue } from 'bull';
 import { Logger as PinoLogger } from 'nestjs-pino';
-import { startupChecks } from './startup';
+import { startupChecks, startupNotice } from './startup';
 import { WORKER_QUEUES, WorkerModule } from './worker.module';
 
 async function main(): Promise<void> {
@@ -22,6 +22,8 @@ async function main(): Promise<void> {
   await app.init();
   // "Started" means every queue's Redis clients are connected and its processor is consuming.
   await Promise.all(WORKER_QUEUES.map((name) => app.get<Queue>(getQueueToken(name)).isReady()));
+  const notice = startupNotice();
+  if (notice) new Logger('Worker').warn(notice);
   new Logger('Worker').log(`Worker started: ${WORKER_QUEUES.join(', ')} queues`);
 }
 

@@ -1,3 +1,6 @@
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Client } from 'pg';
 import { databaseUrl, dropDatabase, testDatabasePrefix } from './support/databases';
 import { createEnterpriseWithCli, freePort, runToExit, startService } from './support/processes';
@@ -45,16 +48,168 @@ describe('Start-up', () => {
         expect(result.stderr).not.toMatch(new RegExp(`${goodKey.slice(0, 12)}|c2hvcnQ|sss|0123`));
       }
     }
-    // In production a list of link secrets replaces CHECKIN_TOKEN_SECRET, and one of them is needed.
-    const production = {
+  });
+
+  describe('fails closed: production is the default, and refuses what is not safe', () => {
+    const goodKey = Buffer.alloc(32, 3).toString('base64');
+    const PRODUCTION = {
       NODE_ENV: 'production',
       DATA_ENCRYPTION_KEY: goodKey,
+      CHECKIN_TOKEN_SECRET: 't'.repeat(40),
       ENGINE_TOKEN: 'e'.repeat(40),
+      PUBLIC_BASE_URL: 'https://checkin.example.com',
+      SMTP_URL: 'smtp://127.0.0.1:1025',
     };
-    const missing = await runToExit('main', [], production);
-    expect(stderrLines(missing.stderr)).toEqual([
-      'Invalid configuration: CHECKIN_TOKEN_SECRET must be set in production',
-    ]);
+    const without = (...names: (keyof typeof PRODUCTION)[]) =>
+      Object.fromEntries(
+        Object.entries(PRODUCTION).map(([name, value]) => [
+          name,
+          (names as string[]).includes(name) ? '' : value,
+        ]),
+      );
+    const cases: [string, Record<string, string>, string][] = [
+      [
+        'NODE_ENV unset and nothing configured',
+        { NODE_ENV: '' },
+        'Invalid configuration: DATA_ENCRYPTION_KEY must be set in production; ' +
+          'CHECKIN_TOKEN_SECRET must be set in production; ENGINE_TOKEN must be set in production; ' +
+          'PUBLIC_BASE_URL must be set in production, to the https:// address participants reach; ' +
+          'SMTP_URL must be set in production (or MAIL_TRANSPORT=file to write mails as files under MAIL_DIR); ' +
+          'NODE_ENV is not set, so production rules apply (on a laptop, `npm start` runs in development)',
+      ],
+      [
+        'no data key',
+        without('DATA_ENCRYPTION_KEY'),
+        'Invalid configuration: DATA_ENCRYPTION_KEY must be set in production',
+      ],
+      [
+        'no link secret',
+        without('CHECKIN_TOKEN_SECRET'),
+        'Invalid configuration: CHECKIN_TOKEN_SECRET must be set in production',
+      ],
+      [
+        'no engine token',
+        without('ENGINE_TOKEN'),
+        'Invalid configuration: ENGINE_TOKEN must be set in production',
+      ],
+      [
+        'an http PUBLIC_BASE_URL',
+        { ...PRODUCTION, PUBLIC_BASE_URL: 'http://checkin.example.com' },
+        'Invalid configuration: PUBLIC_BASE_URL must be an https:// URL in production (got "http://checkin.example.com")',
+      ],
+      [
+        'no PUBLIC_BASE_URL',
+        without('PUBLIC_BASE_URL'),
+        'Invalid configuration: PUBLIC_BASE_URL must be set in production, to the https:// address participants reach',
+      ],
+      [
+        'no mail transport',
+        without('SMTP_URL'),
+        'Invalid configuration: SMTP_URL must be set in production (or MAIL_TRANSPORT=file to write mails as files under MAIL_DIR)',
+      ],
+      [
+        'MAIL_TRANSPORT=smtp without SMTP_URL',
+        { ...without('SMTP_URL'), MAIL_TRANSPORT: 'smtp' },
+        'Invalid configuration: SMTP_URL must be set when MAIL_TRANSPORT is smtp',
+      ],
+      [
+        'private webhook URLs',
+        { ...PRODUCTION, WEBHOOK_ALLOW_PRIVATE_URLS: 'true' },
+        'Invalid configuration: WEBHOOK_ALLOW_PRIVATE_URLS must not be true in production',
+      ],
+    ];
+
+    it.each(cases)('API, worker and CLI refuse to start: %s', async (_name, env, line) => {
+      for (const entry of ['main', 'worker', 'cli'] as const) {
+        const result = await runToExit(entry, entry === 'cli' ? ['api-keys:list'] : [], env);
+        expect(result.code).toBe(1);
+        expect(stderrLines(result.stderr)).toEqual([line]);
+        expect(result.stderr).not.toContain(goodKey.slice(0, 12));
+        expect(result.stdout).toBe('');
+      }
+    });
+
+    it('starts in production when everything is set (a list of link secrets replaces the single one; MAIL_TRANSPORT=file said explicitly)', async () => {
+      const service = await startService(
+        {
+          ...without('CHECKIN_TOKEN_SECRET', 'SMTP_URL'),
+          CHECKIN_TOKEN_SECRETS: `t1:${'u'.repeat(40)}`,
+          MAIL_TRANSPORT: 'file',
+          DATABASE_URL: databaseUrl(fresh),
+        },
+        await freePort(),
+      );
+      try {
+        expect(service.output()).not.toMatch(/local secrets|random for this process/);
+      } finally {
+        expect(await service.stop()).toBe(true);
+      }
+    });
+  });
+
+  describe('a laptop: development with no configuration', () => {
+    const directory = mkdtempSync(join(tmpdir(), 'checkin-secrets-'));
+    const file = join(directory, 'nested', 'local-secrets.env');
+    afterAll(() => rmSync(directory, { recursive: true, force: true }));
+
+    it('generates random secrets into the local secrets file once, and every later process reuses them', async () => {
+      const env = {
+        NODE_ENV: 'development',
+        LOCAL_SECRETS_FILE: file,
+        DATABASE_URL: databaseUrl(fresh),
+        DEMO_BOOTSTRAP: 'false',
+      };
+      // Two processes starting together agree on one file.
+      const ports = [await freePort(), await freePort()];
+      const [a, b] = await Promise.all(ports.map((port) => startService(env, port)));
+      const first = readFileSync(file, 'utf8');
+      try {
+        expect(statSync(file).mode & 0o777).toBe(0o600);
+        const values = Object.fromEntries(
+          [...first.matchAll(/^([A-Z_]+)=(.+)$/gm)].map((match) => [match[1], match[2]]),
+        );
+        expect(Object.keys(values)).toEqual([
+          'DATA_ENCRYPTION_KEY',
+          'CHECKIN_TOKEN_SECRET',
+          'ENGINE_TOKEN',
+        ]);
+        expect(Buffer.from(values.DATA_ENCRYPTION_KEY, 'base64')).toHaveLength(32);
+        const notices = [a.output(), b.output()].join('\n');
+        expect(notices).toContain(
+          `DATA_ENCRYPTION_KEY, CHECKIN_TOKEN_SECRET, ENGINE_TOKEN not set: using the local secrets in ${file}`,
+        );
+        expect(notices.match(/\(generated now\)/g)).toHaveLength(1);
+        // The engine token in the file is the one the service accepts.
+        const refused = await fetch(`http://127.0.0.1:${ports[0]}/internal/sessions/x/result`, {
+          method: 'POST',
+          headers: { authorization: 'Bearer wrong-token', 'content-type': 'application/json' },
+          body: '{}',
+        });
+        expect(refused.status).toBe(401);
+        const accepted = await fetch(`http://127.0.0.1:${ports[0]}/internal/sessions/x/result`, {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${values.ENGINE_TOKEN}`,
+            'content-type': 'application/json',
+          },
+          body: '{}',
+        });
+        expect(accepted.status).not.toBe(401);
+      } finally {
+        await Promise.all([a.stop(), b.stop()]);
+      }
+      // A restart reuses the file as it is; a variable that is set wins over the file.
+      const again = await startService({ ...env, ENGINE_TOKEN: 'x'.repeat(40) }, await freePort());
+      try {
+        expect(readFileSync(file, 'utf8')).toBe(first);
+        expect(again.output()).toContain(
+          `DATA_ENCRYPTION_KEY, CHECKIN_TOKEN_SECRET not set: using the local secrets in ${file}`,
+        );
+        expect(again.output()).not.toContain('generated now');
+      } finally {
+        expect(await again.stop()).toBe(true);
+      }
+    });
   });
 
   it('says in one line when PostgreSQL cannot be reached, and how to start it', async () => {

@@ -170,6 +170,7 @@ const badRequest = (reply, error) => reply.code(400).send({ error });
  */
 function createTranscriptOpener(env) {
   const config = loadConfig({
+    NODE_ENV: 'test',
     DATA_ENCRYPTION_KEY: env.DATA_ENCRYPTION_KEY,
     DATA_ENCRYPTION_KEYS: env.DATA_ENCRYPTION_KEYS,
   });

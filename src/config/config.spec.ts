@@ -2,9 +2,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CONFIG_VARIABLES, ConfigError, loadConfig } from './config';
 
+/** Development unless the test says otherwise (production is the default of the real thing). */
+const load = (env: Record<string, string>) => loadConfig({ NODE_ENV: 'development', ...env });
+
 const problemsOf = (env: Record<string, string>) => {
   try {
-    loadConfig(env);
+    load(env);
     return [];
   } catch (error) {
     expect(error).toBeInstanceOf(ConfigError);
@@ -13,8 +16,8 @@ const problemsOf = (env: Record<string, string>) => {
 };
 
 describe('loadConfig', () => {
-  it('works with no environment at all, with the documented defaults', () => {
-    const config = loadConfig({});
+  it('works in development with no other variable, with the documented defaults', () => {
+    const config = load({});
     expect(config).toMatchObject({
       env: 'development',
       port: 3000,
@@ -45,11 +48,11 @@ describe('loadConfig', () => {
   });
 
   it('derives the default public URL from PORT', () => {
-    expect(loadConfig({ PORT: '8080' }).publicBaseUrl).toBe('http://localhost:8080');
+    expect(load({ PORT: '8080' }).publicBaseUrl).toBe('http://localhost:8080');
   });
 
   it('treats empty values as unset and strips a trailing slash from PUBLIC_BASE_URL', () => {
-    const config = loadConfig({ PORT: '', PUBLIC_BASE_URL: 'https://checkin.example.com/' });
+    const config = load({ PORT: '', PUBLIC_BASE_URL: 'https://checkin.example.com/' });
     expect(config.port).toBe(3000);
     expect(config.publicBaseUrl).toBe('https://checkin.example.com');
   });
@@ -59,33 +62,96 @@ describe('loadConfig', () => {
     DATA_ENCRYPTION_KEY: 'a'.repeat(64),
     CHECKIN_TOKEN_SECRET: 's'.repeat(32),
     ENGINE_TOKEN: 't'.repeat(32),
+    PUBLIC_BASE_URL: 'https://checkin.example.com',
+    SMTP_URL: 'smtp://mail.example.com:587',
   };
 
   it('does not bootstrap demo data in production or tests unless asked', () => {
-    expect(loadConfig(PRODUCTION).demoBootstrap).toBe(false);
-    expect(loadConfig({ NODE_ENV: 'test' }).demoBootstrap).toBe(false);
-    expect(loadConfig({ ...PRODUCTION, DEMO_BOOTSTRAP: 'true' }).demoBootstrap).toBe(true);
+    expect(load(PRODUCTION).demoBootstrap).toBe(false);
+    expect(load({ NODE_ENV: 'test' }).demoBootstrap).toBe(false);
+    expect(load({}).demoBootstrap).toBe(true);
+    expect(load({ ...PRODUCTION, DEMO_BOOTSTRAP: 'true' }).demoBootstrap).toBe(true);
   });
 
-  it('requires real secrets in production, and uses flagged development defaults elsewhere', () => {
-    expect(problemsOf({ NODE_ENV: 'production' })).toEqual([
+  it('is production when NODE_ENV is unset, and then refuses to start without what production needs', () => {
+    const problems = [
       'DATA_ENCRYPTION_KEY must be set in production',
       'CHECKIN_TOKEN_SECRET must be set in production',
       'ENGINE_TOKEN must be set in production',
+      'PUBLIC_BASE_URL must be set in production, to the https:// address participants reach',
+      'SMTP_URL must be set in production (or MAIL_TRANSPORT=file to write mails as files under MAIL_DIR)',
+    ];
+    expect(problemsOf({ NODE_ENV: '' })).toEqual([
+      ...problems,
+      'NODE_ENV is not set, so production rules apply (on a laptop, `npm start` runs in development)',
     ]);
-    expect(loadConfig(PRODUCTION).developmentSecrets).toEqual([]);
-    expect(loadConfig({}).developmentSecrets).toEqual([
+    expect(problemsOf({ NODE_ENV: 'production' })).toEqual(problems);
+    expect(loadConfig({ ...PRODUCTION, NODE_ENV: undefined })).toMatchObject({
+      env: 'production',
+      isProduction: true,
+    });
+  });
+
+  it('names only the missing secrets; a list of link secrets replaces the single one', () => {
+    const { DATA_ENCRYPTION_KEY: _key, ENGINE_TOKEN: _token, ...rest } = PRODUCTION;
+    expect(problemsOf(rest)).toEqual([
+      'DATA_ENCRYPTION_KEY must be set in production',
+      'ENGINE_TOKEN must be set in production',
+    ]);
+    expect(problemsOf({ ...PRODUCTION, ENGINE_TOKEN: '' })).toEqual([
+      'ENGINE_TOKEN must be set in production',
+    ]);
+  });
+
+  it('refuses a non-https PUBLIC_BASE_URL in production', () => {
+    expect(problemsOf({ ...PRODUCTION, PUBLIC_BASE_URL: 'http://checkin.example.com' })).toEqual([
+      'PUBLIC_BASE_URL must be an https:// URL in production (got "http://checkin.example.com")',
+    ]);
+    expect(load({ PUBLIC_BASE_URL: 'http://localhost:3000' }).publicBaseUrl).toBe(
+      'http://localhost:3000',
+    );
+  });
+
+  it('needs a mail transport in production: SMTP_URL, or MAIL_TRANSPORT=file said explicitly', () => {
+    const { SMTP_URL: _smtp, ...withoutSmtp } = PRODUCTION;
+    expect(problemsOf(withoutSmtp)).toEqual([
+      'SMTP_URL must be set in production (or MAIL_TRANSPORT=file to write mails as files under MAIL_DIR)',
+    ]);
+    expect(loadConfig({ ...withoutSmtp, MAIL_TRANSPORT: 'file' }).email.transport).toBe('file');
+    expect(loadConfig(PRODUCTION).email.transport).toBe('smtp');
+    expect(load({}).email.transport).toBe('file');
+    expect(problemsOf({ MAIL_TRANSPORT: 'smtp' })).toEqual([
+      'SMTP_URL must be set when MAIL_TRANSPORT is smtp',
+    ]);
+    expect(problemsOf({ MAIL_TRANSPORT: 'file', SMTP_URL: 'smtp://x:25' })).toEqual([
+      'SMTP_URL must not be set when MAIL_TRANSPORT is file (choose one transport)',
+    ]);
+    expect(problemsOf({ MAIL_TRANSPORT: 'pigeon' })).toEqual([
+      'MAIL_TRANSPORT must be smtp or file (got "pigeon")',
+    ]);
+  });
+
+  it('outside production, a missing secret is random for the process, never a constant', () => {
+    expect(loadConfig(PRODUCTION).ephemeralSecrets).toEqual([]);
+    const a = load({});
+    const b = load({});
+    expect(a.ephemeralSecrets).toEqual([
       'DATA_ENCRYPTION_KEY',
       'CHECKIN_TOKEN_SECRET',
       'ENGINE_TOKEN',
     ]);
+    expect(a.dataEncryptionKey).toHaveLength(32);
+    expect(a.dataEncryptionKey.equals(b.dataEncryptionKey)).toBe(false);
+    expect(a.engineToken).not.toBe(b.engineToken);
+    expect(a.checkin.tokenSecrets[0].secret).not.toBe(b.checkin.tokenSecrets[0].secret);
+    expect(a.engineToken.length).toBeGreaterThanOrEqual(32);
   });
 
   it('parses the webhook retry schedule and refuses private URLs in production', () => {
-    expect(loadConfig({}).webhooks.retryScheduleMs).toEqual([
+    expect(load({}).webhooks.retryScheduleMs).toEqual([
       5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000, 86_400_000,
     ]);
-    expect(loadConfig({ WEBHOOK_RETRY_SCHEDULE: '1s,2s' }).webhooks.retryScheduleMs).toEqual([
+    expect(load({ WEBHOOK_RETRY_SCHEDULE: '1s,2s' }).webhooks.retryScheduleMs).toEqual([
       1_000, 2_000,
     ]);
     expect(problemsOf({ WEBHOOK_RETRY_SCHEDULE: '5 seconds' })[0]).toMatch(
@@ -97,9 +163,9 @@ describe('loadConfig', () => {
   });
 
   it('accepts the data key as hex or base64 and refuses other lengths', () => {
-    expect(loadConfig({ DATA_ENCRYPTION_KEY: 'ab'.repeat(32) }).dataEncryptionKey).toHaveLength(32);
+    expect(load({ DATA_ENCRYPTION_KEY: 'ab'.repeat(32) }).dataEncryptionKey).toHaveLength(32);
     expect(
-      loadConfig({ DATA_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64') }).dataEncryptionKey,
+      load({ DATA_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64') }).dataEncryptionKey,
     ).toEqual(Buffer.alloc(32, 7));
     expect(problemsOf({ DATA_ENCRYPTION_KEY: 'short' })[0]).toMatch(
       /^DATA_ENCRYPTION_KEY must be 32 bytes/,
@@ -110,35 +176,35 @@ describe('loadConfig', () => {
     const key = (fill: number) => Buffer.alloc(32, fill).toString('base64');
 
     it('DATA_ENCRYPTION_KEYS: newest first, then k0 = DATA_ENCRYPTION_KEY', () => {
-      const config = loadConfig({
+      const config = load({
         DATA_ENCRYPTION_KEY: key(1),
         DATA_ENCRYPTION_KEYS: `k3:${key(3)}, k2:${'02'.repeat(32)}`,
       });
       expect(config.dataKeys.map((entry) => entry.id)).toEqual(['k3', 'k2', 'k0']);
       expect(config.dataKeys[1].key).toEqual(Buffer.alloc(32, 2));
       expect(config.dataKeys[2].key).toEqual(Buffer.alloc(32, 1));
-      expect(loadConfig({}).dataKeys.map((entry) => entry.id)).toEqual(['k0']);
+      expect(load({}).dataKeys.map((entry) => entry.id)).toEqual(['k0']);
     });
 
     it('CHECKIN_TOKEN_SECRETS: newest first; k0 only when CHECKIN_TOKEN_SECRET is set (or neither)', () => {
       const secret = 's'.repeat(32);
       expect(
-        loadConfig({ CHECKIN_TOKEN_SECRETS: `t2:${secret}:with:colons,t1:${secret}` }).checkin
+        load({ CHECKIN_TOKEN_SECRETS: `t2:${secret}:with:colons,t1:${secret}` }).checkin
           .tokenSecrets,
       ).toEqual([
         { id: 't2', secret: `${secret}:with:colons` },
         { id: 't1', secret },
       ]);
       expect(
-        loadConfig({
+        load({
           CHECKIN_TOKEN_SECRETS: `t1:${secret}`,
           CHECKIN_TOKEN_SECRET: 'x'.repeat(32),
         }).checkin.tokenSecrets.map((entry) => entry.id),
       ).toEqual(['t1', 'k0']);
-      expect(loadConfig({}).checkin.tokenSecrets.map((entry) => entry.id)).toEqual(['k0']);
+      expect(load({}).checkin.tokenSecrets.map((entry) => entry.id)).toEqual(['k0']);
       // In production the list replaces the single secret.
       expect(() =>
-        loadConfig({
+        load({
           ...PRODUCTION,
           CHECKIN_TOKEN_SECRET: '',
           CHECKIN_TOKEN_SECRETS: `t1:${secret}`,
@@ -188,6 +254,6 @@ describe('loadConfig', () => {
     const values = Object.fromEntries(
       [...example.matchAll(/^([A-Z][A-Z0-9_]+)=(.*)$/gm)].map((match) => [match[1], match[2]]),
     );
-    expect(() => loadConfig(values)).not.toThrow();
+    expect(() => load(values)).not.toThrow();
   });
 });

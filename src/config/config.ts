@@ -3,7 +3,7 @@
  * start-up; a wrong value stops the process with the variable's name and the reason.
  * Everything else receives the typed `AppConfig` (see config.module.ts).
  */
-import { createHash } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 
 const booleanString = z
@@ -33,12 +33,15 @@ const url = (protocols: string[]) =>
     { error: `must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}` },
   );
 
+/** Where `npm start` (development) and tests keep the secrets they generate on first start. */
+export const LOCAL_SECRETS_FILE_DEFAULT = 'var/local-secrets.env';
+
 const schema = z.object({
   NODE_ENV: z
     .enum(['development', 'test', 'production'], {
       error: 'must be one of development, test, production',
     })
-    .default('development'),
+    .optional(),
   HOST: z.string().min(1, { error: 'must not be empty' }).default('0.0.0.0'),
   PORT: integer(0, 65535).default(3000),
   PUBLIC_BASE_URL: url(['http:', 'https:'])
@@ -92,6 +95,8 @@ const schema = z.object({
     .regex(/^[A-Za-z0-9_-]{1,64}$/, { error: 'must be 1 to 64 letters, digits, _ or -' })
     .default('checkin'),
   SMTP_URL: url(['smtp:', 'smtps:']).optional(),
+  MAIL_TRANSPORT: z.enum(['smtp', 'file'], { error: 'must be smtp or file' }).optional(),
+  LOCAL_SECRETS_FILE: z.string().min(1).default(LOCAL_SECRETS_FILE_DEFAULT),
   EMAIL_FROM: z
     .string()
     .min(3, { error: 'must be an address like "Check-in <no-reply@example.com>"' })
@@ -175,15 +180,30 @@ function secretBytes(value: string): Buffer | undefined {
   return undefined;
 }
 
-/**
- * Development and test defaults for secrets: fixed, public, and therefore refused in production,
- * where each must be set (the process stops naming the missing variable).
- */
-const DEVELOPMENT_SECRETS = {
-  DATA_ENCRYPTION_KEY: createHash('sha256').update('checkin-dev-data-encryption-key').digest(),
-  CHECKIN_TOKEN_SECRET: 'checkin-dev-token-secret-not-for-production-use',
-  ENGINE_TOKEN: 'checkin-dev-engine-token-not-for-production-use',
-};
+/** The secrets production requires; elsewhere they come from LOCAL_SECRETS_FILE (see local-secrets.ts). */
+export const REQUIRED_SECRETS = [
+  'DATA_ENCRYPTION_KEY',
+  'CHECKIN_TOKEN_SECRET',
+  'ENGINE_TOKEN',
+] as const;
+export type RequiredSecret = (typeof REQUIRED_SECRETS)[number];
+
+/** A fresh random value for each required secret, in the form its variable takes. */
+export function randomSecrets(): Record<RequiredSecret, string> {
+  return {
+    DATA_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+    CHECKIN_TOKEN_SECRET: randomBytes(32).toString('base64url'),
+    ENGINE_TOKEN: randomBytes(32).toString('base64url'),
+  };
+}
+
+/** The required secrets an environment lacks (a list of link secrets replaces the single one). */
+export function missingSecrets(env: Record<string, string | undefined>): RequiredSecret[] {
+  const set = (name: string) => env[name] !== undefined && env[name] !== '';
+  return REQUIRED_SECRETS.filter(
+    (name) => !set(name) && !(name === 'CHECKIN_TOKEN_SECRET' && set('CHECKIN_TOKEN_SECRETS')),
+  );
+}
 
 /** Variables whose values are never repeated in an error message (it goes to logs). */
 const SECRET_VARIABLES = new Set([
@@ -201,7 +221,8 @@ type ParsedEnv = z.infer<typeof schema>;
 export const CONFIG_VARIABLES = Object.keys(schema.shape);
 
 export interface AppConfig {
-  env: ParsedEnv['NODE_ENV'];
+  /** `NODE_ENV`; production when unset (DESIGN §15). */
+  env: 'development' | 'test' | 'production';
   isProduction: boolean;
   host: string;
   port: number;
@@ -251,7 +272,11 @@ export interface AppConfig {
     disableAfterMs: number;
   };
   email: {
-    /** Pooled SMTP; unset: mails are written as .eml files under `mailDir`. */
+    /**
+     * `smtp`: pooled SMTP to `smtpUrl`. `file`: each mail is written as an .eml file under
+     * `mailDir` (development default; production only with MAIL_TRANSPORT=file said explicitly).
+     */
+    transport: 'smtp' | 'file';
     smtpUrl: string | null;
     from: string;
     dedupWindowMs: number;
@@ -262,8 +287,13 @@ export interface AppConfig {
   };
   /** Protects the queue dashboard at /admin/queues; unset: the dashboard is off. */
   adminToken: string | null;
-  /** Secrets that fell back to their public development defaults (a warning is logged). */
-  developmentSecrets: string[];
+  /**
+   * Outside production: secrets that were not configured and are random for this process only
+   * (a warning is logged). Entry points fill them from `localSecretsFile` first.
+   */
+  ephemeralSecrets: RequiredSecret[];
+  /** Where development and test processes keep generated secrets (LOCAL_SECRETS_FILE). */
+  localSecretsFile: string;
   /** Create a demo enterprise (and print its key) when the database has none. */
   demoBootstrap: boolean;
   retention: {
@@ -302,25 +332,55 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     throw new ConfigError(problems);
   }
   const parsed = result.data;
-  const isProduction = parsed.NODE_ENV === 'production';
-  const missingInProduction = (
-    ['DATA_ENCRYPTION_KEY', 'CHECKIN_TOKEN_SECRET', 'ENGINE_TOKEN'] as const
-  ).filter(
-    (name) =>
-      parsed[name] === undefined &&
-      // A list of link secrets replaces the single one.
-      !(name === 'CHECKIN_TOKEN_SECRET' && parsed.CHECKIN_TOKEN_SECRETS !== undefined),
-  );
-  const productionProblems = missingInProduction.map((name) => `${name} must be set in production`);
-  if (isProduction && parsed.WEBHOOK_ALLOW_PRIVATE_URLS) {
-    productionProblems.push('WEBHOOK_ALLOW_PRIVATE_URLS must not be true in production');
+  // Production unless said otherwise (DESIGN §15): forgetting NODE_ENV must not run a deployment
+  // with development settings.
+  const nodeEnv = parsed.NODE_ENV ?? 'production';
+  const isProduction = nodeEnv === 'production';
+  const missing = missingSecrets(input);
+  const mailTransport = parsed.MAIL_TRANSPORT ?? (parsed.SMTP_URL ? 'smtp' : 'file');
+  const problems: string[] = [];
+  if (parsed.MAIL_TRANSPORT === 'smtp' && !parsed.SMTP_URL) {
+    problems.push('SMTP_URL must be set when MAIL_TRANSPORT is smtp');
   }
-  if (isProduction && productionProblems.length > 0) throw new ConfigError(productionProblems);
-  const dataEncryptionKey = parsed.DATA_ENCRYPTION_KEY
-    ? (secretBytes(parsed.DATA_ENCRYPTION_KEY) as Buffer)
-    : DEVELOPMENT_SECRETS.DATA_ENCRYPTION_KEY;
+  if (parsed.MAIL_TRANSPORT === 'file' && parsed.SMTP_URL) {
+    problems.push('SMTP_URL must not be set when MAIL_TRANSPORT is file (choose one transport)');
+  }
+  if (isProduction) {
+    problems.push(...missing.map((name) => `${name} must be set in production`));
+    if (parsed.PUBLIC_BASE_URL === undefined) {
+      problems.push(
+        'PUBLIC_BASE_URL must be set in production, to the https:// address participants reach',
+      );
+    } else if (new URL(parsed.PUBLIC_BASE_URL).protocol !== 'https:') {
+      problems.push(
+        `PUBLIC_BASE_URL must be an https:// URL in production (got "${parsed.PUBLIC_BASE_URL}")`,
+      );
+    }
+    if (!parsed.SMTP_URL && parsed.MAIL_TRANSPORT === undefined) {
+      problems.push(
+        'SMTP_URL must be set in production (or MAIL_TRANSPORT=file to write mails as files under MAIL_DIR)',
+      );
+    }
+    if (parsed.WEBHOOK_ALLOW_PRIVATE_URLS) {
+      problems.push('WEBHOOK_ALLOW_PRIVATE_URLS must not be true in production');
+    }
+    if (problems.length > 0 && parsed.NODE_ENV === undefined) {
+      problems.push(
+        'NODE_ENV is not set, so production rules apply (on a laptop, `npm start` runs in development)',
+      );
+    }
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+  // Outside production a missing secret is random for this process only (entry points first fill
+  // them from LOCAL_SECRETS_FILE, so they survive restarts); nothing secret is a constant.
+  const ephemeral: Partial<Record<RequiredSecret, string>> = randomSecrets();
+  for (const name of REQUIRED_SECRETS) if (!missing.includes(name)) delete ephemeral[name];
+  const dataEncryptionKey = secretBytes(
+    parsed.DATA_ENCRYPTION_KEY ?? (ephemeral.DATA_ENCRYPTION_KEY as string),
+  ) as Buffer;
+  const tokenSecret = parsed.CHECKIN_TOKEN_SECRET ?? ephemeral.CHECKIN_TOKEN_SECRET;
   return {
-    env: parsed.NODE_ENV,
+    env: nodeEnv,
     isProduction,
     host: parsed.HOST,
     port: parsed.PORT,
@@ -338,7 +398,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
       requests: parsed.RATE_LIMIT_REQUESTS,
       windowMs: parseDurations(parsed.RATE_LIMIT_WINDOW)[0],
     },
-    demoBootstrap: parsed.DEMO_BOOTSTRAP ?? parsed.NODE_ENV === 'development',
+    demoBootstrap: parsed.DEMO_BOOTSTRAP ?? nodeEnv === 'development',
     dataEncryptionKey,
     dataKeys: [
       ...keyListEntries(parsed.DATA_ENCRYPTION_KEYS ?? '')
@@ -353,23 +413,18 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     checkin: {
       tokenSecrets: [
         ...(parsed.CHECKIN_TOKEN_SECRETS ? keyListEntries(parsed.CHECKIN_TOKEN_SECRETS) : []),
-        ...(parsed.CHECKIN_TOKEN_SECRET !== undefined || parsed.CHECKIN_TOKEN_SECRETS === undefined
-          ? [
-              {
-                id: LEGACY_KEY_ID,
-                secret: parsed.CHECKIN_TOKEN_SECRET ?? DEVELOPMENT_SECRETS.CHECKIN_TOKEN_SECRET,
-              },
-            ]
-          : []),
+        ...(tokenSecret !== undefined ? [{ id: LEGACY_KEY_ID, secret: tokenSecret }] : []),
       ],
       tokenTtlHours: parsed.CHECKIN_TOKEN_TTL_HOURS,
       engineUrl: parsed.ENGINE_URL ?? null,
     },
-    engineToken: parsed.ENGINE_TOKEN ?? DEVELOPMENT_SECRETS.ENGINE_TOKEN,
-    developmentSecrets: missingInProduction,
+    engineToken: parsed.ENGINE_TOKEN ?? (ephemeral.ENGINE_TOKEN as string),
+    ephemeralSecrets: missing,
+    localSecretsFile: parsed.LOCAL_SECRETS_FILE,
     runWorkers: parsed.RUN_WORKERS,
     adminToken: parsed.ADMIN_TOKEN ?? null,
     email: {
+      transport: mailTransport,
       smtpUrl: parsed.SMTP_URL ?? null,
       from: parsed.EMAIL_FROM,
       dedupWindowMs: parseDurations(parsed.EMAIL_DEDUP_WINDOW)[0],

@@ -4,6 +4,9 @@
  */
 import { DataSource } from 'typeorm';
 import { loadConfig } from '../config/config';
+import { withLocalSecrets } from '../config/local-secrets';
 import { buildDataSourceOptions } from './typeorm-options';
 
-export default new DataSource(buildDataSourceOptions(loadConfig(process.env)));
+export default new DataSource(
+  buildDataSourceOptions(loadConfig(withLocalSecrets(process.env).env)),
+);

@@ -3,9 +3,12 @@ import { loadConfig } from '../config/config';
 import { LinkTokens } from './link-tokens';
 
 describe('LinkTokens', () => {
-  const tokens = new LinkTokens(loadConfig({ CHECKIN_TOKEN_TTL_HOURS: '24' }));
+  const tokens = new LinkTokens(loadConfig({ NODE_ENV: 'test', CHECKIN_TOKEN_TTL_HOURS: '24' }));
   const other = new LinkTokens(
-    loadConfig({ CHECKIN_TOKEN_SECRET: 'another-secret-that-is-long-enough-0123' }),
+    loadConfig({
+      NODE_ENV: 'test',
+      CHECKIN_TOKEN_SECRET: 'another-secret-that-is-long-enough-0123',
+    }),
   );
 
   it('round-trips the id for the same purpose', () => {
@@ -52,11 +55,18 @@ describe('LinkTokens', () => {
 
   describe('key ids and rotation', () => {
     const secret = (c: string) => c.repeat(40);
-    const k1Only = new LinkTokens(loadConfig({ CHECKIN_TOKEN_SECRETS: `k1:${secret('1')}` }));
-    const k2k1 = new LinkTokens(
-      loadConfig({ CHECKIN_TOKEN_SECRETS: `k2:${secret('2')},k1:${secret('1')}` }),
+    const k1Only = new LinkTokens(
+      loadConfig({ NODE_ENV: 'test', CHECKIN_TOKEN_SECRETS: `k1:${secret('1')}` }),
     );
-    const k2Only = new LinkTokens(loadConfig({ CHECKIN_TOKEN_SECRETS: `k2:${secret('2')}` }));
+    const k2k1 = new LinkTokens(
+      loadConfig({
+        NODE_ENV: 'test',
+        CHECKIN_TOKEN_SECRETS: `k2:${secret('2')},k1:${secret('1')}`,
+      }),
+    );
+    const k2Only = new LinkTokens(
+      loadConfig({ NODE_ENV: 'test', CHECKIN_TOKEN_SECRETS: `k2:${secret('2')}` }),
+    );
 
     it('signs with the newest key and names it', () => {
       expect(k1Only.sign('checkin', 'ses_a')).toMatch(/^k1\./);
@@ -78,6 +88,7 @@ describe('LinkTokens', () => {
       const legacy = `${claims}.${createHmac('sha256', legacySecret).update(claims).digest('base64url')}`;
       const withLegacy = new LinkTokens(
         loadConfig({
+          NODE_ENV: 'test',
           CHECKIN_TOKEN_SECRET: legacySecret,
           CHECKIN_TOKEN_SECRETS: `k1:${secret('1')}`,
         }),
@@ -85,7 +96,7 @@ describe('LinkTokens', () => {
       expect(withLegacy.verify('checkin', legacy)).toBe('ses_old');
       expect(withLegacy.sign('checkin', 'ses_new')).toMatch(/^k1\./);
       expect(
-        new LinkTokens(loadConfig({ CHECKIN_TOKEN_SECRET: legacySecret })).verify(
+        new LinkTokens(loadConfig({ NODE_ENV: 'test', CHECKIN_TOKEN_SECRET: legacySecret })).verify(
           'checkin',
           legacy,
         ),

@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { Pool } from 'pg';
 import { createApp, CreateAppOptions } from '../../src/app.factory';
 import { AppConfig, loadConfig } from '../../src/config/config';
+import { withLocalSecrets } from '../../src/config/local-secrets';
 import { EnterprisesService } from '../../src/enterprises/enterprises.service';
 import { createTestDatabase, databaseUrl, dropDatabase } from './databases';
 import { HttpResult, request, RequestOptions } from './http';
@@ -118,20 +119,23 @@ export async function startTestApp(
   options: CreateAppOptions = {},
 ): Promise<TestApp> {
   const databaseName = await createTestDatabase();
-  const config = loadConfig({
-    NODE_ENV: 'test',
-    LOG_LEVEL: 'silent',
-    DATABASE_URL: databaseUrl(databaseName),
-    DB_MIGRATE_ON_START: 'false',
-    PUBLIC_BASE_URL: 'http://127.0.0.1',
-    // Each test file has its own queues in the shared Redis, and local webhook receivers.
-    QUEUE_PREFIX: databaseName,
-    WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
-    WEBHOOK_SWEEP_INTERVAL_MS: '200',
-    // Tests ingest results at fixed dates, which age: retention is off unless a test sets it.
-    TRANSCRIPT_RETENTION_DAYS: '0',
-    ...env,
-  });
+  // Secrets come from the local secrets file, as in every process a test spawns (CLI, worker).
+  const config = loadConfig(
+    withLocalSecrets({
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'silent',
+      DATABASE_URL: databaseUrl(databaseName),
+      DB_MIGRATE_ON_START: 'false',
+      PUBLIC_BASE_URL: 'http://127.0.0.1',
+      // Each test file has its own queues in the shared Redis, and local webhook receivers.
+      QUEUE_PREFIX: databaseName,
+      WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+      WEBHOOK_SWEEP_INTERVAL_MS: '200',
+      // Tests ingest results at fixed dates, which age: retention is off unless a test sets it.
+      TRANSCRIPT_RETENTION_DAYS: '0',
+      ...env,
+    }).env,
+  );
   const app = await createApp(config, options);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.getHttpServer().address() as AddressInfo;

@@ -35,8 +35,9 @@ export function smtpFailureCode(error: unknown): string {
 }
 
 /**
- * Sends mails with nodemailer over pooled SMTP (SMTP_URL). Without SMTP_URL, each mail is written
- * as `<MAIL_DIR>/<id>.eml`, so a laptop run still shows what would have been sent.
+ * Sends mails with nodemailer over pooled SMTP (SMTP_URL). With the file transport (the
+ * development default; production only with MAIL_TRANSPORT=file), each mail is written as
+ * `<MAIL_DIR>/<id>.eml`, so a laptop run still shows what would have been sent.
  */
 @Injectable()
 export class Mailer implements OnModuleDestroy {
@@ -45,8 +46,8 @@ export class Mailer implements OnModuleDestroy {
   private readonly mailDir: string | null;
 
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
-    const { smtpUrl, mailDir } = config.email;
-    if (smtpUrl) {
+    const { transport, smtpUrl, mailDir } = config.email;
+    if (transport === 'smtp' && smtpUrl) {
       const url = new URL(smtpUrl);
       url.searchParams.set('pool', 'true');
       this.transport = nodemailer.createTransport(url.toString());
@@ -70,7 +71,7 @@ export class Mailer implements OnModuleDestroy {
       await mkdir(this.mailDir, { recursive: true });
       const file = join(this.mailDir, `${mail.id}.eml`);
       await writeFile(file, info.message);
-      this.logger.log(`No SMTP_URL: mail written to ${file}`);
+      this.logger.log(`File mail transport: mail written to ${file}`);
     }
   }
 
