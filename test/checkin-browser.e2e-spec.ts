@@ -263,7 +263,11 @@ describe('Check-in in a real browser', () => {
     );
     // The link an email carries, on this test's host (PUBLIC_BASE_URL is not the test port).
     const link = new URL(
-      t.app.get(ParticipantLinks).settingsUrl(rows[0].participant_id, Number(rows[0].group_id)),
+      t.app.get(ParticipantLinks).settingsUrl({
+        participantId: rows[0].participant_id,
+        groupId: Number(rows[0].group_id),
+        linkVersion: 0,
+      }),
     );
     const settingsUrl = `${t.baseUrl}${link.pathname}${link.search}`;
     await page.goto(settingsUrl);

@@ -592,7 +592,11 @@ describe('Check-in pages', () => {
     it('mints working links with ParticipantLinks.settingsUrl', async () => {
       const checkin = await newCheckin('Emails');
       const { participant_id, group_id } = await member(checkin);
-      const url = t.app.get(ParticipantLinks).settingsUrl(participant_id, Number(group_id));
+      const url = t.app.get(ParticipantLinks).settingsUrl({
+        participantId: participant_id,
+        groupId: Number(group_id),
+        linkVersion: 0,
+      });
       expect(url).toMatch(/^http:\/\/127\.0\.0\.1\/participant\/settings\?token=[\w.-]+$/);
       const page = await fetchPage(t, url.slice('http://127.0.0.1'.length));
       expect(page.status).toBe(200);

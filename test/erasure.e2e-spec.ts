@@ -350,7 +350,9 @@ describe('Erasure and export', () => {
 
   describe('on the settings page', () => {
     const settingsPath = (participantId: string, groupId: number, form?: string) => {
-      const url = new URL(t.app.get(ParticipantLinks).settingsUrl(participantId, groupId));
+      const url = new URL(
+        t.app.get(ParticipantLinks).settingsUrl({ participantId, groupId, linkVersion: 0 }),
+      );
       return `${url.pathname}${form ? `/${form}` : ''}${url.search}`;
     };
     const fetchPage = async (path: string, method = 'GET') => {

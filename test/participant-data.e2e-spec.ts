@@ -83,7 +83,11 @@ describe('Participant data: ledger, notices, events, consent', () => {
       'SELECT id FROM participants WHERE external_id = $1',
       [externalId],
     );
-    const url = new URL(t.app.get(ParticipantLinks).settingsUrl(rows[0].id, groupId));
+    const url = new URL(
+      t.app
+        .get(ParticipantLinks)
+        .settingsUrl({ participantId: rows[0].id, groupId, linkVersion: 0 }),
+    );
     return `${url.pathname}${url.search}`;
   };
   const settingsAction = (path: string, form: string) =>
@@ -118,17 +122,19 @@ describe('Participant data: ledger, notices, events, consent', () => {
         303,
       );
       const unsubscribe = new URL(
-        t.app
-          .get(ParticipantLinks)
-          .unsubscribeUrl(
-            (
+        t.app.get(ParticipantLinks).unsubscribeUrl(
+          {
+            participantId: (
               await t.db.query<{ id: string }>(
                 'SELECT id FROM participants WHERE external_id = $1',
                 [me.externalId],
               )
             ).rows[0].id,
-            'privacyRequest',
-          ),
+            groupId: group.groupID,
+            linkVersion: 0,
+          },
+          'privacyRequest',
+        ),
       );
       expect((await post(`${unsubscribe.pathname}${unsubscribe.search}`)).status).toBe(200);
 
@@ -323,9 +329,12 @@ describe('Participant data: ledger, notices, events, consent', () => {
       expect((await eventsOf('user.privacy.updated', group.groupID)).at(-1)?.payload).toMatchObject(
         { privacyLevel: 0, previousPrivacyLevel: 4 },
       );
+      // The link used is revoked (DESIGN §15); this browser continues on the fresh one.
+      expect((await page(settings)).status).toBe(404);
+      const fresh = withdrawn.location!.replace('&saved=withdrawn', '');
       // No withdraw button once withdrawn; a second withdrawal changes nothing.
-      expect((await page(settings)).html).not.toContain(PageTexts.withdrawButton);
-      expect((await post(settingsAction(settings, 'consent/withdraw'))).status).toBe(303);
+      expect((await page(fresh)).html).not.toContain(PageTexts.withdrawButton);
+      expect((await post(settingsAction(fresh, 'consent/withdraw'))).status).toBe(303);
       expect(((await consents(me.externalId)).body as unknown[]).length).toBe(ledger.length);
       // The pending check-in asks for consent again, and its result is refused meanwhile.
       expect((await page(me.path)).html).toContain(PageTexts.consentButton);

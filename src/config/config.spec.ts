@@ -131,6 +131,13 @@ describe('loadConfig', () => {
     ]);
   });
 
+  it('keeps links in emails 14 days at most', () => {
+    expect(load({}).email.linkTtlHours).toBe(14 * 24);
+    expect(problemsOf({ EMAIL_LINK_TTL_DAYS: '30' })).toEqual([
+      'EMAIL_LINK_TTL_DAYS must be a whole number between 1 and 14 (got "30")',
+    ]);
+  });
+
   it('outside production, a missing secret is random for the process, never a constant', () => {
     expect(loadConfig(PRODUCTION).ephemeralSecrets).toEqual([]);
     const a = load({});

@@ -105,7 +105,7 @@ const schema = z.object({
     .string()
     .regex(/^\d+(s|m|h)$/, { error: 'must be a duration like 30m or 1h' })
     .default('1h'),
-  EMAIL_LINK_TTL_DAYS: integer(1, 365).default(30),
+  EMAIL_LINK_TTL_DAYS: integer(1, 14).default(14),
   CHECKIN_REMINDER_URL: url(['http:', 'https:']).optional(),
   MAIL_DIR: z.string().min(1).default('var/mail'),
   ADMIN_TOKEN: z.string().min(16, { error: 'must be at least 16 characters' }).optional(),

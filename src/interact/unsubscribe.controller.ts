@@ -6,7 +6,10 @@ import { Database } from '../database/database';
 import { ParticipantLinks } from '../participant-links/participant-links';
 import { ConsentLedgerRepository } from '../participants/consent-ledger.repository';
 import { EMAIL_TYPES, EmailType } from './interact.errors';
-import { InteractRepository } from './interact.repository';
+import { InteractRepository, UnsubscribeLink } from './interact.repository';
+
+/** A valid unsubscribe link's target, with its email type checked. */
+type UnsubscribeTarget = UnsubscribeLink & { type: EmailType };
 
 const TYPE_WORDS: Record<EmailType, string> = {
   checkinReminder: 'check-in reminders',
@@ -35,9 +38,9 @@ export class UnsubscribeController {
   ) {}
 
   /** Turns the preference off and writes the change to the consent ledger, in one transaction. */
-  private turnOff(target: { participantId: string; type: EmailType }): Promise<boolean> {
+  private turnOff(target: UnsubscribeTarget): Promise<boolean> {
     return this.db.transaction(async (sql) => {
-      const before = await this.repository.unsubscribe(target.participantId, target.type, sql);
+      const before = await this.repository.unsubscribe(target, target.type, sql);
       if (!before) return false;
       await this.ledger.append(
         [
@@ -57,10 +60,10 @@ export class UnsubscribeController {
     });
   }
 
-  private target(token: unknown): { participantId: string; type: EmailType } | null {
+  private target(token: unknown): UnsubscribeTarget | null {
     const target = this.links.unsubscribeTargetOf(token);
     return target && (EMAIL_TYPES as readonly string[]).includes(target.emailType)
-      ? { participantId: target.participantId, type: target.emailType as EmailType }
+      ? { ...target, type: target.emailType as EmailType }
       : null;
   }
 
@@ -68,9 +71,13 @@ export class UnsubscribeController {
   @Header('Content-Type', 'text/html; charset=utf-8')
   @Header('Cache-Control', 'no-store')
   @Header('Referrer-Policy', 'no-referrer')
-  confirm(@Query('token') token: unknown, @Res({ passthrough: true }) reply: FastifyReply): string {
+  async confirm(
+    @Query('token') token: unknown,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<string> {
     const target = this.target(token);
-    if (!target) {
+    // A revoked link (DESIGN §15) reads as not valid already on the confirmation page.
+    if (!target || !(await this.repository.unsubscribeLinkValid(target))) {
       reply.status(404);
       return page('This link is not valid or has expired', '<p>Nothing was changed.</p>');
     }

@@ -41,16 +41,30 @@ describe('LinkTokens', () => {
     expect(tokens.verify('checkin', token, issuedAt + 24 * 3600_000)).toBeNull();
   });
 
-  it('links in emails (settings, unsubscribe) live EMAIL_LINK_TTL_DAYS, not a day', () => {
+  it('links in emails (settings, unsubscribe) live EMAIL_LINK_TTL_DAYS (14 by default), not a day', () => {
     const issuedAt = Date.UTC(2026, 0, 1);
+    const day = 24 * 3600_000;
     const token = tokens.sign('settings', 'p:1', issuedAt);
     expect(tokens.verify('settings', token, issuedAt + 25 * 3600_000)).toBe('p:1');
-    expect(tokens.verify('settings', token, issuedAt + 30 * 24 * 3600_000)).toBeNull();
+    expect(tokens.verify('settings', token, issuedAt + 14 * day - 1000)).toBe('p:1');
+    expect(tokens.verify('settings', token, issuedAt + 14 * day)).toBeNull();
     const unsubscribe = tokens.sign('unsubscribe', 'p:checkinReminder', issuedAt);
-    expect(tokens.verify('unsubscribe', unsubscribe, issuedAt + 29 * 24 * 3600_000)).toBe(
+    expect(tokens.verify('unsubscribe', unsubscribe, issuedAt + 13 * day)).toBe(
       'p:checkinReminder',
     );
+    expect(tokens.verify('unsubscribe', unsubscribe, issuedAt + 14 * day)).toBeNull();
     expect(tokens.verify('settings', unsubscribe, issuedAt)).toBeNull();
+  });
+
+  it('carries the link version it was signed with; links without one read as version 0', () => {
+    expect(tokens.verifyClaims('settings', tokens.sign('settings', 'p:1', undefined, 3))).toEqual({
+      id: 'p:1',
+      version: 3,
+    });
+    expect(tokens.verifyClaims('settings', tokens.sign('settings', 'p:1'))).toEqual({
+      id: 'p:1',
+      version: 0,
+    });
   });
 
   describe('key ids and rotation', () => {

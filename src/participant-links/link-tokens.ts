@@ -25,6 +25,16 @@ interface Claims {
   id: string;
   /** expiry, seconds since the epoch */
   exp: number;
+  /** the membership's link version (settings, unsubscribe); absent on check-in links and on
+   * links from before versions, which read as 0 */
+  v?: number;
+}
+
+/** What a valid token names. */
+export interface VerifiedToken {
+  id: string;
+  /** The link version it was signed with (0 when it carries none). */
+  version: number;
 }
 
 const PURPOSE_CODE: Record<TokenPurpose, Claims['p']> = {
@@ -49,15 +59,21 @@ export class LinkTokens {
     this.emailLinkTtlSeconds = config.email.linkTtlHours * 3600;
   }
 
-  sign(purpose: TokenPurpose, id: string, now = Date.now()): string {
+  sign(purpose: TokenPurpose, id: string, now = Date.now(), version?: number): string {
     const ttl = purpose === 'checkin' ? this.ttlSeconds : this.emailLinkTtlSeconds;
     const claims: Claims = { p: PURPOSE_CODE[purpose], id, exp: Math.floor(now / 1000) + ttl };
+    if (version !== undefined) claims.v = version;
     const signed = `${this.newestKeyId}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}`;
     return `${signed}.${this.mac(this.newestKeyId, signed)}`;
   }
 
   /** The id the token names, or null when it is malformed, forged, expired or for another purpose. */
   verify(purpose: TokenPurpose, token: string, now = Date.now()): string | null {
+    return this.verifyClaims(purpose, token, now)?.id ?? null;
+  }
+
+  /** The id and link version the token names, or null when it is not valid (see verify). */
+  verifyClaims(purpose: TokenPurpose, token: string, now = Date.now()): VerifiedToken | null {
     if (typeof token !== 'string' || token.length > 1024) return null;
     const parts = token.split('.');
     // Three parts: key id, claims, signature. Two: a link from before key ids (key k0).
@@ -77,7 +93,9 @@ export class LinkTokens {
     }
     if (claims.p !== PURPOSE_CODE[purpose] || typeof claims.id !== 'string') return null;
     if (typeof claims.exp !== 'number' || claims.exp * 1000 <= now) return null;
-    return claims.id;
+    const version = claims.v ?? 0;
+    if (!Number.isSafeInteger(version) || version < 0) return null;
+    return { id: claims.id, version };
   }
 
   private mac(keyId: string, signed: string): string {

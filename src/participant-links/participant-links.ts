@@ -10,11 +10,25 @@ export interface MembershipKey {
   groupId: number;
 }
 
+/** A membership's link, with the link version it was signed with (DESIGN §15). */
+export interface MembershipLink extends MembershipKey {
+  linkVersion: number;
+}
+
+/** What an unsubscribe link names. */
+export interface UnsubscribeTarget {
+  participantId: string;
+  emailType: string;
+  /** The membership whose mail carried the link, and its link version; null on links from
+   * before link versions (valid only while none of the participant's links was revoked). */
+  membership: { groupId: number; linkVersion: number } | null;
+}
+
 /** A settings token names `<participant uuid>:<group id>`. */
 const MEMBERSHIP_ID =
   /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}):([1-9]\d{0,14})$/i;
-/** An unsubscribe token names `<participant uuid>:<email type>`. */
-const UNSUBSCRIBE_ID = /^([0-9a-f-]{36}):([A-Za-z]+)$/i;
+/** An unsubscribe token names `<participant uuid>:<email type>[:<group id>]`. */
+const UNSUBSCRIBE_ID = /^([0-9a-f-]{36}):([A-Za-z]+)(?::([1-9]\d{0,14}))?$/i;
 
 /**
  * The participant's links, minted and read in one place: the check-in link (`redirectUrl` of
@@ -34,15 +48,34 @@ export class ParticipantLinks {
     return this.absolute(checkinPath(this.tokens.sign('checkin', sessionId)));
   }
 
-  /** `${PUBLIC_BASE_URL}/participant/settings?token=…` for one membership, valid EMAIL_LINK_TTL_DAYS. */
-  settingsUrl(participantId: string, groupId: number): string {
-    return this.absolute(settingsPath(this.tokens.sign('settings', `${participantId}:${groupId}`)));
+  /**
+   * `${PUBLIC_BASE_URL}/participant/settings?token=…` for one membership at its current link
+   * version, valid EMAIL_LINK_TTL_DAYS.
+   */
+  settingsUrl(link: MembershipLink): string {
+    return this.absolute(settingsPath(this.settingsToken(link)));
   }
 
-  /** `${PUBLIC_BASE_URL}/participant/unsubscribe?token=…` for one email type of a participant. */
-  unsubscribeUrl(participantId: string, emailType: string): string {
+  /** The token of a settings link (for a page that moves the participant to a fresh link). */
+  settingsToken({ participantId, groupId, linkVersion }: MembershipLink): string {
+    return this.tokens.sign('settings', `${participantId}:${groupId}`, undefined, linkVersion);
+  }
+
+  /**
+   * `${PUBLIC_BASE_URL}/participant/unsubscribe?token=…` for one email type of a participant, in
+   * a mail of one membership (whose link version it carries).
+   */
+  unsubscribeUrl(link: MembershipLink, emailType: string): string {
+    const { participantId, groupId, linkVersion } = link;
     return this.absolute(
-      unsubscribePath(this.tokens.sign('unsubscribe', `${participantId}:${emailType}`)),
+      unsubscribePath(
+        this.tokens.sign(
+          'unsubscribe',
+          `${participantId}:${emailType}:${groupId}`,
+          undefined,
+          linkVersion,
+        ),
+      ),
     );
   }
 
@@ -51,18 +84,30 @@ export class ParticipantLinks {
     return typeof token === 'string' ? this.tokens.verify('checkin', token) : null;
   }
 
-  /** The membership a settings token names; null when it is not a valid settings token. */
-  membershipOf(token: unknown): MembershipKey | null {
-    const id = typeof token === 'string' ? this.tokens.verify('settings', token) : null;
-    const match = id === null ? null : MEMBERSHIP_ID.exec(id);
-    return match ? { participantId: match[1], groupId: Number(match[2]) } : null;
+  /**
+   * The membership and link version a settings token names; null when it is not a valid settings
+   * token. Whether the version is still the membership's is the caller's check (a database read).
+   */
+  membershipOf(token: unknown): MembershipLink | null {
+    const claims = typeof token === 'string' ? this.tokens.verifyClaims('settings', token) : null;
+    const match = claims === null ? null : MEMBERSHIP_ID.exec(claims.id);
+    return match && claims
+      ? { participantId: match[1], groupId: Number(match[2]), linkVersion: claims.version }
+      : null;
   }
 
-  /** The participant and email type an unsubscribe token names; null when it is not valid. */
-  unsubscribeTargetOf(token: unknown): { participantId: string; emailType: string } | null {
-    const id = typeof token === 'string' ? this.tokens.verify('unsubscribe', token) : null;
-    const match = id === null ? null : UNSUBSCRIBE_ID.exec(id);
-    return match ? { participantId: match[1], emailType: match[2] } : null;
+  /** What an unsubscribe token names; null when it is not valid (the version is the caller's). */
+  unsubscribeTargetOf(token: unknown): UnsubscribeTarget | null {
+    const claims =
+      typeof token === 'string' ? this.tokens.verifyClaims('unsubscribe', token) : null;
+    const match = claims === null ? null : UNSUBSCRIBE_ID.exec(claims.id);
+    if (!match || !claims) return null;
+    return {
+      participantId: match[1],
+      emailType: match[2],
+      membership:
+        match[3] === undefined ? null : { groupId: Number(match[3]), linkVersion: claims.version },
+    };
   }
 
   private absolute(path: string): string {

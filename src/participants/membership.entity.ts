@@ -31,4 +31,11 @@ export class MembershipEntity {
 
   @Column({ name: 'consented_at', type: 'timestamptz', nullable: true })
   consentedAt!: Date | null;
+
+  /**
+   * Carried by the membership's settings and unsubscribe links; bumping it invalidates every
+   * earlier link (DESIGN §15: sign-out, consent withdrawal).
+   */
+  @Column({ name: 'link_version', type: 'integer', default: 0 })
+  linkVersion!: number;
 }

@@ -75,7 +75,13 @@ describe('EmailSendingRepository (PostgreSQL)', () => {
         groupName: 'Day shift',
         requestedPrivacy: ['mhci'],
         privacyLevel: 3,
+        linkVersion: 0,
       });
+      await t.db.rows(
+        'UPDATE memberships SET link_version = 4 WHERE participant_id = $1 AND group_id = $2',
+        [participant, groupId],
+      );
+      expect((await repo.loadForSending(id))?.linkVersion).toBe(4);
       expect(await repo.loadForSending(randomUUID())).toBeNull();
     });
 

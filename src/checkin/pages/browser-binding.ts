@@ -90,6 +90,21 @@ export class BrowserBinding {
     };
   }
 
+  /**
+   * Moves a settings link's binding to the link that replaces it (after its links were
+   * revoked), so the browser that held the old link holds the new one; the participant's other
+   * settings-link bindings, all of revoked links now, are dropped.
+   */
+  async move(from: string, to: string, participantId: string): Promise<void> {
+    await this.db.rows(
+      `WITH moved AS (
+         UPDATE link_bindings SET link = $2 WHERE link = $1 AND participant_id = $3 RETURNING link)
+       DELETE FROM link_bindings
+        WHERE participant_id = $3 AND link LIKE 'settings:%' AND link <> $2 AND link <> $1`,
+      [from, to, participantId],
+    );
+  }
+
   private cookie(value: string): string {
     return stringifySetCookie({
       name: BROWSER_COOKIE,

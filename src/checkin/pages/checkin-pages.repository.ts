@@ -28,7 +28,10 @@ export interface EmailPreferences {
 /** What the participant pages show and change of one membership (participant in a group). */
 export interface MemberSettings
   extends
-    Pick<MembershipEntity, 'participantId' | 'groupId' | 'consentedAt' | 'privacyLevel'>,
+    Pick<
+      MembershipEntity,
+      'participantId' | 'groupId' | 'consentedAt' | 'privacyLevel' | 'linkVersion'
+    >,
     Pick<ParticipantEntity, 'prefCheckinReminder' | 'prefPrivacyRequest' | 'enterpriseId'> {
   /** For the enterprise's event about a change (never shown on a page). */
   externalId: ParticipantEntity['externalId'];
@@ -50,6 +53,7 @@ const MEMBERSHIP = columnsOf(MembershipEntity, [
   'groupId',
   'consentedAt',
   'privacyLevel',
+  'linkVersion',
 ]);
 const PREFERENCES = columnsOf(ParticipantEntity, [
   'prefCheckinReminder',
@@ -102,27 +106,52 @@ export class CheckinPagesRepository {
 
   /**
    * Gives (`true`) or withdraws (`false`) consent; withdrawing also sets the level to 0 (DESIGN
-   * §14). Answers the membership as it was, or null when it is gone. The first consent counts.
+   * §14) and bumps the link version, so every earlier link of the membership stops working
+   * (§15). Answers the membership as it was and the link version now, or null when it is gone.
+   * The first consent counts.
    */
   async setConsent(
     participantId: string,
     groupId: number,
     consent: boolean,
     sql: Sql = this.db,
-  ): Promise<{ consented: boolean; privacyLevel: number } | null> {
-    const [before] = await sql.rows<{ consented: boolean; privacyLevel: number }>(
+  ): Promise<{ consented: boolean; privacyLevel: number; linkVersion: number } | null> {
+    const [before] = await sql.rows<{
+      consented: boolean;
+      privacyLevel: number;
+      linkVersion: number;
+    }>(
       `WITH old AS (
          SELECT participant_id, group_id, consented_at IS NOT NULL AS consented, privacy_level
            FROM memberships WHERE participant_id = $1 AND group_id = $2 FOR UPDATE)
        UPDATE memberships m
           SET consented_at = CASE WHEN $3 THEN coalesce(m.consented_at, now()) END,
-              privacy_level = CASE WHEN $3 THEN m.privacy_level ELSE 0 END
+              privacy_level = CASE WHEN $3 THEN m.privacy_level ELSE 0 END,
+              link_version = CASE WHEN $3 OR NOT old.consented THEN m.link_version
+                                  ELSE m.link_version + 1 END
          FROM old
         WHERE m.participant_id = old.participant_id AND m.group_id = old.group_id
-       RETURNING old.consented, old.privacy_level AS "privacyLevel"`,
+       RETURNING old.consented, old.privacy_level AS "privacyLevel",
+                 m.link_version AS "linkVersion"`,
       [participantId, groupId, consent],
     );
     return before ?? null;
+  }
+
+  /**
+   * "Sign out my links" (DESIGN §15): bumps the link version of every membership of the
+   * participant, so every settings and unsubscribe link sent before stops working. Answers the
+   * memberships' new versions.
+   */
+  async signOutLinks(
+    participantId: string,
+    sql: Sql = this.db,
+  ): Promise<{ groupId: number; linkVersion: number }[]> {
+    return sql.rows<{ groupId: number; linkVersion: number }>(
+      `UPDATE memberships SET link_version = link_version + 1 WHERE participant_id = $1
+       RETURNING group_id AS "groupId", link_version AS "linkVersion"`,
+      [participantId],
+    );
   }
 
   /** Sets the member's own privacy level; answers the level before, or null when it is gone. */

@@ -15,7 +15,7 @@ import { APP_CONFIG } from '../../config/config.module';
 import { PiiCipher } from '../../common/crypto/pii-cipher';
 import { MAX_PRIVACY_LEVEL } from '../../common/privacy-model';
 import { ErasureService } from '../../erasure/erasure.service';
-import { ParticipantLinks } from '../../participant-links/participant-links';
+import { MembershipLink, ParticipantLinks } from '../../participant-links/participant-links';
 import { sessionView } from '../../sessions/session-view';
 import { openTranscript } from '../../sessions/transcript-codec';
 import { SessionsRepository } from '../../sessions/sessions.repository';
@@ -105,7 +105,7 @@ export class CheckinPagesService {
 
   async giveConsent(token: string, browser: Browser): Promise<Response> {
     const session = await this.boundSessionFor(token, browser);
-    this.found(await this.changes.setConsent(session, true, 'checkin'));
+    this.found((await this.changes.setConsent(session, true, 'checkin')) !== null);
     return this.savedCheckin(token, 'consent');
   }
 
@@ -168,13 +168,30 @@ export class CheckinPagesService {
     return withCookie(this.savedSettings(valid, 'preferences'), setCookie);
   }
 
-  /** Withdraws consent: the level drops to 0 and the next check-in asks again (DESIGN §14). */
+  /**
+   * Withdraws consent: the level drops to 0 and the next check-in asks again (DESIGN §14), and
+   * every earlier link of the membership stops working (§15); this browser moves to a fresh one.
+   */
   async withdrawConsent(token: unknown, browser: Browser): Promise<Response> {
     const { member, token: valid, setCookie } = await this.postingMemberFor(token, browser);
-    if (member.consentedAt !== null) {
-      this.found(await this.changes.setConsent(member, false, 'settings'));
+    if (member.consentedAt === null) {
+      return withCookie(this.savedSettings(valid, 'withdrawn'), setCookie);
     }
-    return withCookie(this.savedSettings(valid, 'withdrawn'), setCookie);
+    const changed = await this.changes.setConsent(member, false, 'settings');
+    if (changed === null) throw PageError.notFound();
+    return this.movedToFreshLink(valid, { ...member, ...changed }, 'withdrawn', setCookie);
+  }
+
+  /**
+   * "Sign out my links" (DESIGN §15): every settings and unsubscribe link the participant was
+   * sent (in every group) stops working; this browser moves to a fresh link to this page.
+   */
+  async signOutLinks(token: unknown, browser: Browser): Promise<Response> {
+    const { member, token: valid, setCookie } = await this.postingMemberFor(token, browser);
+    const versions = await this.repository.signOutLinks(member.participantId);
+    const mine = versions.find((row) => row.groupId === member.groupId);
+    if (!mine) throw PageError.notFound();
+    return this.movedToFreshLink(valid, { ...member, ...mine }, 'signed-out', setCookie);
   }
 
   /** "Delete my data": a confirmation page first (GET changes nothing). */
@@ -307,12 +324,12 @@ export class CheckinPagesService {
     return { ...found, setCookie };
   }
 
+  /** The membership a settings link names, while the link's version is the membership's. */
   private async memberFor(token: unknown): Promise<{ member: MemberSettings; token: string }> {
-    const membership = this.links.membershipOf(token);
-    const member = membership
-      ? await this.repository.findMember(membership.participantId, membership.groupId)
-      : null;
-    if (!member) throw PageError.notFound();
+    const link = this.links.membershipOf(token);
+    const member = link ? await this.repository.findMember(link.participantId, link.groupId) : null;
+    // A link signed before the last sign-out, consent withdrawal (or erasure) is revoked.
+    if (!member || member.linkVersion !== link?.linkVersion) throw PageError.notFound();
     return { member, token: token as string };
   }
 
@@ -323,6 +340,21 @@ export class CheckinPagesService {
 
   private savedCheckin(token: string, form: CheckinForm): Response {
     return this.renderer.redirect(withSavedFlag(checkinPath(token), form), 303);
+  }
+
+  /**
+   * After a change that revoked the membership's links: the settings page at a fresh link, bound
+   * to the browser that held the old one (its binding moves), with the change confirmed.
+   */
+  private async movedToFreshLink(
+    oldToken: string,
+    link: MembershipLink,
+    saved: SettingsForm,
+    setCookie: string | null,
+  ): Promise<Response> {
+    const fresh = this.links.settingsToken(link);
+    await this.binding.move(settingsLink(oldToken), settingsLink(fresh), link.participantId);
+    return withCookie(this.savedSettings(fresh, saved), setCookie);
   }
 
   private savedSettings(token: string, form: SettingsForm): Response {

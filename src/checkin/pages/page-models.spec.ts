@@ -9,6 +9,7 @@ const session = (changes: Partial<CheckinSession> = {}): CheckinSession => ({
   consentRequired: false,
   consentedAt: null,
   privacyLevel: 0,
+  linkVersion: 0,
   participantRequestedPrivacy: null,
   groupRequestedPrivacy: [],
   prefCheckinReminder: true,

@@ -111,6 +111,7 @@ export function settingsPageModel(
     saved: saved ? SAVED_MESSAGES[saved] : null,
     exportAction: settingsPath(token, 'export'),
     deleteHref: settingsPath(token, 'delete'),
+    signOutAction: settingsPath(token, 'sign-out'),
     withdraw:
       member.consentRequired && member.consentedAt !== null
         ? {

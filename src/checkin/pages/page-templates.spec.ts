@@ -57,6 +57,7 @@ describe('renderPage', () => {
     saved: null,
     exportAction: '/participant/settings/export?token=t',
     deleteHref: '/participant/settings/delete?token=t',
+    signOutAction: '/participant/settings/sign-out?token=t',
     withdraw: null,
     privacy,
     preferences,

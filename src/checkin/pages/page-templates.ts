@@ -64,6 +64,8 @@ export interface SettingsPageModel {
   deleteHref: string;
   /** Present when the group asks for consent and it is given: the way to withdraw it. */
   withdraw: { action: string; text: string } | null;
+  /** "Sign out my links" (a POST): every earlier link stops working (DESIGN §15). */
+  signOutAction: string;
   privacy: PrivacySectionModel;
   preferences: PreferencesSectionModel;
   history: HistoryRow[];
@@ -263,6 +265,13 @@ const SETTINGS_PAGE = `<% layout('@layout', { title: it.title }) %><h1><%= it.ti
 </form>
 <p><%= it.texts.deleteText %></p>
 <p><a href="<%= it.deleteHref %>"><%= it.texts.deleteLink %></a></p>
+</section>
+<section aria-labelledby="links-heading">
+<h2 id="links-heading"><%= it.texts.signOutHeading %></h2>
+<p><%= it.texts.signOutText %></p>
+<form method="post" action="<%= it.signOutAction %>">
+<button type="submit"><%= it.texts.signOutButton %></button>
+</form>
 </section>
 `;
 

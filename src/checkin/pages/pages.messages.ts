@@ -104,6 +104,13 @@ export const PageTexts = {
     'Everything held about you in this organisation has been deleted. The links you received ' +
     'no longer work. You can close this page.',
 
+  signOutHeading: 'Your links',
+  signOutText:
+    'The links in your emails open this page. If you forwarded one of those emails, or think ' +
+    'someone else has your links, sign them out: every earlier link stops working, this page ' +
+    'moves to a new address in this browser, and your next email brings new links.',
+  signOutButton: 'Sign out my links',
+
   handoffHeading: 'Your check-in',
   handoffReady:
     'When you are ready, start your check-in. It takes you to the check-in conversation.',
@@ -128,7 +135,12 @@ export const SAVED_MESSAGES = {
   consent: 'Thank you. Your consent is saved.',
   privacy: 'Saved. Your privacy level is updated.',
   preferences: 'Saved. Your email preferences are updated.',
-  withdrawn: 'Your consent is withdrawn. Your privacy level is now 0.',
+  withdrawn:
+    'Your consent is withdrawn. Your privacy level is now 0. Earlier links to this page no ' +
+    'longer work: this page has a new address.',
+  'signed-out':
+    'Your links are signed out: every earlier link no longer works. This page has a new ' +
+    'address; bookmark it, or use the link in your next email.',
 } as const;
 
 export type SavedFlag = keyof typeof SAVED_MESSAGES;

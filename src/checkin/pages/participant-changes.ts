@@ -34,8 +34,15 @@ export class ParticipantChanges {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  /** Gives or withdraws consent (withdrawing drops the level to 0); false if the member is gone. */
-  setConsent(member: MemberSettings, consent: boolean, via: PageVia): Promise<boolean> {
+  /**
+   * Gives or withdraws consent (withdrawing drops the level to 0 and revokes the membership's
+   * earlier links); answers the membership's link version now, or null if the member is gone.
+   */
+  setConsent(
+    member: MemberSettings,
+    consent: boolean,
+    via: PageVia,
+  ): Promise<{ linkVersion: number } | null> {
     return this.db.transaction(async (sql) => {
       const before = await this.repository.setConsent(
         member.participantId,
@@ -43,7 +50,7 @@ export class ParticipantChanges {
         consent,
         sql,
       );
-      if (!before) return false;
+      if (!before) return null;
       const level = consent ? before.privacyLevel : 0;
       await this.ledger.append(
         [
@@ -53,7 +60,7 @@ export class ParticipantChanges {
         sql,
       );
       await this.levelChanged(member, before.privacyLevel, level, sql);
-      return true;
+      return { linkVersion: before.linkVersion };
     });
   }
 

@@ -43,6 +43,11 @@ export class ParticipantSettingsController {
     return this.pages.withdrawConsent(token, browser);
   }
 
+  @Post('sign-out')
+  signOut(@Query('token') token: unknown, @RequestBrowser() browser: Browser): Promise<Response> {
+    return this.pages.signOutLinks(token, browser);
+  }
+
   @Post('export')
   exportData(
     @Query('token') token: unknown,

@@ -31,15 +31,19 @@ export class EmailSender {
       await this.repository.finish(messageId, 'skipped', 'preference turned off');
       return 'skipped';
     }
+    // Links at the membership's current link version (DESIGN §15), signed when the mail is sent.
+    const link = {
+      participantId: message.participantId,
+      groupId: message.groupId,
+      linkVersion: message.linkVersion,
+    };
     // A notice is a security message: no unsubscribe (DESIGN §14).
     const unsubscribeUrl =
-      message.type === 'privacyNotice'
-        ? null
-        : this.links.unsubscribeUrl(message.participantId, message.type);
+      message.type === 'privacyNotice' ? null : this.links.unsubscribeUrl(link, message.type);
     const mail = renderMail({
       type: message.type,
       groupName: message.groupName,
-      settingsUrl: this.links.settingsUrl(message.participantId, message.groupId),
+      settingsUrl: this.links.settingsUrl(link),
       unsubscribeUrl,
       checkinUrl: this.config.email.checkinReminderUrl,
       requestedLevel: levelOfNames(message.requestedPrivacy),

@@ -25,6 +25,8 @@ export type MessageToSend = RowOf<typeof MESSAGE> &
     /** The request in force: the participant's own, else the group's. */
     requestedPrivacy: GroupEntity['requestedPrivacy'];
     privacyLevel: MembershipEntity['privacyLevel'];
+    /** The membership's link version, carried by the mail's links (DESIGN §15). */
+    linkVersion: MembershipEntity['linkVersion'];
   };
 
 /**
@@ -63,7 +65,8 @@ export class EmailSendingRepository {
                           ELSE true END AS "prefOn",
               g.name AS "groupName",
               coalesce(p.requested_privacy, g.requested_privacy) AS "requestedPrivacy",
-              coalesce(m.privacy_level, 0) AS "privacyLevel"
+              coalesce(m.privacy_level, 0) AS "privacyLevel",
+              coalesce(m.link_version, 0) AS "linkVersion"
          FROM email_messages e
          JOIN participants p ON p.id = e.participant_id
          JOIN groups g ON g.group_id = e.group_id
