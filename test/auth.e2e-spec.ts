@@ -4,7 +4,11 @@ import { startTestApp, TestApp, TestEnterprise } from './support/test-app';
 
 const UNAUTHORIZED = { error: CommonErrors.Unauthorized };
 
-/** Routes that are public on purpose. Anything else must demand an API key. */
+/**
+ * Routes that are public on purpose. Anything else must demand an API key. The pages among them
+ * (and the ingestion endpoint) are limited per client address, /health and /docs are not
+ * (test/address-limits.e2e-spec.ts).
+ */
 const PUBLIC_ROUTES = [
   /^\/health$/,
   /^\/docs(\/.*|-json|-yaml)?$/,
