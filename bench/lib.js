@@ -386,6 +386,9 @@ function ourServiceOptions({ port, databaseUrl, env = {} }) {
       // The per-key rate limit stays on (its Redis round trip is part of what we measure), with a
       // budget no run can spend.
       RATE_LIMIT_REQUESTS: '1000000000',
+      // Likewise the limit per client address (every scenario, ingestion included, comes from
+      // 127.0.0.1): on, so its Redis round trip on pages and ingestion is measured.
+      PUBLIC_RATE_LIMIT_REQUESTS: '1000000000',
       // Benchmark-only values (seeded databases are reused between runs, so they must be stable).
       DATA_ENCRYPTION_KEY: 'be'.repeat(32),
       CHECKIN_TOKEN_SECRET: 'bench-checkin-token-secret-0123456789',

@@ -3,6 +3,7 @@ import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify
 import { Logger } from 'nestjs-pino';
 import { AppModule, DASHBOARD_QUEUES } from './app.module';
 import { BODY_LIMIT_BYTES, installBodyParsers } from './common/http/request-body';
+import { fastifyTrustProxy } from './common/rate-limit/client-address';
 import { REQUEST_ID_HEADER, requestIdFor } from './common/logging/logger-options';
 import { setupOpenApi } from './common/swagger/openapi';
 import { setupQueueDashboard } from './queues/queue-dashboard';
@@ -36,7 +37,8 @@ export async function createApp(
     // Check-in tokens travel as a path parameter (~125 characters; Fastify's default limit is 100).
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 2048 },
     genReqId: requestIdFor,
-    trustProxy: false,
+    // TRUST_PROXY: behind proxies, request.ip is the client's address (the limits per address).
+    trustProxy: fastifyTrustProxy(config.trustProxy),
     // While closing, requests still arriving on open keep-alive connections are served, not 503'd
     // (the drain has already told clients to go: see ShutdownState).
     return503OnClosing: false,

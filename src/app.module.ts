@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { LifecycleModule } from './common/lifecycle/shutdown-state';
 import { AllExceptionsFilter } from './common/http/all-exceptions.filter';
+import { PublicRateLimitGuard } from './common/rate-limit/public-rate-limit.guard';
 import { RateLimitGuard } from './common/rate-limit/rate-limit.guard';
 import { RateLimitModule } from './common/rate-limit/rate-limit.module';
 import { SpecValidationPipe } from './common/validation/spec-validation.pipe';
@@ -15,7 +16,7 @@ import { ErasureModule } from './erasure/erasure.module';
 import { SessionsModule } from './sessions/sessions.module';
 import { CheckinPagesModule } from './checkin/pages/checkin-pages.module';
 import { PrivacyModule } from './privacy/privacy.module';
-import { IngestionModule } from './checkin/ingestion/ingestion.module';
+import { IngestionApiModule } from './checkin/ingestion/ingestion-api.module';
 import { HealthModule } from './health/health.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { bullRoot } from './queues/bull-root';
@@ -48,7 +49,7 @@ export class AppModule {
         SessionsModule,
         CheckinPagesModule,
         PrivacyModule,
-        IngestionModule,
+        IngestionApiModule,
         WebhooksModule,
         InteractModule,
         MetricsModule,
@@ -58,9 +59,12 @@ export class AppModule {
         ...(config.runWorkers ? WORKER_MODULES : []),
       ],
       providers: [
-        // Guards run in this order: authenticate, then count the request against the key's limit.
+        // Guards run in this order: authenticate (refusing addresses over the authentication
+        // failure limit), then count the request against the key's limit, or, on a public route,
+        // against its client address's limit (before the route's own guards).
         { provide: APP_GUARD, useClass: ApiKeyGuard },
         { provide: APP_GUARD, useClass: RateLimitGuard },
+        { provide: APP_GUARD, useClass: PublicRateLimitGuard },
         { provide: APP_PIPE, useClass: SpecValidationPipe },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
       ],

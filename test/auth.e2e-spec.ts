@@ -4,13 +4,17 @@ import { startTestApp, TestApp, TestEnterprise } from './support/test-app';
 
 const UNAUTHORIZED = { error: CommonErrors.Unauthorized };
 
-/** Routes that are public on purpose. Anything else must demand an API key. */
+/**
+ * Routes that are public on purpose. Anything else must demand an API key. The pages among them
+ * (and the ingestion endpoint) are limited per client address, /health and /docs are not
+ * (test/address-limits.e2e-spec.ts).
+ */
 const PUBLIC_ROUTES = [
   /^\/health$/,
   /^\/docs(\/.*|-json|-yaml)?$/,
   // Participant pages: the signed token in the address is the credential (CheckinPagesModule).
   /^\/checkin(\/:token(\/(start|consent|privacy|preferences|done))?)?$/,
-  /^\/participant\/settings(\/(privacy|preferences|consent\/withdraw|export|delete))?$/,
+  /^\/participant\/settings(\/(privacy|preferences|consent\/withdraw|export|delete|sign-out))?$/,
   // One-click unsubscribe links in emails: the signed token is the credential (InteractModule).
   /^\/participant\/unsubscribe$/,
 ];

@@ -1,5 +1,6 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import type { OpenAPIV3 } from 'openapi-types';
+import { CommonErrors } from '../src/common/errors/common.errors';
 import { describePrivacyFloor } from '../src/common/privacy-model';
 import { GroupErrors } from '../src/groups/groups.errors';
 import { startTestApp, TestApp } from './support/test-app';
@@ -63,6 +64,19 @@ describe('OpenAPI document', () => {
       (op) => op.path === '/internal/sessions/{sessionID}/result',
     );
     expect(ingestion?.operation.security).toEqual([{ 'engine-token': [] }]);
+  });
+
+  it('documents the limits per client address on the ingestion endpoint: 429 with Retry-After', () => {
+    const ingestion = operations().find(
+      (op) => op.path === '/internal/sessions/{sessionID}/result',
+    );
+    const tooMany = ingestion?.operation.responses['429'] as OpenAPIV3.ResponseObject | undefined;
+    expect(tooMany?.description).toContain('PUBLIC_RATE_LIMIT_REQUESTS');
+    expect(tooMany?.headers?.['Retry-After']).toBeDefined();
+    const schema = tooMany?.content?.['application/json']?.schema as OpenAPIV3.SchemaObject;
+    expect((schema.properties?.error as OpenAPIV3.SchemaObject).enum).toEqual([
+      CommonErrors.TooManyRequests,
+    ]);
   });
 
   it("documents the groups endpoints with the spec's exact 400 messages", () => {

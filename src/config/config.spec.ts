@@ -253,6 +253,65 @@ describe('loadConfig', () => {
     });
   });
 
+  describe('limits per client address and TRUST_PROXY', () => {
+    it('allow 300 public requests and 30 authentication failures a minute; 0 turns one off', () => {
+      expect(load({}).addressLimits).toEqual({
+        publicRequests: 300,
+        authFailures: 30,
+        windowMs: 60_000,
+      });
+      expect(
+        load({ PUBLIC_RATE_LIMIT_REQUESTS: '0', AUTH_FAILURE_LIMIT: '0' }).addressLimits,
+      ).toEqual({ publicRequests: 0, authFailures: 0, windowMs: 60_000 });
+      expect(problemsOf({ PUBLIC_RATE_LIMIT_REQUESTS: '-1', AUTH_FAILURE_LIMIT: '1.5' })).toEqual([
+        'PUBLIC_RATE_LIMIT_REQUESTS must be a whole number between 0 and 1000000000 (got "-1")',
+        'AUTH_FAILURE_LIMIT must be a whole number between 0 and 1000000000 (got "1.5")',
+      ]);
+    });
+
+    it('TRUST_PROXY: off unless set; a number of proxies; or proxy addresses and CIDRs', () => {
+      const trustProxy = (value?: string) =>
+        load(value === undefined ? {} : { TRUST_PROXY: value }).trustProxy;
+      expect(trustProxy()).toBe(false);
+      expect(trustProxy('false')).toBe(false);
+      expect(trustProxy('0')).toBe(false);
+      expect(trustProxy('1')).toBe(1);
+      expect(trustProxy('2')).toBe(2);
+      expect(trustProxy('10.0.0.1')).toEqual(['10.0.0.1']);
+      expect(trustProxy('10.0.0.0/8, 192.168.1.5,fd00::/8,::1,loopback')).toEqual([
+        '10.0.0.0/8',
+        '192.168.1.5',
+        'fd00::/8',
+        '::1',
+        'loopback',
+      ]);
+    });
+
+    it('TRUST_PROXY: refuses true, and anything but addresses, CIDRs or a number', () => {
+      expect(problemsOf({ TRUST_PROXY: 'true' })).toEqual([
+        'TRUST_PROXY must not be true: every client could then choose its own address with ' +
+          'X-Forwarded-For; give the number of proxies (e.g. 1) or their addresses (got "true")',
+      ]);
+      const rule =
+        'TRUST_PROXY must be false, the number of proxies in front of the service (e.g. 1), or a ' +
+        'comma-separated list of proxy addresses or CIDRs (e.g. 10.0.0.0/8,192.168.1.5)';
+      for (const value of [
+        'yes',
+        '10.0.0.300',
+        '10.0.0.0/33',
+        'fd00::/129',
+        '10.0.0.0/8/1',
+        '10.0.0.0/x',
+        '10.0.0.1,',
+        'proxy.example.com',
+        '-1',
+        '1000',
+      ]) {
+        expect(problemsOf({ TRUST_PROXY: value })).toEqual([`${rule} (got "${value}")`]);
+      }
+    });
+  });
+
   it('.env.example documents exactly the variables the service reads', () => {
     const example = readFileSync(join(__dirname, '..', '..', '.env.example'), 'utf8');
     const listed = [...example.matchAll(/^#?\s*([A-Z][A-Z0-9_]+)=/gm)].map((match) => match[1]);

@@ -4,6 +4,7 @@
  * Everything else receives the typed `AppConfig` (see config.module.ts).
  */
 import { randomBytes } from 'node:crypto';
+import { isIP } from 'node:net';
 import { z } from 'zod';
 
 const booleanString = z
@@ -36,6 +37,52 @@ const url = (protocols: string[]) =>
 /** Where `npm start` (development) and tests keep the secrets they generate on first start. */
 export const LOCAL_SECRETS_FILE_DEFAULT = 'var/local-secrets.env';
 
+/** The names proxy-addr (Fastify's `trustProxy`) knows for address ranges. */
+const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+/** `10.0.0.1`, `10.0.0.0/8`, `fd00::/8`, or a range name. */
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.includes(entry)) return true;
+  const [address, prefix, ...rest] = entry.split('/');
+  const version = isIP(address);
+  if (version === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128);
+}
+
+/**
+ * `TRUST_PROXY`: which proxies' `X-Forwarded-For` decides the client address (the limits per
+ * address, DESIGN §15). `false`/`0`: none, the peer's address is the client's; a whole number:
+ * that many proxies in front of the service; or a comma-separated list of proxy addresses/CIDRs.
+ * `true` (trust any header) is refused: every client could then choose its own address.
+ */
+function trustProxy() {
+  const rule =
+    'must be false, the number of proxies in front of the service (e.g. 1), or a ' +
+    'comma-separated list of proxy addresses or CIDRs (e.g. 10.0.0.0/8,192.168.1.5)';
+  return z
+    .string()
+    .superRefine((value, context) => {
+      const fail = (message: string) => context.addIssue({ code: 'custom', message });
+      if (value === 'false') return;
+      if (value === 'true') {
+        fail(
+          'must not be true: every client could then choose its own address with ' +
+            'X-Forwarded-For; give the number of proxies (e.g. 1) or their addresses',
+        );
+      } else if (/^\d+$/.test(value)) {
+        if (Number(value) > 100) fail(rule);
+      } else if (!value.split(',').every((entry) => isProxyAddress(entry.trim()))) {
+        fail(rule);
+      }
+    })
+    .transform((value): false | number | string[] => {
+      if (value === 'false' || value === '0') return false;
+      if (/^\d+$/.test(value)) return Number(value);
+      return value.split(',').map((entry) => entry.trim());
+    });
+}
+
 const schema = z.object({
   NODE_ENV: z
     .enum(['development', 'test', 'production'], {
@@ -66,6 +113,9 @@ const schema = z.object({
     .regex(/^\d+(s|m|h)$/, { error: 'must be a duration like 60s or 1m' })
     .refine((value) => parseDurations(value)[0] > 0, { error: 'must be longer than 0s' })
     .default('1m'),
+  PUBLIC_RATE_LIMIT_REQUESTS: integer(0, 1_000_000_000).default(300),
+  AUTH_FAILURE_LIMIT: integer(0, 1_000_000_000).default(30),
+  TRUST_PROXY: trustProxy().optional(),
   DEMO_BOOTSTRAP: booleanString.optional(),
   DATA_ENCRYPTION_KEY: z
     .string()
@@ -163,6 +213,9 @@ function keyList(kind: 'data' | 'token', validSecret: (secret: string) => boolea
   });
 }
 
+/** The limits per client address count in fixed windows of one minute. */
+const ADDRESS_LIMIT_WINDOW_MS = 60_000;
+
 const DURATION_UNIT_MS = { s: 1_000, m: 60_000, h: 3_600_000 } as const;
 
 /** `5s,5m,2h` → milliseconds. */
@@ -236,6 +289,18 @@ export interface AppConfig {
   apiKeyCacheTtlMs: number;
   /** Per API key, shared through Redis; requests 0 = off (DESIGN §5). */
   rateLimit: { requests: number; windowMs: number };
+  /**
+   * Per client address, shared through Redis, in a fixed window; 0 = off (DESIGN §15).
+   * `publicRequests`: requests to the participant pages and the ingestion endpoint;
+   * `authFailures`: requests refused for a missing or wrong key or engine token, past which every
+   * API request from the address is refused for the rest of the window.
+   */
+  addressLimits: { publicRequests: number; authFailures: number; windowMs: number };
+  /**
+   * Fastify's `trustProxy`, so that `request.ip` is the client's address behind proxies: false
+   * (the peer is the client), a number of proxies, or the proxies' addresses/CIDRs.
+   */
+  trustProxy: false | number | string[];
   /**
    * 32-byte `DATA_ENCRYPTION_KEY`: the root of the email look-up hashes (HMAC, never rotated:
    * equal emails must keep equal hashes) and the data key with id `k0`.
@@ -398,6 +463,12 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
       requests: parsed.RATE_LIMIT_REQUESTS,
       windowMs: parseDurations(parsed.RATE_LIMIT_WINDOW)[0],
     },
+    addressLimits: {
+      publicRequests: parsed.PUBLIC_RATE_LIMIT_REQUESTS,
+      authFailures: parsed.AUTH_FAILURE_LIMIT,
+      windowMs: ADDRESS_LIMIT_WINDOW_MS,
+    },
+    trustProxy: parsed.TRUST_PROXY ?? false,
     demoBootstrap: parsed.DEMO_BOOTSTRAP ?? nodeEnv === 'development',
     dataEncryptionKey,
     dataKeys: [

@@ -5,10 +5,11 @@ import { Public } from '../common/auth/public.decorator';
 import { ApiError } from '../common/errors/api-error';
 import { CommonErrors } from '../common/errors/common.errors';
 import { ShutdownState } from '../common/lifecycle/shutdown-state';
+import { SkipPublicRateLimit } from '../common/rate-limit/public-rate-limit.guard';
 
 /**
  * Readiness for load balancers and orchestrators: answers 200 only when PostgreSQL answers and
- * the process is not shutting down.
+ * the process is not shutting down. Not limited per address: a load balancer polls it from one.
  */
 @ApiTags('Operations')
 @Controller('health')
@@ -20,6 +21,7 @@ export class HealthController {
 
   @Get()
   @Public()
+  @SkipPublicRateLimit()
   @ApiOperation({
     summary: 'Readiness: 200 when the API can reach PostgreSQL and is not draining, else 503',
   })

@@ -41,12 +41,15 @@ function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   const base: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME };
   // No SIGTERM drain unless a test asks for one (test/chaos/sigterm.e2e-spec.ts).
   // Retention off: tests ingest results at fixed dates, which age (a test may set it).
+  // Limits per client address off: every test talks from 127.0.0.1 (a test may set them).
   return {
     ...base,
     NODE_ENV: 'test',
     LOG_LEVEL: 'warn',
     SHUTDOWN_DRAIN_MS: '0',
     TRANSCRIPT_RETENTION_DAYS: '0',
+    PUBLIC_RATE_LIMIT_REQUESTS: '0',
+    AUTH_FAILURE_LIMIT: '0',
     ...env,
   };
 }

@@ -133,6 +133,10 @@ export async function startTestApp(
       WEBHOOK_SWEEP_INTERVAL_MS: '200',
       // Tests ingest results at fixed dates, which age: retention is off unless a test sets it.
       TRANSCRIPT_RETENTION_DAYS: '0',
+      // Every test talks from 127.0.0.1, with many page requests and wrong keys: the limits per
+      // client address are off unless a test turns them on (test/address-limits.e2e-spec.ts).
+      PUBLIC_RATE_LIMIT_REQUESTS: '0',
+      AUTH_FAILURE_LIMIT: '0',
       ...env,
     }).env,
   );

@@ -1,28 +1,37 @@
 import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { sameSecret, sha256 } from '../../common/crypto/secrets';
-import { ApiError } from '../../common/errors/api-error';
-import { CommonErrors } from '../../common/errors/common.errors';
+import { AuthFailureLimiter } from '../../common/rate-limit/auth-failure-limiter';
+import { clientAddress } from '../../common/rate-limit/client-address';
 import type { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
 
 /**
  * The analysis engine's credential: `Authorization: Bearer <ENGINE_TOKEN>`. Enterprise API keys
  * are not accepted here (the route is outside the ApiKeyGuard), and this token opens nothing else.
+ * Like the ApiKeyGuard, it refuses addresses over the authentication failure limit (429) and
+ * counts every refused token against its address.
  */
 @Injectable()
 export class EngineTokenGuard implements CanActivate {
   private readonly expected: Buffer;
 
-  constructor(@Inject(APP_CONFIG) config: AppConfig) {
+  constructor(
+    @Inject(APP_CONFIG) config: AppConfig,
+    private readonly authFailures: AuthFailureLimiter,
+  ) {
     this.expected = sha256(config.engineToken);
   }
 
-  canActivate(context: ExecutionContext): boolean {
-    const header = context.switchToHttp().getRequest<{ headers: Record<string, unknown> }>()
-      .headers.authorization;
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const request = context
+      .switchToHttp()
+      .getRequest<{ ip: string; headers: Record<string, unknown> }>();
+    const address = clientAddress(request);
+    this.authFailures.assertNotBlocked(address);
+    const header = request.headers.authorization;
     const match = typeof header === 'string' ? /^Bearer (\S+)$/.exec(header) : null;
     if (!match || !sameSecret(match[1], this.expected)) {
-      throw new ApiError(401, CommonErrors.Unauthorized);
+      throw await this.authFailures.refusal(address);
     }
     return true;
   }

@@ -9,6 +9,7 @@ import {
 } from '@nestjs/swagger';
 import { Public } from '../../common/auth/public.decorator';
 import { MessageDto, SUCCESS } from '../../common/http/message.dto';
+import { ApiClientAddressLimits } from '../../common/swagger/api-errors.decorator';
 import { AbsentPathParameters } from '../../common/validation/path-params';
 import { EngineTokenGuard } from './engine-token.guard';
 import { IngestionErrors } from './ingestion.errors';
@@ -36,6 +37,7 @@ export class IngestionController {
   })
   @ApiOkResponse({ type: MessageDto })
   @ApiUnauthorizedResponse({ description: 'Missing or wrong engine token.' })
+  @ApiClientAddressLimits()
   @ApiConflictResponse({
     description: `${IngestionErrors.DifferentResult} | ${IngestionErrors.ConsentMissing}`,
   })

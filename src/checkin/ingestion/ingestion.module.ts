@@ -1,14 +1,15 @@
 import { Module } from '@nestjs/common';
 import { EventsModule } from '../../events/events.module';
-import { EngineTokenGuard } from './engine-token.guard';
-import { IngestionController } from './ingestion.controller';
 import { IngestionRepository } from './ingestion.repository';
 import { IngestionService } from './ingestion.service';
 
+/**
+ * Recording results: the service the endpoint (IngestionApiModule, API process) and the CLI's
+ * `sessions:simulate-result` both use.
+ */
 @Module({
   imports: [EventsModule],
-  controllers: [IngestionController],
-  providers: [IngestionRepository, IngestionService, EngineTokenGuard],
+  providers: [IngestionRepository, IngestionService],
   exports: [IngestionService],
 })
 export class IngestionModule {}

@@ -1,5 +1,6 @@
 import { NotFoundException } from '@nestjs/common';
 import { ApiError } from '../../common/errors/api-error';
+import { tooManyRequests } from '../../common/rate-limit/too-many-requests';
 import { pageFailureFor } from './html-exception.filter';
 import { PageError } from './page-error';
 
@@ -28,6 +29,16 @@ describe('pageFailureFor', () => {
     expect(pageFailureFor(new NotFoundException())).toMatchObject({
       status: 404,
       kind: 'not-found',
+    });
+  });
+
+  it('answers a rate limit with the too-many-requests page, keeping its Retry-After', () => {
+    expect(pageFailureFor(tooManyRequests(42))).toEqual({
+      status: 429,
+      kind: 'too-many-requests',
+      backHref: null,
+      headers: { 'retry-after': '42' },
+      unexpected: false,
     });
   });
 

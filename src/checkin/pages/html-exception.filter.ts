@@ -27,11 +27,13 @@ export function pageFailureFor(exception: unknown): PageFailure {
   const kind: PageErrorKind =
     status === 404
       ? 'not-found'
-      : status === 503
-        ? 'unavailable'
-        : status >= 500
-          ? 'unexpected'
-          : 'unreadable-form';
+      : status === 429
+        ? 'too-many-requests'
+        : status === 503
+          ? 'unavailable'
+          : status >= 500
+            ? 'unexpected'
+            : 'unreadable-form';
   return { status, kind, backHref: null, headers, unexpected };
 }
 

@@ -176,6 +176,12 @@ export const PAGE_ERRORS = {
     title: 'We could not read this form',
     text: 'Please go back and send the form again. Nothing was changed.',
   },
+  'too-many-requests': {
+    title: 'Too many requests',
+    text:
+      'Too many requests came from your network in a short time. Please wait a minute, then ' +
+      'try again. Nothing was changed.',
+  },
   unavailable: {
     title: 'This page is not available right now',
     text: 'Please try again in a minute.',

@@ -1,12 +1,15 @@
 import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis';
 import { Inject, Module, OnApplicationShutdown } from '@nestjs/common';
-import { ThrottlerModule } from '@nestjs/throttler';
+import { ThrottlerModule, type ThrottlerModuleOptions } from '@nestjs/throttler';
 import Redis from 'ioredis';
 import { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
+import { AuthFailureLimiter } from './auth-failure-limiter';
 import { FailOpenThrottlerStorage } from './fail-open-storage';
+import { PUBLIC_THROTTLER, PUBLIC_THROTTLER_OPTIONS } from './public-rate-limit.guard';
 
-const RATE_LIMIT_REDIS = Symbol('RATE_LIMIT_REDIS');
+/** The rate limits' Redis client (tests take it away to check that the limits fail open). */
+export const RATE_LIMIT_REDIS = Symbol('RATE_LIMIT_REDIS');
 
 /**
  * The rate limit's Redis connection: keys under `<QUEUE_PREFIX>:rate:`, and commands fail at once
@@ -35,7 +38,29 @@ class RateLimitRedisModule implements OnApplicationShutdown {
   }
 }
 
-/** Per-API-key rate limiting (DESIGN §5); the guard is registered in AppModule. */
+/** The limit per client address on public routes (PublicRateLimitGuard's own throttler). */
+const publicThrottlerOptions = {
+  provide: PUBLIC_THROTTLER_OPTIONS,
+  inject: [APP_CONFIG],
+  useFactory: (config: AppConfig): ThrottlerModuleOptions => ({
+    throttlers: [
+      {
+        name: PUBLIC_THROTTLER,
+        ttl: config.addressLimits.windowMs,
+        limit: config.addressLimits.publicRequests,
+      },
+    ],
+    skipIf: () => config.addressLimits.publicRequests === 0,
+    // Retry-After is sent with the 429 (too-many-requests.ts); no X-RateLimit-* on pages.
+    setHeaders: false,
+  }),
+};
+
+/**
+ * Rate limiting, all counters in one Redis through one fail-open storage: per API key (DESIGN §5)
+ * and per client address (DESIGN §15: public routes, and authentication failures). The guards
+ * are registered in AppModule; the engine-token guard uses the AuthFailureLimiter too.
+ */
 @Module({
   imports: [
     ThrottlerModule.forRootAsync({
@@ -50,6 +75,7 @@ class RateLimitRedisModule implements OnApplicationShutdown {
       }),
     }),
   ],
-  exports: [ThrottlerModule],
+  providers: [publicThrottlerOptions, AuthFailureLimiter],
+  exports: [ThrottlerModule, PUBLIC_THROTTLER_OPTIONS, AuthFailureLimiter],
 })
 export class RateLimitModule {}

@@ -11,6 +11,25 @@ const errorSchema = (messages: readonly string[]) => ({
   example: { error: messages[0] },
 });
 
+const RETRY_AFTER = {
+  'Retry-After': { description: 'Seconds until the budget renews', schema: { type: 'integer' } },
+};
+
+/**
+ * Documents the limits per client address of a public endpoint (DESIGN §15): its 429.
+ */
+export function ApiClientAddressLimits(): MethodDecorator {
+  return ApiResponse({
+    status: 429,
+    description:
+      'Too many requests from this client address (`PUBLIC_RATE_LIMIT_REQUESTS` per minute), or ' +
+      'too many of them refused for a wrong credential (`AUTH_FAILURE_LIMIT` per minute); retry ' +
+      'after the `Retry-After` header (seconds). Nothing was changed.',
+    headers: RETRY_AFTER,
+    schema: errorSchema([CommonErrors.TooManyRequests]),
+  });
+}
+
 /**
  * Documents an authenticated endpoint: the `x-api-key` scheme, its 401 and 429, and the exact 400
  * messages it can answer, in the order they are checked.
@@ -27,13 +46,10 @@ export function ApiEndpointErrors(badRequestMessages: readonly string[]): Method
       status: 429,
       description:
         "The API key's rate limit is spent (`RATE_LIMIT_REQUESTS` per `RATE_LIMIT_WINDOW`, shared " +
-        'by all routes); retry after the `Retry-After` header (seconds). Nothing was changed.',
-      headers: {
-        'Retry-After': {
-          description: 'Seconds until the budget renews',
-          schema: { type: 'integer' },
-        },
-      },
+        'by all routes), or too many requests from this client address failed authentication ' +
+        '(`AUTH_FAILURE_LIMIT` per minute: then every request from it is refused, valid keys ' +
+        'too); retry after the `Retry-After` header (seconds). Nothing was changed.',
+      headers: RETRY_AFTER,
       schema: errorSchema([CommonErrors.TooManyRequests]),
     }),
   ];

@@ -13,7 +13,9 @@ the order each endpoint lists them.
 
 Each API key has a rate limit shared by every endpoint; answers carry \`X-RateLimit-Limit\`,
 \`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\` (seconds). Past it: \`429
-{"error":"Too many requests"}\` with \`Retry-After\` (seconds).`;
+{"error":"Too many requests"}\` with \`Retry-After\` (seconds). The same 429 answers every request
+from a client address that sent too many requests failing authentication within a minute, even
+with a valid key, until that minute is over.`;
 
 export function buildOpenApiDocument(app: INestApplication, publicBaseUrl: string): OpenAPIObject {
   const config = new DocumentBuilder()

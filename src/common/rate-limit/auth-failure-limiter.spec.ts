@@ -1,0 +1,121 @@
+import type { ThrottlerStorage } from '@nestjs/throttler';
+import { loadConfig } from '../../config/config';
+import { ApiError } from '../errors/api-error';
+import { CommonErrors } from '../errors/common.errors';
+import { AuthFailureLimiter, MAX_BLOCKED_ADDRESSES } from './auth-failure-limiter';
+import { FailOpenThrottlerStorage } from './fail-open-storage';
+
+type Increment = ThrottlerStorage['increment'];
+
+/** A storage answering like the Redis one: blocked for the window once hits exceed the limit. */
+function countingStorage(): { storage: ThrottlerStorage; increment: jest.Mock } {
+  const hits = new Map<string, number>();
+  const increment = jest.fn<ReturnType<Increment>, Parameters<Increment>>((key, ttl, limit) => {
+    const total = (hits.get(key) ?? 0) + 1;
+    hits.set(key, total);
+    const isBlocked = total > limit;
+    return Promise.resolve({
+      totalHits: total,
+      timeToExpire: ttl / 1000,
+      isBlocked,
+      timeToBlockExpire: isBlocked ? ttl / 1000 : 0,
+    });
+  });
+  return { storage: { increment }, increment };
+}
+
+const limiterWith = (limit: string, storage: ThrottlerStorage) =>
+  new AuthFailureLimiter(loadConfig({ NODE_ENV: 'test', AUTH_FAILURE_LIMIT: limit }), storage);
+
+const statusOf = (error: ApiError) => ({
+  status: error.status,
+  error: error.message,
+  headers: error.headers,
+});
+
+const blockedError = (limiter: AuthFailureLimiter, address: string): unknown => {
+  try {
+    limiter.assertNotBlocked(address);
+    return null;
+  } catch (error) {
+    return error;
+  }
+};
+
+describe('AuthFailureLimiter', () => {
+  afterEach(() => jest.useRealTimers());
+
+  it('answers 401 up to the limit, 429 with Retry-After past it, counting per address', async () => {
+    const { storage, increment } = countingStorage();
+    const limiter = limiterWith('2', storage);
+    const answers = [];
+    for (let i = 0; i < 3; i++) answers.push(statusOf(await limiter.refusal('203.0.113.7')));
+    expect(answers).toEqual([
+      { status: 401, error: CommonErrors.Unauthorized, headers: {} },
+      { status: 401, error: CommonErrors.Unauthorized, headers: {} },
+      { status: 429, error: CommonErrors.TooManyRequests, headers: { 'retry-after': '60' } },
+    ]);
+    expect(increment).toHaveBeenLastCalledWith(
+      'auth-failures:203.0.113.7',
+      60_000,
+      2,
+      60_000,
+      'auth-failures',
+    );
+    expect((await limiter.refusal('198.51.100.1')).status).toBe(401);
+  });
+
+  it('refuses a blocked address from memory, without asking the storage, until the block ends', async () => {
+    jest.useFakeTimers({ now: new Date('2026-01-01T00:00:00Z') });
+    const { storage, increment } = countingStorage();
+    const limiter = limiterWith('1', storage);
+    await limiter.refusal('203.0.113.7');
+    expect(blockedError(limiter, '203.0.113.7')).toBeNull();
+    await limiter.refusal('203.0.113.7');
+    const calls = increment.mock.calls.length;
+
+    jest.advanceTimersByTime(45_000);
+    const refused = blockedError(limiter, '203.0.113.7') as ApiError;
+    expect(statusOf(refused)).toEqual({
+      status: 429,
+      error: CommonErrors.TooManyRequests,
+      headers: { 'retry-after': '15' },
+    });
+    expect(blockedError(limiter, '198.51.100.1')).toBeNull();
+    expect(increment.mock.calls.length).toBe(calls);
+
+    jest.advanceTimersByTime(15_000);
+    expect(blockedError(limiter, '203.0.113.7')).toBeNull();
+  });
+
+  it('remembers at most MAX_BLOCKED_ADDRESSES blocks, forgetting the least recently seen', async () => {
+    const storage: ThrottlerStorage = {
+      increment: () =>
+        Promise.resolve({ totalHits: 9, timeToExpire: 60, isBlocked: true, timeToBlockExpire: 60 }),
+    };
+    const limiter = limiterWith('1', storage);
+    for (let i = 0; i <= MAX_BLOCKED_ADDRESSES; i++) await limiter.refusal(`address-${i}`);
+    expect(blockedError(limiter, 'address-0')).toBeNull();
+    expect(blockedError(limiter, 'address-1')).toBeInstanceOf(ApiError);
+    expect(blockedError(limiter, `address-${MAX_BLOCKED_ADDRESSES}`)).toBeInstanceOf(ApiError);
+  });
+
+  it('is off with AUTH_FAILURE_LIMIT=0: nothing counted, always 401', async () => {
+    const { storage, increment } = countingStorage();
+    const limiter = limiterWith('0', storage);
+    for (let i = 0; i < 5; i++) expect((await limiter.refusal('203.0.113.7')).status).toBe(401);
+    expect(increment).not.toHaveBeenCalled();
+    expect(blockedError(limiter, '203.0.113.7')).toBeNull();
+  });
+
+  it('fails open when Redis does not answer: 401, and no block', async () => {
+    const limiter = limiterWith(
+      '1',
+      new FailOpenThrottlerStorage({
+        increment: () => Promise.reject(new Error('Connection is closed.')),
+      }),
+    );
+    for (let i = 0; i < 3; i++) expect((await limiter.refusal('203.0.113.7')).status).toBe(401);
+    expect(blockedError(limiter, '203.0.113.7')).toBeNull();
+  });
+});

@@ -1,0 +1,31 @@
+import { normalizeIp } from '@nestjs/throttler';
+import type { AppConfig } from '../../config/config';
+
+/** A proxy-addr trust function: is the address `hop` steps from our socket a trusted proxy? */
+type TrustProxyFunction = (address: string, hop: number) => boolean;
+
+/**
+ * Fastify's `trustProxy` for TRUST_PROXY. Fastify 5 takes a bare number as "trust nothing" (it
+ * cannot tell a proxy from a client sending its own X-Forwarded-For), so a number of proxies
+ * becomes the function it understands: the peer and the next `count - 1` forwarded addresses are
+ * proxies, and the address before them is the client. That is only sound when clients cannot
+ * reach the service except through those proxies; a list of their addresses is sound everywhere.
+ */
+export function fastifyTrustProxy(
+  setting: AppConfig['trustProxy'],
+): false | string[] | TrustProxyFunction {
+  if (typeof setting === 'number') {
+    const proxies = setting;
+    return (_address, hop) => hop < proxies;
+  }
+  return setting;
+}
+
+/**
+ * Who the limits per address count: Fastify's `request.ip` (the peer, or the client behind
+ * trusted proxies), with an IPv6 address taken as its /64, the block one subscriber gets, as
+ * @nestjs/throttler does, so that rotating addresses inside it does not reset the count.
+ */
+export function clientAddress(request: { ip?: string }): string {
+  return normalizeIp(request.ip ?? 'unknown');
+}
