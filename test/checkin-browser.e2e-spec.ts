@@ -250,7 +250,7 @@ describe('Check-in in a real browser', () => {
     expect((await membership(checkin.sessionId)).privacy_level).toBe(2);
   });
 
-  it('settings from an email: history, download, and delete after a confirmation', async () => {
+  it('settings from an email: history, download, sign out my links, and delete after a confirmation', async () => {
     const checkin = await newCheckin('Settings group', ['mhci']);
     await start(checkin.url, 'Settings group');
     await page.getByRole('radio', { name: /^Level 3\b/ }).check();
@@ -289,6 +289,18 @@ describe('Check-in in a real browser', () => {
     expect(data.sessions.map((session) => session.sessionID)).toEqual([checkin.sessionId]);
     expect(data.history).toEqual([expect.objectContaining({ change: 'privacyLevel', to: 3 })]);
 
+    // "Sign out my links": this page moves to a fresh address; the emailed link stops working.
+    await page.getByRole('button', { name: PageTexts.signOutButton }).click();
+    await page.waitForURL(/&saved=signed-out$/);
+    expect(await page.content()).toContain(SAVED_MESSAGES['signed-out']);
+    const freshUrl = page.url().replace('&saved=signed-out', '');
+    expect(freshUrl).not.toBe(settingsUrl);
+    const revoked = await page.goto(settingsUrl);
+    expect(revoked?.status()).toBe(404);
+    expect(await text('h1')).toBe(PAGE_ERRORS['not-found'].title);
+    await page.goto(freshUrl);
+    expect(await text('h1')).toBe(PageTexts.settingsTitle('Settings group'));
+
     // "Delete my data": a confirmation first (nothing changes), then the erasure.
     await page.getByRole('link', { name: PageTexts.deleteLink }).click();
     expect(await text('h1')).toBe(PageTexts.deleteTitle);
@@ -301,7 +313,8 @@ describe('Check-in in a real browser', () => {
     expect(await text('h1')).toBe(PageTexts.deletedTitle);
     expect(await membership(checkin.sessionId)).toBeUndefined();
 
-    // Afterwards the link shows the invalid-link page.
+    // Afterwards the links show the invalid-link page.
+    expect((await page.goto(freshUrl))?.status()).toBe(404);
     const gone = await page.goto(settingsUrl);
     expect(gone?.status()).toBe(404);
     expect(await text('h1')).toBe(PAGE_ERRORS['not-found'].title);
