@@ -660,7 +660,7 @@ describe('Check-in pages without an analysis engine', () => {
     expectPageHeaders(page);
     expect(page.html).toContain(PageTexts.handoffNotConfigured);
     expect(page.html).toContain(
-      `<code>npm run cli -- sessions:simulate-result ${created.sessionID}</code>`,
+      `<code>npm run cli:dev -- sessions:simulate-result ${created.sessionID}</code>`,
     );
     expect(page.html).not.toContain(PageTexts.handoffButton);
     expect(page.html).toContain(`href="${path}/done">${PageTexts.finishedLink}</a>`);

@@ -86,7 +86,7 @@ export class CheckinPagesService {
         engineHref: engineUrl ? engineHandoffUrl(engineUrl, session.sessionId) : null,
         developmentCommand: this.config.isProduction
           ? null
-          : `npm run cli -- sessions:simulate-result ${session.sessionId}`,
+          : `npm run cli:dev -- sessions:simulate-result ${session.sessionId}`,
       }),
     );
   }

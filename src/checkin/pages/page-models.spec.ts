@@ -27,7 +27,7 @@ const input = (changes: Partial<CheckinSession> = {}) => ({
   token: 'tok',
   saved: null,
   engineHref: 'https://engine.example.com/?sessionID=ses_1',
-  developmentCommand: 'npm run cli -- sessions:simulate-result ses_1',
+  developmentCommand: 'npm run cli:dev -- sessions:simulate-result ses_1',
 });
 
 describe('consentPending', () => {
@@ -103,7 +103,7 @@ describe('checkinPageModel', () => {
 
   it('gives the development hint only when there is no engine', () => {
     const model = checkinPageModel({ ...input(), engineHref: null });
-    expect(model.handoff?.developmentCommand).toBe('npm run cli -- sessions:simulate-result ses_1');
+    expect(model.handoff?.developmentCommand).toBe('npm run cli:dev -- sessions:simulate-result ses_1');
   });
 });
 
