@@ -103,7 +103,9 @@ describe('checkinPageModel', () => {
 
   it('gives the development hint only when there is no engine', () => {
     const model = checkinPageModel({ ...input(), engineHref: null });
-    expect(model.handoff?.developmentCommand).toBe('npm run cli:dev -- sessions:simulate-result ses_1');
+    expect(model.handoff?.developmentCommand).toBe(
+      'npm run cli:dev -- sessions:simulate-result ses_1',
+    );
   });
 });
 
