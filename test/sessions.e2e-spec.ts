@@ -1,3 +1,4 @@
+import { PiiCipher } from '../src/common/crypto/pii-cipher';
 import { ParticipantErrors } from '../src/participants/participants.errors';
 import { SESSION_CREATED_MESSAGE, SessionErrors } from '../src/sessions/sessions.errors';
 import { match } from './support/matchers';
@@ -219,6 +220,95 @@ describe('Sessions and participants', () => {
       const response = await t.request('POST', '/session/create', { apiKey: acme.apiKey, body });
       expect(response.status).toBe(400);
       expect(response.body).toEqual({ error: message });
+    });
+
+    it('refuses every identifier that is not one plain email address, changing nothing (DESIGN §15)', async () => {
+      const counts = async () =>
+        (
+          await t.db.query<{ counts: string }>(
+            `SELECT concat_ws(',', (SELECT count(*) FROM participants),
+                    (SELECT count(*) FROM memberships), (SELECT count(*) FROM sessions),
+                    (SELECT count(*) FROM events)) AS counts`,
+          )
+        ).rows[0].counts;
+      const before = await counts();
+      for (const identifier of [
+        'Boss <boss@example.com>',
+        '<boss@example.com>',
+        'a,b@example.com',
+        'a;b@example.com',
+        'ana@example.com, eve@example.com',
+        'ana@example.com,eve@example.com',
+        'team: ana@example.com, eve@example.com;',
+        'team:ana@example.com;',
+        'ana@example.com (boss)',
+        '"ana eve"@example.com',
+        'ana@example.com\nBcc: eve@example.com',
+        'ana@exa\r\nmple.com',
+        'ana\u0000@example.com',
+        'ana@example.com\u0000',
+        'ana\u200b@example.com',
+        'ana@[127.0.0.1]',
+        'ok_not-an-id',
+      ]) {
+        const response = await t.createSession(acme, group, identifier);
+        expect({ identifier, status: response.status, body: response.body }).toEqual({
+          identifier,
+          status: 400,
+          body: { error: SessionErrors.IdentifierInvalid },
+        });
+      }
+      expect(await counts()).toBe(before);
+    });
+
+    it('stores the parsed address: the plain one, trimmed, lower-cased for look-up', async () => {
+      const created = await first('  Plain.Person+tag@Example.ORG \n');
+      const { rows } = await t.db.query<{ email_ciphertext: string; email_hash: string }>(
+        'SELECT email_ciphertext, email_hash FROM participants WHERE external_id = $1',
+        [created.userIdentifier],
+      );
+      const cipher = t.app.get(PiiCipher);
+      expect(cipher.decrypt(rows[0].email_ciphertext)).toBe('plain.person+tag@example.org');
+      expect(rows[0].email_hash).toBe(cipher.emailLookupHash('plain.person+tag@example.org'));
+    });
+
+    it('stores returnURL normalised (new URL(v).href)', async () => {
+      for (const [returnURL, stored] of [
+        ['https://app.example.com/ü✓', 'https://app.example.com/%C3%BC%E2%9C%93'],
+        ['https://app.example.com/€?q=ä#ö', 'https://app.example.com/%E2%82%AC?q=%C3%A4#%C3%B6'],
+        ['HTTPS://Bücher.Example/a/../done', 'https://xn--bcher-kva.example/done'],
+        ['https://app.example.com', 'https://app.example.com/'],
+      ]) {
+        const response = await t.createSession(acme, group, nextEmail(), { returnURL });
+        expect(response.status).toBe(200);
+        const { rows } = await t.db.query<{ return_url: string }>(
+          'SELECT return_url FROM sessions WHERE session_id = $1',
+          [(response.body as SessionCreated).sessionID],
+        );
+        expect(rows).toEqual([{ return_url: stored }]);
+      }
+    });
+
+    it.each([
+      'https://198.18.0.1/done',
+      'https://198.19.255.254/done',
+      'https://240.0.0.1/done',
+      'https://255.255.255.255/done',
+      'https://192.0.2.1/done',
+      'https://[::127.0.0.1]/done',
+      'https://[::8.8.8.8]/done',
+      'https://[::ffff:127.0.0.1]/done',
+      'https://[::ffff:10.1.2.3]/done',
+      'https://[64:ff9b::a00:1]/done',
+      'https://[2002:c0a8:1::1]/done',
+      'https://[fd00::1]/done',
+      'https://app.example.com/a\nb',
+      'https://app.example.com/done\r\nSet-Cookie: a=b',
+      'https://app.example.com/\u0000',
+    ])('refuses returnURL %j with the returnURL message', async (returnURL) => {
+      const response = await t.createSession(acme, group, nextEmail(), { returnURL });
+      expect(response.status).toBe(400);
+      expect(response.body).toEqual({ error: SessionErrors.ReturnUrlNotHttps });
     });
 
     it('checks fields in the spec order: groupID, groupKey, userIdentifier, returnURL', async () => {

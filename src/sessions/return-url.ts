@@ -1,52 +1,51 @@
 /**
- * `returnURL` (spec Limits 1): HTTPS only, and never a local or private address — participants'
- * browsers are sent there, so it must be a public site of the enterprise. Host names are not
- * resolved: names under `localhost` and IP literals in loopback, private, link-local, CGNAT,
- * unspecified and unique-local ranges are refused.
+ * `returnURL` (spec Limits 1, DESIGN §15): HTTPS only, and never a local, private or reserved
+ * address — participants' browsers are sent there, so it must be a public site of the
+ * enterprise. Host names are not resolved: names under `localhost`, names without a dot, and IP
+ * literals that are not public unicast (common/net/public-address.ts: loopback, private,
+ * link-local, CGNAT, benchmarking 198.18/15, reserved 240/4, broadcast, IPv4-mapped and
+ * IPv4-compatible IPv6, NAT64, …) are refused, and so is any control character (a tab or line
+ * break the URL parser would silently drop is a mistake to report, not to guess about).
+ *
+ * An accepted value is stored normalised, as `new URL(value).href`: pure ASCII (a host in
+ * punycode, anything else beyond ASCII percent-encoded), so it always fits a `Location` header.
+ * `/done` reads stored values through the same function, so rows written before normalisation
+ * (or before a rule was added) can never make it fail.
  */
 import { isIP } from 'node:net';
+import { isPublicAddress } from '../common/net/public-address';
 
 const MAX_LENGTH = 2048;
 
-function isLocalIPv4(address: string): boolean {
-  const [a, b] = address.split('.').map(Number);
-  return (
-    a === 0 ||
-    a === 10 ||
-    a === 127 ||
-    (a === 100 && b >= 64 && b <= 127) ||
-    (a === 169 && b === 254) ||
-    (a === 172 && b >= 16 && b <= 31) ||
-    (a === 192 && b === 168)
-  );
-}
+/** C0 controls (tab, line breaks, NUL, …) and DEL. */
+// eslint-disable-next-line no-control-regex
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
 
-function isLocalIPv6(address: string): boolean {
-  const lower = address.toLowerCase();
-  if (lower === '::' || lower === '::1') return true;
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
-  if (mapped) return isLocalIPv4(mapped[1]);
-  if (/^::ffff:[0-9a-f]{1,4}:[0-9a-f]{1,4}$/.test(lower)) return true; // mapped, hex form: refuse
-  return /^f[cd][0-9a-f]{2}:/.test(lower) || /^fe[89ab][0-9a-f]:/.test(lower);
-}
-
-export function isAcceptableReturnUrl(value: string): boolean {
-  if (value.length > MAX_LENGTH) return false;
+/** The normalised address (`new URL(value).href`) when `value` is acceptable, else null. */
+export function normaliseReturnUrl(value: string): string | null {
+  if (value.length > MAX_LENGTH || CONTROL_CHARACTER.test(value)) return null;
   let url: URL;
   try {
     url = new URL(value);
   } catch {
-    return false;
+    return null;
   }
-  if (url.protocol !== 'https:' || url.username || url.password) return false;
+  if (url.protocol !== 'https:' || url.username || url.password) return null;
   const host = url.hostname
     .replace(/^\[|\]$/g, '')
     .replace(/\.$/, '')
     .toLowerCase();
-  if (!host || host === 'localhost' || host.endsWith('.localhost')) return false;
-  const family = isIP(host);
-  if (family === 4) return !isLocalIPv4(host);
-  if (family === 6) return !isLocalIPv6(host);
-  // A bare name without a dot (https://intranet/) cannot be a public site.
-  return host.includes('.');
+  if (!host || host === 'localhost' || host.endsWith('.localhost')) return null;
+  if (isIP(host) !== 0) {
+    if (!isPublicAddress(host)) return null;
+  } else if (!host.includes('.')) {
+    // A bare name without a dot (https://intranet/) cannot be a public site.
+    return null;
+  }
+  const { href } = url;
+  return href.length <= MAX_LENGTH ? href : null;
+}
+
+export function isAcceptableReturnUrl(value: string): boolean {
+  return normaliseReturnUrl(value) !== null;
 }

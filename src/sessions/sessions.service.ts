@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { isEmailAddress, normaliseEmail, PiiCipher } from '../common/crypto/pii-cipher';
+import { normaliseEmail, PiiCipher } from '../common/crypto/pii-cipher';
 import { sameSecret, sha256Hex } from '../common/crypto/secrets';
 import { ApiError } from '../common/errors/api-error';
 import {
@@ -8,6 +8,7 @@ import {
   newSessionId,
   SESSION_ID_PATTERN,
 } from '../common/ids';
+import { plainEmailAddress } from '../common/validation/email-address';
 import { Database, Sql } from '../database/database';
 import { EventTypes, UserCreatedPayload } from '../events/events';
 import { EventsRepository } from '../events/events.repository';
@@ -17,6 +18,7 @@ import { ParticipantLinks } from '../participant-links/participant-links';
 import { CreateSessionDto, SessionCreatedDto } from './dto/create-session.dto';
 import type { SessionDto } from './dto/session.dto';
 import { IdempotencyRepository } from './idempotency.repository';
+import { normaliseReturnUrl } from './return-url';
 import { sessionView } from './session-view';
 import { SESSION_CREATED_MESSAGE, SessionErrors } from './sessions.errors';
 import { SessionsRepository } from './sessions.repository';
@@ -61,11 +63,14 @@ export class SessionsService {
     if (!sameSecret(request.groupKey, group.key)) {
       throw ApiError.badRequest(SessionErrors.InvalidGroupKey);
     }
-    const identifier = request.userIdentifier.trim();
-    const isExternalId = EXTERNAL_ID_PATTERN.test(identifier);
-    if (!isExternalId && !isEmailAddress(identifier)) {
-      throw ApiError.badRequest(SessionErrors.IdentifierInvalid);
-    }
+    // An ok_ id, or one plain email address (DESIGN §15): what is stored is the parsed address.
+    const trimmed = request.userIdentifier.trim();
+    const isExternalId = EXTERNAL_ID_PATTERN.test(trimmed);
+    const identifier = isExternalId ? trimmed : plainEmailAddress(trimmed);
+    if (identifier === null) throw ApiError.badRequest(SessionErrors.IdentifierInvalid);
+    // Stored normalised (DESIGN §15); the DTO has already refused what this would not accept.
+    const returnUrl = normaliseReturnUrl(request.returnURL);
+    if (returnUrl === null) throw ApiError.badRequest(SessionErrors.ReturnUrlNotHttps);
 
     // A later session without an Idempotency-Key writes one row: no transaction needed (the
     // sessions → memberships foreign key guards the insert). Everything else runs in one.
@@ -93,7 +98,7 @@ export class SessionsService {
             enterpriseId,
             participantId: participant.id,
             groupId,
-            returnUrl: request.returnURL,
+            returnUrl,
           },
           sql,
         )

@@ -51,3 +51,26 @@ describe('SSRF guard', () => {
     expect(isAllowedWebhookUrl('ftp://127.0.0.1/in', true)).toBe(false);
   });
 });
+
+describe('public addresses (common/net/public-address.ts, also the returnURL rule)', () => {
+  it.each([
+    '198.18.0.1',
+    '198.19.255.255',
+    '240.0.0.1',
+    '192.0.2.1',
+    '::7f00:1',
+    '::127.0.0.1',
+    '::8.8.8.8',
+    '::808:808',
+    '[::1]',
+    '64:ff9b::7f00:1',
+    '2002:7f00:1::1',
+    'fe80::1%eth0',
+    'example.com',
+    '',
+  ])('refuses %s', (address) => expect(isPublicAddress(address)).toBe(false));
+
+  it.each(['[2606:2800:220:1:248:1893:25c8:1946]', '::ffff:808:808'])('accepts %s', (address) =>
+    expect(isPublicAddress(address)).toBe(true),
+  );
+});

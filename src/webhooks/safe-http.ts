@@ -1,7 +1,8 @@
 /**
  * Outgoing webhook requests (DESIGN §9). The SSRF guard resolves the host itself, refuses every
- * address that is not public unicast (loopback, private, link-local, CGNAT, metadata, multicast,
- * reserved; IPv4, IPv6 and IPv4-mapped IPv6), and connects to the address it checked — the
+ * address that is not public unicast (common/net/public-address.ts: loopback, private,
+ * link-local, CGNAT, metadata, multicast, reserved; IPv4, IPv6, IPv4-mapped and IPv4-compatible
+ * IPv6), and connects to the address it checked — the
  * socket is given that address through `lookup`, so there is no second resolution to race.
  * Redirects are never followed; the response body is read up to 64 KiB.
  */
@@ -9,19 +10,11 @@ import { lookup as dnsLookup } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import { isIP, LookupFunction } from 'node:net';
-import ipaddr from 'ipaddr.js';
+import { isPublicAddress } from '../common/net/public-address';
+
+export { isPublicAddress };
 
 export const MAX_RESPONSE_BYTES = 64 * 1024;
-
-/** True when the address may be contacted: public unicast only. */
-export function isPublicAddress(address: string): boolean {
-  if (!ipaddr.isValid(address)) return false;
-  let parsed = ipaddr.parse(address);
-  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) {
-    parsed = (parsed as ipaddr.IPv6).toIPv4Address();
-  }
-  return parsed.range() === 'unicast';
-}
 
 export class BlockedAddressError extends Error {
   constructor(host: string) {

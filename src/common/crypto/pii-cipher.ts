@@ -132,12 +132,3 @@ export class PiiCipher {
 
 /** Emails compare case-insensitively and without surrounding spaces. */
 export const normaliseEmail = (email: string): string => email.trim().toLowerCase();
-
-/**
- * A deliberately plain check (one @, no spaces, a dot in the domain, ≤ 254 characters): the
- * address is verified by the mail it receives, not by a regular expression.
- */
-export function isEmailAddress(value: string): boolean {
-  const email = value.trim();
-  return email.length <= 254 && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email);
-}

@@ -1,4 +1,14 @@
-import { isPermanentSmtpFailure, smtpFailureCode } from './mailer';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AppConfig } from '../../config/config';
+import {
+  isPermanentSmtpFailure,
+  Mailer,
+  NotPlainAddressError,
+  OutgoingMail,
+  smtpFailureCode,
+} from './mailer';
 
 /** nodemailer's errors: the server's text (quoting the address) in `message`, with codes. */
 const smtpError = (fields: Record<string, unknown>): Error =>
@@ -23,5 +33,55 @@ describe('what the email log keeps of a failure', () => {
     expect(smtpFailureCode(smtpError({ code: 'ana@example.com' }))).toBe('error');
     expect(smtpFailureCode(smtpError({ responseCode: 'x' }))).toBe('error');
     expect(smtpFailureCode(new Error('ana@example.com'))).toBe('error');
+  });
+});
+
+describe('the recipient handed to nodemailer', () => {
+  let mailDir: string;
+  let mailer: Mailer;
+
+  beforeEach(async () => {
+    mailDir = await mkdtemp(join(tmpdir(), 'mailer-spec-'));
+    // No SMTP_URL: nodemailer renders each mail to a file, exactly as it would send it.
+    mailer = new Mailer({
+      email: { smtpUrl: null, mailDir, from: 'Check-in <checkin@example.com>' },
+    } as AppConfig);
+  });
+  afterEach(async () => {
+    mailer.onModuleDestroy();
+    await rm(mailDir, { recursive: true, force: true });
+  });
+
+  const mail = (to: string): OutgoingMail => ({
+    id: 'm1',
+    to,
+    subject: 'Hello',
+    text: 'Hello',
+    html: '<p>Hello</p>',
+    headers: {},
+  });
+
+  it('is the one plain address, and only it', async () => {
+    await mailer.send(mail('ana@example.com'));
+    const written = await readFile(join(mailDir, 'm1.eml'), 'utf8');
+    expect(written.match(/^To: .*$/gm)).toEqual(['To: ana@example.com']);
+    expect(written).not.toMatch(/^(Cc|Bcc):/im);
+  });
+
+  it.each([
+    'Boss <ana@example.com>',
+    'a,ana@example.com',
+    'ana@example.com, eve@example.com',
+    'team: ana@example.com, eve@example.com;',
+    'ana@example.com (boss)',
+    'ana@example.com\nBcc: eve@example.com',
+    'ana@example.com\u0000',
+  ])('is never %j: refused as permanent, nothing is sent', async (to) => {
+    const sending = mailer.send(mail(to));
+    await expect(sending).rejects.toBeInstanceOf(NotPlainAddressError);
+    const error = await sending.catch((caught: unknown) => caught);
+    expect(isPermanentSmtpFailure(error)).toBe(true);
+    expect(smtpFailureCode(error)).toBe('EADDRESS');
+    expect(await readdir(mailDir)).toEqual([]);
   });
 });

@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import nodemailer, { Transporter } from 'nodemailer';
+import { plainEmailAddress } from '../../common/validation/email-address';
 import type { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
 
@@ -14,8 +15,25 @@ export interface OutgoingMail {
   headers: Record<string, string>;
 }
 
-/** An SMTP answer that will not change on retry (5xx) is permanent; anything else is not. */
+/**
+ * The recipient is not one plain address (DESIGN §15): nodemailer would read it as other or
+ * several recipients, so it is never handed over. Permanent; logged as its code, `EADDRESS`.
+ */
+export class NotPlainAddressError extends Error {
+  readonly code = 'EADDRESS';
+
+  constructor() {
+    super('the recipient is not one plain email address');
+    this.name = 'NotPlainAddressError';
+  }
+}
+
+/**
+ * An SMTP answer that will not change on retry (5xx) is permanent, and so is a recipient that is
+ * not a plain address; anything else is not.
+ */
 export function isPermanentSmtpFailure(error: unknown): boolean {
+  if (error instanceof NotPlainAddressError) return true;
   const code = (error as { responseCode?: number }).responseCode;
   return typeof code === 'number' && code >= 500 && code < 600;
 }
@@ -58,10 +76,16 @@ export class Mailer implements OnModuleDestroy {
     }
   }
 
+  /**
+   * Sends to `mail.to`, which must be one plain address: it is handed to nodemailer as an address
+   * object, never as a string nodemailer would parse into a list (NotPlainAddressError otherwise).
+   */
   async send(mail: OutgoingMail): Promise<void> {
+    const address = plainEmailAddress(mail.to);
+    if (address === null) throw new NotPlainAddressError();
     const info = (await this.transport.sendMail({
       from: this.config.email.from,
-      to: mail.to,
+      to: { name: '', address },
       subject: mail.subject,
       text: mail.text,
       html: mail.html,
