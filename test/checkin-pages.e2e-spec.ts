@@ -7,6 +7,7 @@ import { PAGE_ERRORS, PageTexts, SAVED_MESSAGES } from '../src/checkin/pages/pag
 import { PRIVACY_LEVEL_TEXTS } from '../src/common/privacy-model';
 import { LinkTokens } from '../src/participant-links/link-tokens';
 import { ParticipantLinks } from '../src/participant-links/participant-links';
+import { ENGINE_TOKEN, postResult } from './support/engine';
 import { PageBrowser } from './support/page-browser';
 import {
   SessionCreated,
@@ -126,14 +127,14 @@ describe('Check-in pages', () => {
   let emails = 0;
 
   beforeAll(async () => {
-    t = await startTestApp({ ENGINE_URL });
+    t = await startTestApp({ ENGINE_URL, ENGINE_TOKEN });
     acme = await t.newEnterprise('Acme');
   });
   afterAll(() => t.close());
 
   async function newCheckin(
     groupName = 'Night shift',
-    setup: { group?: TestGroup; identifier?: string } = {},
+    setup: { group?: TestGroup; identifier?: string; returnURL?: string } = {},
   ): Promise<Checkin> {
     const group = setup.group ?? (await t.newGroup(acme, groupName));
     emails += 1;
@@ -141,7 +142,7 @@ describe('Check-in pages', () => {
       acme,
       group,
       setup.identifier ?? `person${emails}@example.com`,
-      { returnURL: RETURN_URL },
+      { returnURL: setup.returnURL ?? RETURN_URL },
     );
     expect(created.status).toBe(200);
     const body = created.body as SessionCreated;
@@ -474,6 +475,71 @@ describe('Check-in pages', () => {
       const page = await fetchPage(t, checkin.path);
       expect(page.html).toContain(PageTexts.handoffCompleted);
       expect(page.html).not.toContain(ENGINE_URL);
+    });
+  });
+
+  describe('GET /checkin/{token}/done never answers 5xx (DESIGN §15)', () => {
+    const RESULT = {
+      version: 'v1.0.0',
+      mhci: 64,
+      subscores: { vision: 60, audio: 61, transcript: 62, assessment: 63 },
+      transcript: [
+        { role: 'assistant', content: 'How are you?' },
+        { role: 'user', content: 'Fine, thanks.' },
+      ],
+      features: { pitch: 0.5 },
+    };
+
+    /** A check-in completed by the analysis engine (POST /internal/sessions/{id}/result). */
+    const completedCheckin = async (returnURL: string): Promise<Checkin> => {
+      const checkin = await newCheckin('Returners', { returnURL });
+      const result = await postResult(t, checkin.sessionId, RESULT);
+      expect(result.status).toBe(200);
+      return checkin;
+    };
+
+    it('redirects to a returnURL beyond Latin-1, stored and sent normalised', async () => {
+      const checkin = await completedCheckin('https://app.example.com/ü✓?q=€');
+      const done = await fetchPage(t, `${checkin.path}/done`);
+      expect(done.status).toBe(302);
+      expect(done.headers.get('location')).toBe(
+        'https://app.example.com/%C3%BC%E2%9C%93?q=%E2%82%AC',
+      );
+      expectPageHeaders(done, 'https://engine.example.com');
+    });
+
+    it.each([
+      // Stored raw before returnURL was normalised: redirected to the normalised form.
+      ['https://app.example.com/ü✓', 'https://app.example.com/%C3%BC%E2%9C%93'],
+      ['https://app.example.com/€', 'https://app.example.com/%E2%82%AC'],
+      ['https://app.example.com/é', 'https://app.example.com/%C3%A9'],
+      // Stored before a rule refused it: no redirect, a "your check-in is complete" page.
+      ['https://app.example.com/a\nb', null],
+      ['https://app.example.com/done\r\nSet-Cookie: taken=1', null],
+      ['https://198.18.0.1/done', null],
+      ['https://[::127.0.0.1]/done', null],
+      ['https://192.168.0.1/done', null],
+      ['http://app.example.com/done', null],
+      ['not a url', null],
+      ['', null],
+    ])('handles a row stored with returnURL %j', async (stored, location) => {
+      const checkin = await completedCheckin(RETURN_URL);
+      await t.db.query('UPDATE sessions SET return_url = $2 WHERE session_id = $1', [
+        checkin.sessionId,
+        stored,
+      ]);
+      const done = await fetchPage(t, `${checkin.path}/done`);
+      expectPageHeaders(done, 'https://engine.example.com');
+      expect(done.headers.get('set-cookie')).toBeNull();
+      if (location === null) {
+        expectHtmlPage(done, 200);
+        expect(done.headers.get('location')).toBeNull();
+        expect(done.html).toContain(`<h1>${PageTexts.completedTitle}</h1>`);
+        expect(done.html).toContain(PageTexts.completedText);
+      } else {
+        expect(done.status).toBe(302);
+        expect(done.headers.get('location')).toBe(location);
+      }
     });
   });
 

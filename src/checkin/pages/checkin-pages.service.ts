@@ -16,6 +16,7 @@ import { PiiCipher } from '../../common/crypto/pii-cipher';
 import { MAX_PRIVACY_LEVEL } from '../../common/privacy-model';
 import { ErasureService } from '../../erasure/erasure.service';
 import { MembershipLink, ParticipantLinks } from '../../participant-links/participant-links';
+import { normaliseReturnUrl } from '../../sessions/return-url';
 import { sessionView } from '../../sessions/session-view';
 import { openTranscript } from '../../sessions/transcript-codec';
 import { SessionsRepository } from '../../sessions/sessions.repository';
@@ -125,16 +126,29 @@ export class CheckinPagesService {
     return this.savedCheckin(token, 'preferences');
   }
 
-  /** 302 to the return URL once the session is completed; until then a "still analysing" page. */
+  /**
+   * 302 to the return URL once the session is completed; until then a "still analysing" page.
+   * The stored return URL is read through the rule that accepts it (DESIGN §15): a row written
+   * before it was normalised is redirected to its normalised form, and one the rule now refuses
+   * (a line break, a reserved address, …) gets a "your check-in is complete" page instead of a
+   * redirect — never a 5xx.
+   */
   async done(token: string): Promise<Response> {
     const session = await this.sessionFor(token);
-    return session.completed
-      ? this.renderer.redirect(session.returnUrl, 302)
-      : this.renderer.page('pending', {
-          title: PageTexts.pendingTitle,
-          retryHref: checkinDonePath(token),
-          refreshSeconds: PENDING_REFRESH_SECONDS,
-        });
+    if (!session.completed) {
+      return this.renderer.page('pending', {
+        title: PageTexts.pendingTitle,
+        retryHref: checkinDonePath(token),
+        refreshSeconds: PENDING_REFRESH_SECONDS,
+      });
+    }
+    const returnUrl = normaliseReturnUrl(session.returnUrl);
+    return returnUrl === null
+      ? this.renderer.page('notice', {
+          title: PageTexts.completedTitle,
+          text: PageTexts.completedText,
+        })
+      : this.renderer.redirect(returnUrl, 302);
   }
 
   // --- /participant/settings?token=… --------------------------------------------------------

@@ -123,6 +123,9 @@ export const PageTexts = {
   finishedPrompt: 'Done with your check-in?',
   finishedLink: 'I have finished',
 
+  completedTitle: 'Your check-in is complete',
+  completedText: 'Thank you. You can close this page now.',
+
   pendingText:
     'This usually takes less than a minute. This page checks again every few seconds, or you ' +
     'can try again yourself.',
