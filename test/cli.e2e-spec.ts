@@ -1,3 +1,4 @@
+import { SIMULATE_REFUSED_IN_PRODUCTION } from '../src/cli/demo.commands';
 import { CommonErrors } from '../src/common/errors/common.errors';
 import { match } from './support/matchers';
 import { runToExit } from './support/processes';
@@ -128,6 +129,54 @@ describe('Operator CLI', () => {
     const unknown = await cli('sessions:simulate-result', 'ses_AAAAAAAAAAAAAAAAAAAAAAAA');
     expect(unknown.code).toBe(1);
     expect(unknown.stderr.trim()).toBe('Session not found');
+  });
+
+  it('sessions:simulate-result is refused in production: one line on stderr, exit code 1, nothing changed', async () => {
+    const enterprise = await t.newEnterprise('Production');
+    const group = await t.newGroup(enterprise, 'Real results only');
+    const session = (await t.createSession(enterprise, group, 'prod@example.com')).body as {
+      sessionID: string;
+    };
+    const production = {
+      NODE_ENV: 'production',
+      DATABASE_URL: t.config.database.url,
+      DATA_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'),
+      CHECKIN_TOKEN_SECRET: 's'.repeat(40),
+      ENGINE_TOKEN: 'e'.repeat(40),
+      PUBLIC_BASE_URL: 'https://checkin.example.com',
+      SMTP_URL: 'smtp://127.0.0.1:1025',
+    };
+    const stored = () =>
+      t.db.query('SELECT status, synthetic, mhci FROM sessions WHERE session_id = $1', [
+        session.sessionID,
+      ]);
+    const before = (await stored()).rows;
+    expect(before).toEqual([{ status: 'created', synthetic: false, mhci: null }]);
+    for (const args of [[session.sessionID], [session.sessionID, '--json']]) {
+      const refused = await runToExit('cli', ['sessions:simulate-result', ...args], production);
+      expect(refused).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: `${SIMULATE_REFUSED_IN_PRODUCTION}\n`,
+      });
+    }
+    expect(SIMULATE_REFUSED_IN_PRODUCTION).toBe(
+      'sessions:simulate-result is refused in production: only the analysis engine records results',
+    );
+    expect((await stored()).rows).toEqual(before);
+    const events = await t.db.query(
+      `SELECT count(*)::int AS n FROM events WHERE type = 'user.session.result'
+          AND payload->>'sessionID' = $1`,
+      [session.sessionID],
+    );
+    expect(events.rows).toEqual([{ n: 0 }]);
+    // The same production settings run other commands: the refusal is this command's.
+    const listed = await runToExit(
+      'cli',
+      ['api-keys:list', '--enterprise', enterprise.enterpriseId, '--json'],
+      production,
+    );
+    expect(listed.code).toBe(0);
   });
 
   it('demo:seed creates an enterprise with groups, participants and completed sessions', async () => {

@@ -1,23 +1,33 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { Command, CommandRunner, Option } from 'nest-commander';
 import { IngestionService } from '../checkin/ingestion/ingestion.service';
 import { syntheticResult } from '../checkin/ingestion/synthetic-result';
 import { PRIVACY_FLOOR } from '../common/privacy-model';
 import { EnterprisesService } from '../enterprises/enterprises.service';
+import type { AppConfig } from '../config/config';
+import { APP_CONFIG } from '../config/config.module';
 import { GroupsService } from '../groups/groups.service';
 import { SessionsService } from '../sessions/sessions.service';
 import { failCommand, printResult } from './cli-output';
 
 const DAY_MS = 86_400_000;
 
+/** A synthetic result is made up: production records only the analysis engine's (DESIGN §15). */
+export const SIMULATE_REFUSED_IN_PRODUCTION =
+  'sessions:simulate-result is refused in production: only the analysis engine records results';
+
 @Command({
   name: 'sessions:simulate-result',
   arguments: '<sessionID>',
   description:
-    'Post a synthetic (clearly labelled) result for a session through the real ingestion path',
+    'Post a synthetic (clearly labelled) result for a session through the real ingestion path ' +
+    '(development and test only: refused in production)',
 })
 export class SimulateResultCommand extends CommandRunner {
-  constructor(private readonly ingestion: IngestionService) {
+  constructor(
+    private readonly ingestion: IngestionService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {
     super();
   }
 
@@ -27,6 +37,7 @@ export class SimulateResultCommand extends CommandRunner {
   }
 
   async run([sessionId]: string[], options: { json?: boolean }): Promise<void> {
+    if (this.config.isProduction) return failCommand(SIMULATE_REFUSED_IN_PRODUCTION);
     try {
       const result = syntheticResult();
       const outcome = await this.ingestion.ingest(sessionId, result, { synthetic: true });
