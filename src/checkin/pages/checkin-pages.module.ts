@@ -14,12 +14,16 @@ import { BrowserBinding } from './browser-binding';
 import { PageRenderer } from './page-renderer';
 import { ParticipantChanges } from './participant-changes';
 import { ParticipantSettingsController } from './participant-settings.controller';
+import { UnsubscribeController } from './unsubscribe.controller';
+import { UnsubscribePages } from './unsubscribe-pages';
 
 /**
  * Participant-facing pages: `/checkin/{token}` (consent, privacy review, email preferences,
- * hand-off to the analysis engine, `/done`) and `/participant/settings?token=…`. Server-rendered
- * HTML without scripts; errors are HTML pages too (HtmlPageExceptionFilter). The links' tokens
- * are read through ParticipantLinks, which also mints them for sessions and emails.
+ * hand-off to the analysis engine, `/done`), `/participant/settings?token=…` and the one-click
+ * `/participant/unsubscribe?token=…` of every mail. Server-rendered HTML without scripts, one
+ * template engine and one set of headers for all of them; errors are HTML pages too
+ * (HtmlPageExceptionFilter). The links' tokens are read through ParticipantLinks, which also
+ * mints them for sessions and emails.
  */
 @Module({
   imports: [
@@ -30,11 +34,12 @@ import { ParticipantSettingsController } from './participant-settings.controller
     ErasureModule,
     SessionsModule,
   ],
-  controllers: [CheckinPagesController, ParticipantSettingsController],
+  controllers: [CheckinPagesController, ParticipantSettingsController, UnsubscribeController],
   providers: [
     CheckinPagesRepository,
     CheckinPagesService,
     ParticipantChanges,
+    UnsubscribePages,
     BrowserBinding,
     PageRenderer,
     HtmlPageExceptionFilter,

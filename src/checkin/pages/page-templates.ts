@@ -84,6 +84,13 @@ export interface StartPageModel {
   action: string;
 }
 
+export interface UnsubscribePageModel {
+  title: string;
+  text: string;
+  /** Where the one-click form posts (RFC 8058: `List-Unsubscribe=One-Click`). */
+  action: string;
+}
+
 export interface NoticePageModel {
   title: string;
   text: string;
@@ -109,6 +116,7 @@ export interface PageModels {
   'confirm-delete': ConfirmDeletePageModel;
   notice: NoticePageModel;
   start: StartPageModel;
+  unsubscribe: UnsubscribePageModel;
 }
 
 export type PageName = keyof PageModels;
@@ -294,6 +302,16 @@ const START_PAGE = `<% layout('@layout', { title: it.title }) %><h1><%= it.title
 </section>
 `;
 
+const UNSUBSCRIBE_PAGE = `<% layout('@layout', { title: it.title }) %><h1><%= it.title %></h1>
+<section>
+<p><%= it.text %></p>
+<form method="post" action="<%= it.action %>">
+<input type="hidden" name="List-Unsubscribe" value="One-Click">
+<button type="submit"><%= it.texts.unsubscribeButton %></button>
+</form>
+</section>
+`;
+
 const NOTICE_PAGE = `<% layout('@layout', { title: it.title }) %><h1><%= it.title %></h1>
 <section>
 <p><%= it.text %></p>
@@ -328,6 +346,7 @@ function createEngine(): Eta {
   eta.loadTemplate('@confirm-delete', CONFIRM_DELETE_PAGE);
   eta.loadTemplate('@notice', NOTICE_PAGE);
   eta.loadTemplate('@start', START_PAGE);
+  eta.loadTemplate('@unsubscribe', UNSUBSCRIBE_PAGE);
   return eta;
 }
 

@@ -6,6 +6,10 @@
 
 import { levelInWords } from '../../common/privacy-model';
 
+/** What the participant receives of each email type, in plain words. */
+const emailTypeWords = (emailType: string): string =>
+  emailType === 'checkinReminder' ? 'check-in reminders' : 'privacy review requests';
+
 export const PageTexts = {
   checkinTitle: (groupName: string) => `Your check-in with ${groupName}`,
   settingsTitle: (groupName: string) => `Your settings for ${groupName}`,
@@ -126,6 +130,14 @@ export const PageTexts = {
   completedTitle: 'Your check-in is complete',
   completedText: 'Thank you. You can close this page now.',
 
+  unsubscribeTitle: 'Unsubscribe',
+  unsubscribeQuestion: (emailType: string) => `Stop receiving ${emailTypeWords(emailType)}?`,
+  unsubscribeButton: 'Unsubscribe',
+  unsubscribedTitle: 'You are unsubscribed',
+  unsubscribedText: (emailType: string) =>
+    `You will no longer receive ${emailTypeWords(emailType)}. You can turn them back on in your ` +
+    'settings.',
+
   pendingText:
     'This usually takes less than a minute. This page checks again every few seconds, or you ' +
     'can try again yourself.',
@@ -155,6 +167,12 @@ export const PAGE_ERRORS = {
     text:
       'Links to check-ins and settings work for a limited time. Please use the newest link you ' +
       'received, or ask for a new one.',
+  },
+  'unsubscribe-not-valid': {
+    title: 'This link is not valid or has expired',
+    text:
+      'Nothing was changed. Unsubscribe links work for a limited time: please use the link in ' +
+      'the newest email you received, or change your email preferences on your settings page.',
   },
   'invalid-privacy-level': {
     title: 'Please choose a privacy level',

@@ -1,7 +1,8 @@
 /**
- * The changes a participant makes on their pages, each in one transaction with what it owes
- * (DESIGN §14): a consent-ledger row per value that changed, a `user.privacy.updated` event for
- * the enterprise when the level changed, and a notice mail to the participant when it rose.
+ * The changes a participant makes on their pages and with an email's unsubscribe link, each in
+ * one transaction with what it owes (DESIGN §14): a consent-ledger row per value that changed, a
+ * `user.privacy.updated` event for the enterprise when the level changed, and a notice mail to
+ * the participant when it rose.
  */
 import { Inject, Injectable } from '@nestjs/common';
 import type { AppConfig } from '../../config/config';
@@ -9,7 +10,8 @@ import { APP_CONFIG } from '../../config/config.module';
 import { Database, Sql } from '../../database/database';
 import { EventTypes, PrivacyUpdatedPayload } from '../../events/events';
 import { EventsRepository } from '../../events/events.repository';
-import { InteractRepository } from '../../interact/interact.repository';
+import type { EmailType } from '../../interact/interact.errors';
+import { InteractRepository, UnsubscribeLink } from '../../interact/interact.repository';
 import {
   ConsentEntry,
   ConsentLedgerRepository,
@@ -97,6 +99,33 @@ export class ParticipantChanges {
         (['checkinReminder', 'privacyRequest'] as const).map((type) =>
           this.entry(member, via, type, before[type], preferences[type]),
         ),
+        sql,
+      );
+      return true;
+    });
+  }
+
+  /**
+   * One-click unsubscribe: turns one email preference off (it applies to all the participant's
+   * groups, so the ledger row names no group); false if the participant is gone or the link was
+   * revoked (DESIGN §15).
+   */
+  unsubscribe(link: UnsubscribeLink, emailType: EmailType): Promise<boolean> {
+    return this.db.transaction(async (sql) => {
+      const before = await this.interact.unsubscribe(link, emailType, sql);
+      if (!before) return false;
+      await this.ledger.append(
+        [
+          {
+            enterpriseId: before.enterpriseId,
+            participantId: link.participantId,
+            groupId: null,
+            change: emailType,
+            from: before.before,
+            to: false,
+            via: 'unsubscribe',
+          },
+        ],
         sql,
       );
       return true;

@@ -1,0 +1,72 @@
+/**
+ * One-click unsubscribe (RFC 8058) for the `List-Unsubscribe` link of every mail, rendered like
+ * every other participant page (one template engine, one set of page headers). POST — what mail
+ * clients send, `List-Unsubscribe=One-Click` — turns the preference off; GET only shows the
+ * button, because link scanners follow GET links on their own.
+ */
+import { Injectable } from '@nestjs/common';
+import { EMAIL_TYPES, EmailType } from '../../interact/interact.errors';
+import { InteractRepository, UnsubscribeLink } from '../../interact/interact.repository';
+import { unsubscribePath } from '../../participant-links/link-paths';
+import { ParticipantLinks } from '../../participant-links/participant-links';
+import { PageError } from './page-error';
+import { PageRenderer } from './page-renderer';
+import { ParticipantChanges } from './participant-changes';
+import { PageTexts } from './pages.messages';
+
+/** A valid unsubscribe link's target, with its email type checked, and the token it came in. */
+interface UnsubscribeTarget extends UnsubscribeLink {
+  emailType: EmailType;
+  token: string;
+}
+
+@Injectable()
+export class UnsubscribePages {
+  constructor(
+    private readonly links: ParticipantLinks,
+    private readonly interact: InteractRepository,
+    private readonly changes: ParticipantChanges,
+    private readonly renderer: PageRenderer,
+  ) {}
+
+  /** GET: asks, changes nothing. A revoked link (DESIGN §15) is not valid here already. */
+  async confirm(token: unknown): Promise<Response> {
+    const target = this.targetOf(token);
+    if (!(await this.interact.unsubscribeLinkValid(target))) throw UnsubscribePages.notValid();
+    return this.renderer.page('unsubscribe', {
+      title: PageTexts.unsubscribeTitle,
+      text: PageTexts.unsubscribeQuestion(target.emailType),
+      action: unsubscribePath(target.token),
+    });
+  }
+
+  /** POST: turns the preference off, with its ledger row. */
+  async unsubscribe(token: unknown): Promise<Response> {
+    const target = this.targetOf(token);
+    if (!(await this.changes.unsubscribe(target, target.emailType))) {
+      throw UnsubscribePages.notValid();
+    }
+    return this.renderer.page('notice', {
+      title: PageTexts.unsubscribedTitle,
+      text: PageTexts.unsubscribedText(target.emailType),
+    });
+  }
+
+  /** The preference an unsubscribe token names; a 404 page when it is not valid. */
+  private targetOf(token: unknown): UnsubscribeTarget {
+    const target = this.links.unsubscribeTargetOf(token);
+    if (!target || !(EMAIL_TYPES as readonly string[]).includes(target.emailType)) {
+      throw UnsubscribePages.notValid();
+    }
+    return {
+      participantId: target.participantId,
+      membership: target.membership,
+      emailType: target.emailType as EmailType,
+      token: token as string,
+    };
+  }
+
+  private static notValid(): PageError {
+    return new PageError(404, 'unsubscribe-not-valid');
+  }
+}
