@@ -1,7 +1,13 @@
 import { NestFactory } from '@nestjs/core';
+import { ExecutionContextHost } from '@nestjs/core/internal';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Logger } from 'nestjs-pino';
 import { AppModule, DASHBOARD_QUEUES } from './app.module';
+import { ApiError } from './common/errors/api-error';
+import { CommonErrors } from './common/errors/common.errors';
+import { AllExceptionsFilter } from './common/http/all-exceptions.filter';
+import { PAGE_ERROR_HANDLER, PageErrorHandler } from './common/http/page-error-handler';
 import { BODY_LIMIT_BYTES, installBodyParsers } from './common/http/request-body';
 import { fastifyTrustProxy } from './common/rate-limit/client-address';
 import { REQUEST_ID_HEADER, requestIdFor } from './common/logging/logger-options';
@@ -32,7 +38,16 @@ export async function createApp(
   config: AppConfig,
   options: CreateAppOptions = {},
 ): Promise<NestFastifyApplication> {
+  // A URL Fastify's router cannot even match (a malformed %-escape, a path parameter over
+  // maxParamLength) never reaches Nest, and Fastify would answer it with its own JSON. It names
+  // nothing we serve: 404 `Not found` through the one exception filter, so a participant-page
+  // address still gets the HTML page with the page headers. Bound once the app exists.
+  let answerUnroutable = (_request: FastifyRequest, reply: FastifyReply): void => {
+    void reply.code(404).send({ error: CommonErrors.NotFound });
+  };
   const adapter = new FastifyAdapter({
+    frameworkErrors: (_error: Error, request: FastifyRequest, reply: FastifyReply) =>
+      answerUnroutable(request, reply),
     bodyLimit: BODY_LIMIT_BYTES,
     // Check-in tokens travel as a path parameter (~125 characters; Fastify's default limit is 100).
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 2048 },
@@ -56,6 +71,16 @@ export async function createApp(
   app.flushLogs();
 
   const fastify = app.getHttpAdapter().getInstance();
+  const filter = new AllExceptionsFilter(
+    app.get<PageErrorHandler | undefined>(PAGE_ERROR_HANDLER, { strict: false }),
+  );
+  answerUnroutable = (request, reply) => {
+    void reply.header(REQUEST_ID_HEADER, request.id);
+    filter.catch(
+      new ApiError(404, CommonErrors.NotFound),
+      new ExecutionContextHost([request, reply]),
+    );
+  };
   const { onRoute } = options;
   if (onRoute) fastify.addHook('onRoute', (route) => onRoute(route));
   installBodyParsers(fastify, PARTICIPANT_PAGE_PREFIXES);

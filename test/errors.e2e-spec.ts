@@ -25,6 +25,20 @@ describe('Error contract', () => {
     }
   });
 
+  it('answers 404 {"error":"Not found"} for URLs the router cannot match (bad %-escape, overlong parameter)', async () => {
+    for (const apiKey of [undefined, acme.apiKey]) {
+      for (const path of ['/groups/%zz', '/sessions/%E0%A4%A', `/sessions/${'s'.repeat(3000)}`]) {
+        const response = await t.request('GET', path, { apiKey });
+        expect({ path, status: response.status, text: response.text }).toEqual({
+          path,
+          status: 404,
+          text: JSON.stringify({ error: CommonErrors.NotFound }),
+        });
+        expect(response.headers.get('x-request-id')).toMatch(/\S/);
+      }
+    }
+  });
+
   it('answers 404 Not found for a wrong method on a known path', async () => {
     for (const [method, path] of [
       ['PATCH', '/groups'],

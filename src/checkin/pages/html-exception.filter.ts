@@ -2,7 +2,7 @@ import { ArgumentsHost, Catch, ExceptionFilter, Injectable, Logger } from '@nest
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { logUnexpected, toErrorResponse } from '../../common/http/error-response';
 import { PageErrorHandler } from '../../common/http/page-error-handler';
-import { PARTICIPANT_PAGE_PREFIXES } from '../../participant-links/link-paths';
+import { isParticipantPagePath } from '../../participant-links/link-paths';
 import { PageError } from './page-error';
 import { PageRenderer } from './page-renderer';
 import { renderPage } from './page-templates';
@@ -50,7 +50,7 @@ export class HtmlPageExceptionFilter implements ExceptionFilter, PageErrorHandle
   constructor(private readonly renderer: PageRenderer) {}
 
   handles(path: string): boolean {
-    return PARTICIPANT_PAGE_PREFIXES.some((prefix) => path.startsWith(prefix));
+    return isParticipantPagePath(path);
   }
 
   catch(exception: unknown, host: ArgumentsHost): void {
