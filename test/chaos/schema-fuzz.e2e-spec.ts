@@ -2,9 +2,19 @@
  * Schema fuzz (DESIGN §12): thousands of generated malformed requests against every route the
  * API serves, authenticated, with hostile path parameters, query strings and bodies. None may be
  * answered 5xx, and every error must be the `{"error": "<message>"}` envelope.
+ *
+ * The participant pages (check-in, settings, unsubscribe) are fuzzed with working links as well
+ * as broken ones, so requests get past the token into the handlers; and session creation is fed
+ * hostile `userIdentifier` and `returnURL` values (DESIGN §15), each accepted session then
+ * completed by the engine and sent to `/done`.
  */
 import fc from 'fast-check';
-import { ENGINE_TOKEN, engineHeaders } from '../support/engine';
+import { LinkTokens } from '../../src/participant-links/link-tokens';
+import { ParticipantLinks } from '../../src/participant-links/participant-links';
+import { isPlainEmailAddress } from '../../src/common/validation/email-address';
+import { normaliseReturnUrl } from '../../src/sessions/return-url';
+import { SessionErrors } from '../../src/sessions/sessions.errors';
+import { ENGINE_TOKEN, engineHeaders, postResult } from '../support/engine';
 import {
   SessionCreated,
   startTestApp,
@@ -191,5 +201,377 @@ describe('Schema fuzz', () => {
     // The fuzz reaches the handlers: most answers are validation errors, some succeed.
     expect(statuses.get(400) ?? 0).toBeGreaterThan(RUNS / 4);
     expect(statuses.get(200) ?? 0).toBeGreaterThan(50);
+  }, 300_000);
+
+  // --- the participant pages, with working links ------------------------------------------
+
+  /** Strings a participant's browser (or a scanner, or an attacker) may send. */
+  const nasty = fc.oneof(
+    fc.string({ maxLength: 40 }),
+    fc.string({ unit: 'binary', maxLength: 40 }),
+    fc.constantFrom(
+      '',
+      '0',
+      '5',
+      '-1',
+      '1e3',
+      '2.5',
+      'on',
+      'off',
+      'true',
+      'One-Click',
+      '\u0000',
+      'a\r\nSet-Cookie: x=1',
+      'ü✓€',
+      '\ud800',
+      '__proto__',
+      'x'.repeat(5000),
+    ),
+  );
+
+  /** encodeURIComponent, or for a lone surrogate (which it refuses) its UTF-8 replacement. */
+  const encode = (value: string): string => {
+    try {
+      return encodeURIComponent(value);
+    } catch {
+      return [...Buffer.from(value, 'utf8')]
+        .map((byte) => `%${byte.toString(16).padStart(2, '0')}`)
+        .join('');
+    }
+  };
+
+  it('answers the participant pages, with working and broken links, never 5xx and always as HTML pages', async () => {
+    const PAGE_RUNS = 2_000;
+    const links = t.app.get(ParticipantLinks);
+    const tokens = t.app.get(LinkTokens);
+    /** Several participants (some groups ask for consent), their links and a browser each. */
+    const people: { checkin: string; settings: string; unsubscribe: string[]; cookie: string }[] =
+      [];
+    // Groups of their own: the fuzz above may have deleted the shared one.
+    const pagesOwner = await t.newEnterprise('Fuzzed pages');
+    const plain = await t.newGroup(pagesOwner, 'Plain');
+    const consenting = await t.newGroup(pagesOwner, 'Consenting');
+    await t.request('PUT', `/groups/${consenting.groupID}`, {
+      apiKey: pagesOwner.apiKey,
+      body: { consentRequired: 'true' },
+    });
+    for (let n = 0; n < 12; n++) {
+      const target = n % 2 === 0 ? plain : consenting;
+      const created = (await t.createSession(pagesOwner, target, `page${n}@example.com`))
+        .body as SessionCreated;
+      const checkin = decodeURIComponent(
+        new URL(created.redirectUrl).pathname.slice('/checkin/'.length),
+      );
+      const { rows } = await t.db.query<{ id: string }>(
+        'SELECT id FROM participants WHERE external_id = $1',
+        [created.userIdentifier],
+      );
+      const start = await fetch(`${t.baseUrl}/checkin/${encodeURIComponent(checkin)}/start`, {
+        method: 'POST',
+        redirect: 'manual',
+      });
+      const cookie = (start.headers.getSetCookie()[0] ?? '').split(';')[0];
+      const token = (url: string) => new URL(url).searchParams.get('token') as string;
+      people.push({
+        checkin,
+        settings: token(links.settingsUrl(rows[0].id, target.groupID)),
+        unsubscribe: ['checkinReminder', 'privacyRequest'].map((type) =>
+          token(links.unsubscribeUrl(rows[0].id, type)),
+        ),
+        cookie,
+      });
+    }
+    /** Broken links: cut, flipped, of another kind, expired, naming nothing, random. */
+    const brokenToken = fc.oneof(
+      fc
+        .tuple(fc.constantFrom(...people.map((person) => person.checkin)), fc.nat())
+        .map(([token, at]) => token.slice(0, at % token.length)),
+      fc
+        .tuple(fc.constantFrom(...people.map((person) => person.settings)), fc.nat())
+        .map(([token, at]) => {
+          const index = at % token.length;
+          return `${token.slice(0, index)}${token[index] === 'A' ? 'B' : 'A'}${token.slice(index + 1)}`;
+        }),
+      fc.constantFrom(...people.flatMap((person) => [person.checkin, person.settings])),
+      fc.constantFrom(...people.flatMap((person) => person.unsubscribe)),
+      fc.constant(tokens.sign('checkin', 'ses_AAAAAAAAAAAAAAAAAAAAAAAA')),
+      fc.constant(tokens.sign('settings', '00000000-0000-0000-0000-000000000000:1')),
+      fc.constant(tokens.sign('unsubscribe', '00000000-0000-0000-0000-000000000000:nope')),
+      fc.constant(tokens.sign('checkin', 'ses_AAAAAAAAAAAAAAAAAAAAAAAB', Date.now() - 86_400_000)),
+      nasty,
+    );
+    type LinkKind = 'checkin' | 'settings' | 'unsubscribe';
+    const route = (method: 'GET' | 'POST', template: string, kind: LinkKind, weight = 4) => ({
+      arbitrary: fc.constant({ method, template, kind }),
+      weight,
+    });
+    const pageRoute = fc.oneof(
+      route('GET', '/checkin/{t}', 'checkin'),
+      route('POST', '/checkin/{t}/start', 'checkin'),
+      route('POST', '/checkin/{t}/consent', 'checkin'),
+      route('POST', '/checkin/{t}/privacy', 'checkin'),
+      route('POST', '/checkin/{t}/preferences', 'checkin'),
+      route('GET', '/checkin/{t}/done', 'checkin'),
+      route('GET', '/participant/settings?token={t}', 'settings'),
+      route('POST', '/participant/settings/privacy?token={t}', 'settings'),
+      route('POST', '/participant/settings/preferences?token={t}', 'settings'),
+      route('POST', '/participant/settings/consent/withdraw?token={t}', 'settings'),
+      route('POST', '/participant/settings/export?token={t}', 'settings'),
+      route('GET', '/participant/settings/delete?token={t}', 'settings'),
+      // Erasure ends a participant's links: rarer, so that most requests find someone.
+      route('POST', '/participant/settings/delete?token={t}', 'settings', 1),
+      route('GET', '/participant/unsubscribe?token={t}', 'unsubscribe'),
+      route('POST', '/participant/unsubscribe?token={t}', 'unsubscribe'),
+    );
+    /** Mostly the participant's working link for the route, else a broken one or a raw escape. */
+    const tokenChoice = fc.oneof(
+      { arbitrary: fc.constant(null), weight: 6 },
+      { arbitrary: brokenToken.map(encode), weight: 3 },
+      {
+        arbitrary: fc.constantFrom('%zz', '%E0%A4%A', '%00', '..%2F..%2Fgroups', '.', '%'),
+        weight: 1,
+      },
+    );
+    /** Mostly the participant's own browser, else another one, none, or a forged cookie. */
+    const cookieChoice = fc.oneof(
+      { arbitrary: fc.constant(null), weight: 6 },
+      { arbitrary: fc.constantFrom('', ...people.map((person) => person.cookie)), weight: 2 },
+      { arbitrary: nasty.map((value) => `checkin_browser=${encode(value)}`), weight: 2 },
+    );
+    const form = fc.oneof(
+      fc
+        .record(
+          {
+            privacyLevel: fc.constantFrom('0', '1', '2', '3', '4', '5'),
+            checkinReminder: fc.constant('on'),
+            privacyRequest: fc.constant('on'),
+          },
+          { requiredKeys: [] },
+        )
+        .map((fields) => new URLSearchParams(fields).toString()),
+      fc
+        .dictionary(
+          fc.oneof(
+            fc.constantFrom(
+              'privacyLevel',
+              'checkinReminder',
+              'privacyRequest',
+              'List-Unsubscribe',
+            ),
+            fc.string({ maxLength: 12 }),
+          ),
+          nasty,
+          { maxKeys: 5 },
+        )
+        .map((fields) => new URLSearchParams(fields).toString()),
+      nasty,
+      fc.jsonValue({ maxDepth: 2 }).map((value) => JSON.stringify(value)),
+    );
+    const failures: string[] = [];
+    const statuses = new Map<number, number>();
+    await fc.assert(
+      fc.asyncProperty(
+        pageRoute,
+        fc.nat({ max: people.length - 1 }),
+        fc.nat({ max: 1 }),
+        tokenChoice,
+        cookieChoice,
+        form,
+        fc.constantFrom(
+          'application/x-www-form-urlencoded',
+          'application/x-www-form-urlencoded',
+          'application/x-www-form-urlencoded; charset=utf-8',
+          'application/json',
+          'text/plain',
+          'multipart/form-data; boundary=x',
+        ),
+        fc.option(nasty, { freq: 4 }),
+        async (
+          { method, template, kind },
+          who,
+          emailType,
+          brokenPath,
+          otherCookie,
+          payload,
+          type,
+          saved,
+        ) => {
+          const person = people[who];
+          const working = kind === 'unsubscribe' ? person.unsubscribe[emailType] : person[kind];
+          const token = brokenPath ?? encode(working);
+          const cookie = otherCookie ?? person.cookie;
+          const path =
+            template.replace('{t}', token) +
+            (saved === null ? '' : `${template.includes('?') ? '&' : '?'}saved=${encode(saved)}`);
+          const response = await fetch(`${t.baseUrl}${path}`, {
+            method,
+            redirect: 'manual',
+            headers: {
+              ...(cookie ? { cookie } : {}),
+              ...(method === 'POST' ? { 'content-type': type } : {}),
+            },
+            body: method === 'POST' ? payload : undefined,
+          });
+          await response.arrayBuffer();
+          statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
+          const contentType = response.headers.get('content-type') ?? '';
+          const isPage =
+            contentType === 'text/html; charset=utf-8' ||
+            (response.status >= 300 && response.status < 400) ||
+            (path.startsWith('/participant/settings/export') && response.status === 200);
+          if (
+            response.status >= 500 ||
+            !isPage ||
+            response.headers.get('x-frame-options') !== 'DENY' ||
+            !response.headers.get('content-security-policy')
+          ) {
+            failures.push(`${method} ${path.slice(0, 200)} → ${response.status} ${contentType}`);
+          }
+          return true;
+        },
+      ),
+      { numRuns: PAGE_RUNS },
+    );
+    expect(failures.slice(0, 10)).toEqual([]);
+    // The fuzz gets past the token: pages, redirects after saving, and refusals of bad forms.
+    expect(statuses.get(200) ?? 0).toBeGreaterThan(PAGE_RUNS / 20);
+    expect(statuses.get(303) ?? 0).toBeGreaterThan(PAGE_RUNS / 50);
+    expect(statuses.get(404) ?? 0).toBeGreaterThan(PAGE_RUNS / 10);
+  }, 300_000);
+
+  // --- session creation with hostile identifiers and return URLs, then /done ----------------
+
+  it('refuses or normalises hostile userIdentifier and returnURL values; /done never answers 5xx', async () => {
+    const SESSION_RUNS = 400;
+    // A group of its own (the first fuzz may have deleted the shared one), with one member.
+    const owner = await t.newEnterprise('Fuzzed sessions');
+    const target = await t.newGroup(owner, 'Hostile inputs');
+    const member = (await t.createSession(owner, target, 'member@example.com'))
+      .body as SessionCreated;
+    const hostileEmail = fc.oneof(
+      fc.emailAddress(),
+      fc.emailAddress().map((email) => `Boss <${email}>`),
+      fc.emailAddress().map((email) => `<${email}>`),
+      fc.tuple(fc.emailAddress(), fc.emailAddress()).map(([a, b]) => `${a}, ${b}`),
+      fc.tuple(fc.emailAddress(), fc.emailAddress()).map(([a, b]) => `team: ${a}, ${b};`),
+      fc.emailAddress().map((email) => `${email} (boss)`),
+      fc
+        .tuple(
+          fc.emailAddress(),
+          fc.constantFrom('\n', '\r\n', '\u0000', '\t', '\u200b', ',', ';', ' '),
+          fc.nat(),
+        )
+        .map(
+          ([email, bad, at]) =>
+            `${email.slice(0, at % email.length)}${bad}${email.slice(at % email.length)}`,
+        ),
+      fc.emailAddress().map((email) => `${email}\nBcc: eve@example.com`),
+      fc.emailAddress().map((email) => email.replace('@', '@ü✓')),
+      fc.constantFrom('a,b@c.d', 'ok_' + 'f'.repeat(48), member.userIdentifier, 'ok_\u0000'),
+      nasty,
+    );
+    const hostileUrl = fc.oneof(
+      fc.webUrl({ validSchemes: ['https'], withQueryParameters: true, withFragments: true }),
+      fc
+        .tuple(fc.webUrl({ validSchemes: ['https'] }), fc.string({ unit: 'binary', maxLength: 30 }))
+        .map(([url, tail]) => `${url}/${tail}`),
+      fc.string({ unit: 'binary', maxLength: 30 }).map((tail) => `https://app.example.com/${tail}`),
+      fc.constantFrom(
+        'https://app.example.com/ü✓',
+        'https://app.example.com/€',
+        'https://app.example.com/a\nb',
+        'https://app.example.com/\u0000',
+        'https://app.example.com/\r\nSet-Cookie: x=1',
+        'https://198.18.0.1/',
+        'https://240.0.0.1/',
+        'https://255.255.255.255/',
+        'https://[::127.0.0.1]/',
+        'https://[::ffff:10.0.0.1]/',
+        'https://[64:ff9b::7f00:1]/',
+        'https://0x7f.1/',
+        'https://bücher.example/ü',
+        `https://app.example.com/${'€'.repeat(500)}`,
+      ),
+      nasty,
+    );
+    const accepted = new Set<string>([
+      SessionErrors.IdentifierInvalid,
+      SessionErrors.ReturnUrlNotHttps,
+      SessionErrors.UserIdentifierNotString,
+      SessionErrors.ReturnUrlNotString,
+    ]);
+    const failures: string[] = [];
+    let created = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        hostileEmail,
+        hostileUrl,
+        fc.boolean(),
+        async (identifier, returnURL, complete) => {
+          const response = await t.request('POST', '/session/create', {
+            apiKey: owner.apiKey,
+            body: {
+              groupID: target.groupID,
+              groupKey: target.key,
+              userIdentifier: identifier,
+              returnURL,
+            },
+          });
+          const label = `${JSON.stringify(identifier).slice(0, 80)} ${JSON.stringify(returnURL).slice(0, 80)}`;
+          if (response.status !== 200) {
+            const error = (response.body as { error?: string } | undefined)?.error ?? '';
+            if (
+              response.status !== 400 ||
+              !(accepted.has(error) || error.startsWith('This user already exists'))
+            ) {
+              failures.push(`create ${label} → ${response.status} ${response.text.slice(0, 120)}`);
+            }
+            return true;
+          }
+          created += 1;
+          const body = response.body as SessionCreated;
+          if (!identifier.trim().startsWith('ok_') && !isPlainEmailAddress(identifier)) {
+            failures.push(`create ${label} → 200 for an identifier that is not one plain address`);
+          }
+          const { rows } = await t.db.query<{ return_url: string }>(
+            'SELECT return_url FROM sessions WHERE session_id = $1',
+            [body.sessionID],
+          );
+          const stored = rows[0]?.return_url;
+          if (
+            stored !== normaliseReturnUrl(returnURL) ||
+            !/^https:\/\/[\x21-\x7e]+$/.test(stored)
+          ) {
+            failures.push(`create ${label} → stored ${JSON.stringify(stored)}`);
+          }
+          if (complete) {
+            const result = await postResult(t, body.sessionID, {
+              version: 'v1.0.0',
+              mhci: 50,
+              subscores: { vision: 50, audio: 50, transcript: 50, assessment: 50 },
+              transcript: [{ role: 'user', content: 'Fine.' }],
+              features: { pitch: 0.5 },
+            });
+            if (result.status !== 200) failures.push(`result ${label} → ${result.status}`);
+          }
+          const done = await fetch(
+            `${new URL(body.redirectUrl).pathname}/done`.replace(/^/, t.baseUrl),
+            {
+              redirect: 'manual',
+            },
+          );
+          await done.arrayBuffer();
+          const expected = complete ? 302 : 200;
+          if (done.status !== expected || (complete && done.headers.get('location') !== stored)) {
+            failures.push(`done ${label} → ${done.status} ${done.headers.get('location')}`);
+          }
+          return true;
+        },
+      ),
+      { numRuns: SESSION_RUNS },
+    );
+    expect(failures.slice(0, 10)).toEqual([]);
+    // Some hostile-looking values are fine (plain addresses, URLs that normalise).
+    expect(created).toBeGreaterThan(SESSION_RUNS / 20);
   }, 300_000);
 });
