@@ -15,7 +15,9 @@ export class CreateSessionDto {
 
   @ApiProperty({
     example: 'person@example.com',
-    description: "The participant's email for a first session, their ok_ external ID afterwards.",
+    description:
+      "The participant's email for a first session (one plain address: no display name, list, " +
+      'group or comment), their ok_ external ID afterwards.',
   })
   @Rules(
     required(SessionErrors.UserIdentifierMissing),
@@ -25,7 +27,10 @@ export class CreateSessionDto {
 
   @ApiProperty({
     example: 'https://app.example.com/checkin/finished',
-    description: 'HTTPS address the participant is sent to when the check-in is complete.',
+    description:
+      'HTTPS address the participant is sent to when the check-in is complete: a public host ' +
+      '(not localhost, nor a private or reserved IP address), no control characters. Stored ' +
+      'normalised (`new URL(v).href`).',
   })
   @Rules(
     required(SessionErrors.ReturnUrlMissing),
