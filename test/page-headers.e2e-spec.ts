@@ -94,9 +94,16 @@ describe('Security headers of every HTML answer (DESIGN §15)', () => {
       const parsed = new URL(url);
       return `${parsed.pathname}${parsed.search}`;
     };
-    const settings = local(links.settingsUrl(participantId, group.groupID));
+    const settings = local(
+      links.settingsUrl({ participantId, groupId: group.groupID, linkVersion: 0 }),
+    );
     const settingsForm = (form: string) => settings.replace('?', `/${form}?`);
-    const unsubscribe = local(links.unsubscribeUrl(participantId, 'checkinReminder'));
+    const unsubscribe = local(
+      links.unsubscribeUrl(
+        { participantId, groupId: group.groupID, linkVersion: 0 },
+        'checkinReminder',
+      ),
+    );
     const participantBrowser = new PageBrowser();
     const otherBrowser = new PageBrowser();
     const notFound = PAGE_ERRORS['not-found'].title;
@@ -296,12 +303,26 @@ describe('Security headers of every HTML answer (DESIGN §15)', () => {
         status: 413,
         h1: PAGE_ERRORS['unreadable-form'].title,
       },
-      // Last: withdrawing consent may invalidate this participant's earlier links (DESIGN §15).
+      // Last: withdrawing consent and signing out revoke this participant's links (DESIGN §15).
       {
         name: 'settings withdraw consent',
         method: 'POST',
         path: settingsForm('consent/withdraw'),
         status: 303,
+      },
+      {
+        name: 'settings withdraw consent, revoked link',
+        method: 'POST',
+        path: settingsForm('consent/withdraw'),
+        status: 404,
+        h1: notFound,
+      },
+      {
+        name: 'unsubscribe, revoked link',
+        method: 'GET',
+        path: unsubscribe,
+        status: 404,
+        h1: PAGE_ERRORS['unsubscribe-not-valid'].title,
       },
     ];
 
@@ -342,7 +363,13 @@ describe('Security headers of every HTML answer (DESIGN §15)', () => {
       'SELECT id FROM participants WHERE external_id = $1',
       [created.userIdentifier],
     );
-    const settings = new URL(t.app.get(ParticipantLinks).settingsUrl(rows[0].id, group.groupID));
+    const settings = new URL(
+      t.app.get(ParticipantLinks).settingsUrl({
+        participantId: rows[0].id,
+        groupId: group.groupID,
+        linkVersion: 0,
+      }),
+    );
     const browser = new PageBrowser();
     const answer = await send(
       {

@@ -272,11 +272,12 @@ describe('Schema fuzz', () => {
       });
       const cookie = (start.headers.getSetCookie()[0] ?? '').split(';')[0];
       const token = (url: string) => new URL(url).searchParams.get('token') as string;
+      const membership = { participantId: rows[0].id, groupId: target.groupID, linkVersion: 0 };
       people.push({
         checkin,
-        settings: token(links.settingsUrl(rows[0].id, target.groupID)),
+        settings: token(links.settingsUrl(membership)),
         unsubscribe: ['checkinReminder', 'privacyRequest'].map((type) =>
-          token(links.unsubscribeUrl(rows[0].id, type)),
+          token(links.unsubscribeUrl(membership, type)),
         ),
         cookie,
       });
@@ -315,11 +316,13 @@ describe('Schema fuzz', () => {
       route('GET', '/participant/settings?token={t}', 'settings'),
       route('POST', '/participant/settings/privacy?token={t}', 'settings'),
       route('POST', '/participant/settings/preferences?token={t}', 'settings'),
-      route('POST', '/participant/settings/consent/withdraw?token={t}', 'settings'),
+      route('POST', '/participant/settings/consent/withdraw?token={t}', 'settings', 1),
       route('POST', '/participant/settings/export?token={t}', 'settings'),
       route('GET', '/participant/settings/delete?token={t}', 'settings'),
-      // Erasure ends a participant's links: rarer, so that most requests find someone.
+      // Withdrawal, sign-out and erasure end a participant's links: rarer, so that most requests
+      // find a working one.
       route('POST', '/participant/settings/delete?token={t}', 'settings', 1),
+      route('POST', '/participant/settings/sign-out?token={t}', 'settings', 1),
       route('GET', '/participant/unsubscribe?token={t}', 'unsubscribe'),
       route('POST', '/participant/unsubscribe?token={t}', 'unsubscribe'),
     );
