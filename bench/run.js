@@ -23,7 +23,7 @@ const SCENARIOS_DIR = path.join(__dirname, 'scenarios');
 
 const fmtRps = (value) =>
   value < 100 ? value.toFixed(1) : Math.round(value).toLocaleString('en-US');
-const fmtMs = (value) => `${value.toFixed(value < 10 ? 1 : 0)}`;
+const fmtMs = (value) => (Number.isFinite(value) ? `${value.toFixed(value < 10 ? 1 : 0)}` : '—');
 
 function loadScenarios(only) {
   return fs

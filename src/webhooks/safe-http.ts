@@ -34,6 +34,57 @@ export interface PostOptions {
   timeoutMs: number;
   /** Development/tests: allow http:// and private addresses. */
   allowPrivate: boolean;
+  /**
+   * Keep-alive connections to reuse (EndpointAgents: one agent per endpoint origin). Every new
+   * connection still goes through the guarded lookup; without an agent each request opens its own.
+   */
+  agent?: http.Agent;
+}
+
+/**
+ * Keep-alive agents, one per endpoint origin (`https://hooks.example.com:443`), so a worker
+ * sending many deliveries to one receiver reuses its connections instead of a TCP (and TLS)
+ * handshake each. At most `maxOrigins` are kept; the least recently used is closed beyond that.
+ */
+export class EndpointAgents {
+  private readonly agents = new Map<string, http.Agent>();
+
+  constructor(
+    private readonly maxSocketsPerOrigin: number,
+    private readonly maxOrigins = 500,
+  ) {}
+
+  for(rawUrl: string): http.Agent {
+    const url = new URL(rawUrl);
+    const key = url.origin;
+    let agent = this.agents.get(key);
+    if (agent) {
+      // Most recently used last.
+      this.agents.delete(key);
+    } else {
+      // Idle sockets close after 4 s, before the usual 5 s keep-alive timeout of servers, so a
+      // request is not sent on a connection the receiver is closing.
+      const options = {
+        keepAlive: true,
+        maxSockets: this.maxSocketsPerOrigin,
+        scheduling: 'lifo' as const,
+        timeout: 4_000,
+      };
+      agent = url.protocol === 'https:' ? new https.Agent(options) : new http.Agent(options);
+    }
+    this.agents.set(key, agent);
+    if (this.agents.size > this.maxOrigins) {
+      const [oldest, evicted] = this.agents.entries().next().value as [string, http.Agent];
+      this.agents.delete(oldest);
+      evicted.destroy();
+    }
+    return agent;
+  }
+
+  destroy(): void {
+    for (const agent of this.agents.values()) agent.destroy();
+    this.agents.clear();
+  }
 }
 
 const guardedLookup: LookupFunction = (hostname, options, callback) => {
@@ -90,7 +141,7 @@ export function postJson(
         },
         lookup: options.allowPrivate ? undefined : guardedLookup,
         timeout: options.timeoutMs,
-        agent: false,
+        agent: options.agent ?? false,
       },
       (response) => {
         const chunks: Buffer[] = [];

@@ -26,8 +26,23 @@ describe('DeliveryLeaseRepository (PostgreSQL)', () => {
     world = await t.webhookWorld();
   });
   afterAll(() => t.close());
-  // takeDue and claimNextDue scan every delivery: each test starts with none.
+  // takeDue and claimDue scan every delivery: each test starts with none.
   beforeEach(() => t.rows('DELETE FROM webhook_deliveries'));
+
+  /** Leases whatever is due (a worker's batch) and answers `id`'s lease, or null. */
+  const claim = async (id: string, by = repo) =>
+    (await by.claimDue(100, LEASE_MS)).find((delivery) => delivery.id === id) ?? null;
+  /** Leases this one delivery, as a worker's batch would have. */
+  const lease = (id: string) =>
+    t.rows(
+      `UPDATE webhook_deliveries SET locked_until = now() + interval '1 minute', queued_at = NULL,
+              queue_job_id = NULL WHERE id = $1`,
+      [id],
+    );
+  /** Leases the oldest due delivery, or null. */
+  const claimNext = async (by = repo) => (await by.claimDue(1, LEASE_MS))[0] ?? null;
+  const failed = async (endpointId: string, disableAfterMs: number) =>
+    (await repo.endpointsFailed([endpointId], disableAfterMs)).includes(endpointId);
 
   describe('takeDue', () => {
     it('takes pending, due, unleased deliveries not queued lately, oldest first, at most `limit`, and stamps them', async () => {
@@ -139,7 +154,7 @@ describe('DeliveryLeaseRepository (PostgreSQL)', () => {
     });
   });
 
-  describe('claim', () => {
+  describe('claimDue: one delivery', () => {
     it('leases a due delivery and answers its endpoint and event', async () => {
       const endpointId = await t.endpoint(world.enterpriseId, world.groupId, {
         url: 'https://hooks.example.com/claimed',
@@ -168,7 +183,7 @@ describe('DeliveryLeaseRepository (PostgreSQL)', () => {
         [eventId],
       );
 
-      const claimed = await repo.claim(id, LEASE_MS);
+      const claimed = await claim(id);
 
       expect(claimed).toEqual<ClaimedDelivery>({
         id,
@@ -201,20 +216,18 @@ describe('DeliveryLeaseRepository (PostgreSQL)', () => {
 
     it('answers null to a second claim while the lease holds, and leases again once it has ended', async () => {
       const id = await t.delivery(world, { attempts: 1 });
-      expect((await repo.claim(id, LEASE_MS))?.id).toBe(id);
-      expect(await repo.claim(id, LEASE_MS)).toBeNull();
+      expect((await claim(id))?.id).toBe(id);
+      expect(await claim(id)).toBeNull();
       await t.expireLease(id);
-      const again = await repo.claim(id, LEASE_MS);
+      const again = await claim(id);
       expect(again).toMatchObject({ id, attempts: 1 });
-      expect(await repo.claim(id, LEASE_MS)).toBeNull();
+      expect(await claim(id)).toBeNull();
     });
 
     it('gives one delivery to exactly one of 20 concurrent claims', async () => {
       const id = await t.delivery(world);
       const workers = new DeliveryLeaseRepository(await t.openDatabase(20));
-      const results = await Promise.all(
-        Array.from({ length: 20 }, () => workers.claim(id, LEASE_MS)),
-      );
+      const results = await Promise.all(Array.from({ length: 20 }, () => claim(id, workers)));
       const winners = results.filter((result): result is ClaimedDelivery => result !== null);
       expect(winners.map((winner) => winner.id)).toEqual([id]);
     });
@@ -229,14 +242,14 @@ describe('DeliveryLeaseRepository (PostgreSQL)', () => {
       ];
       for (const id of refused) {
         const before = await t.deliveryRow(id);
-        expect(await repo.claim(id, LEASE_MS)).toBeNull();
+        expect(await claim(id)).toBeNull();
         expect(await t.deliveryRow(id)).toEqual(before);
       }
-      expect(await repo.claim(randomUUID(), LEASE_MS)).toBeNull();
+      expect(await claim(randomUUID())).toBeNull();
     });
   });
 
-  describe('claimNextDue', () => {
+  describe('claimDue: oldest first, a batch', () => {
     it('leases the oldest due delivery nobody holds', async () => {
       await t.delivery(world, { dueInMs: -60_000, status: 'failed' });
       await t.delivery(world, { dueInMs: -50_000, lockedForMs: 30_000 });
@@ -244,7 +257,7 @@ describe('DeliveryLeaseRepository (PostgreSQL)', () => {
       const leaseEnded = await t.delivery(world, { dueInMs: -40_000, lockedForMs: -1 });
       const younger = await t.delivery(world, { dueInMs: -30_000 });
 
-      const first = await repo.claimNextDue(LEASE_MS);
+      const first = await claimNext();
       expect(first).toMatchObject({
         id: leaseEnded,
         endpointId: world.endpointId,
@@ -253,17 +266,38 @@ describe('DeliveryLeaseRepository (PostgreSQL)', () => {
         endpointStatus: 'enabled',
       });
       expect(await t.deliveryRow(leaseEnded)).toMatchObject({ leased: true });
-      expect((await repo.claimNextDue(LEASE_MS))?.id).toBe(younger);
-      expect(await repo.claimNextDue(LEASE_MS)).toBeNull();
+      expect((await claimNext())?.id).toBe(younger);
+      expect(await claimNext()).toBeNull();
     });
 
     it('skips a delivery another transaction holds (SKIP LOCKED)', async () => {
       const [first, second] = await t.dueDeliveries(world, 2);
-      const claimed = await t.whileRowLocked('webhook_deliveries', first, () =>
-        repo.claimNextDue(LEASE_MS),
-      );
+      const claimed = await t.whileRowLocked('webhook_deliveries', first, () => claimNext());
       expect(claimed?.id).toBe(second);
       expect(await t.deliveryRow(first)).toMatchObject({ leased: false });
+    });
+
+    it('leases at most `limit` at once, oldest first, and the rest on the next call', async () => {
+      const due = await t.dueDeliveries(world, 5);
+      const first = await repo.claimDue(3, LEASE_MS);
+      const second = await repo.claimDue(3, LEASE_MS);
+      expect(first).toHaveLength(3);
+      expect(second).toHaveLength(2);
+      expect(sortedIds([...first, ...second].map((delivery) => delivery.id))).toEqual(
+        sortedIds(due),
+      );
+      expect(await repo.claimDue(3, LEASE_MS)).toEqual([]);
+    });
+
+    it('concurrent batches are disjoint and together every due delivery (4 callers × 10, 30 due)', async () => {
+      const workers = new DeliveryLeaseRepository(await t.openDatabase(4));
+      const due = await t.dueDeliveries(world, 30);
+      const batches = await Promise.all(
+        Array.from({ length: 4 }, () => workers.claimDue(10, LEASE_MS)),
+      );
+      const leased = batches.flat().map((delivery) => delivery.id);
+      expect(new Set(leased).size).toBe(leased.length);
+      expect(sortedIds(leased)).toEqual(sortedIds(due));
     });
 
     it('never gives one delivery to two concurrent callers (10 callers, 10 due, 3 rounds)', async () => {
@@ -271,11 +305,9 @@ describe('DeliveryLeaseRepository (PostgreSQL)', () => {
       for (let round = 0; round < 3; round += 1) {
         await t.rows('DELETE FROM webhook_deliveries');
         const due = await t.dueDeliveries(world, 10);
-        const results = await Promise.all(
-          Array.from({ length: 10 }, () => workers.claimNextDue(LEASE_MS)),
-        );
+        const results = await Promise.all(Array.from({ length: 10 }, () => claimNext(workers)));
         expect(sortedIds(results.map((result) => result?.id ?? null))).toEqual(sortedIds(due));
-        expect(await repo.claimNextDue(LEASE_MS)).toBeNull();
+        expect(await claimNext()).toBeNull();
       }
     });
   });
@@ -289,11 +321,56 @@ describe('DeliveryLeaseRepository (PostgreSQL)', () => {
       responseExcerpt: statusCode === null ? null : `answered ${statusCode}`,
     });
 
+    it('finishMany ends a batch in one statement: each outcome its own, each attempt logged once', async () => {
+      const [a, b, c] = await t.dueDeliveries(world, 3);
+      await repo.claimDue(10, LEASE_MS);
+      const next = new Date(Date.now() + 60_000);
+      await repo.finishMany([
+        {
+          deliveryId: a,
+          status: 'delivered',
+          statusCode: 200,
+          error: null,
+          countsAsAttempt: true,
+          attempt: attempt(200, null),
+        },
+        {
+          deliveryId: b,
+          status: 'pending',
+          statusCode: 500,
+          error: 'endpoint answered 500',
+          nextAttemptAt: next,
+          countsAsAttempt: true,
+          attempt: attempt(500, null),
+        },
+        {
+          deliveryId: c,
+          status: 'cancelled',
+          statusCode: null,
+          error: 'endpoint disabled',
+          countsAsAttempt: false,
+        },
+      ]);
+      expect(await t.deliveryRow(a)).toMatchObject({ status: 'delivered', leased: false });
+      expect(await t.deliveryRow(b)).toMatchObject({ status: 'pending', leased: false });
+      expect(await t.deliveryRow(c)).toMatchObject({ status: 'cancelled', leased: false });
+      const logged = await t.rows<{ delivery_id: string; status_code: number }>(
+        'SELECT delivery_id, status_code FROM delivery_attempts WHERE delivery_id = ANY ($1::uuid[])',
+        [[a, b, c]],
+      );
+      expect(logged.map((row) => [row.delivery_id, row.status_code]).sort()).toEqual(
+        [
+          [a, 200],
+          [b, 500],
+        ].sort(),
+      );
+    });
+
     it('a retry: pending again at nextAttemptAt, one more attempt, the attempt logged, the lease cleared', async () => {
       const id = await t.delivery(world, { attempts: 2 });
       const sibling = await t.delivery(world);
       const siblingBefore = await t.deliveryRow(sibling);
-      await repo.claim(id, LEASE_MS);
+      await lease(id);
       const nextAttemptAt = new Date(Date.now() + 120_000);
       const made = attempt(503, null);
 
@@ -330,7 +407,7 @@ describe('DeliveryLeaseRepository (PostgreSQL)', () => {
         [id],
       );
       const before = await t.deliveryRow(id);
-      await repo.claim(id, LEASE_MS);
+      await lease(id);
       const made = attempt(200, null);
 
       await repo.finish(
@@ -358,7 +435,7 @@ describe('DeliveryLeaseRepository (PostgreSQL)', () => {
 
     it('failed: no delivered_at; each finish with an attempt logs exactly one row', async () => {
       const id = await t.delivery(world, { attempts: 4 });
-      await repo.claim(id, LEASE_MS);
+      await lease(id);
       const retry = attempt(null, 'connect ECONNREFUSED');
       await repo.finish(
         id,
@@ -371,7 +448,7 @@ describe('DeliveryLeaseRepository (PostgreSQL)', () => {
         },
         retry,
       );
-      await repo.claim(id, LEASE_MS);
+      await lease(id);
       const last = attempt(500, null);
       await repo.finish(
         id,
@@ -400,7 +477,7 @@ describe('DeliveryLeaseRepository (PostgreSQL)', () => {
 
     it('without an attempt (cancelled, not counted): attempts unchanged, nothing logged', async () => {
       const id = await t.delivery(world, { attempts: 4 });
-      await repo.claim(id, LEASE_MS);
+      await lease(id);
       await repo.finish(id, {
         status: 'cancelled',
         statusCode: null,
@@ -430,25 +507,25 @@ describe('DeliveryLeaseRepository (PostgreSQL)', () => {
 
     it('starts once, and is expired only once it has lasted disableAfterMs', async () => {
       const endpointId = await t.endpoint(world.enterpriseId, world.groupId);
-      expect(await repo.endpointFailed(endpointId, 3_600_000)).toBe(false);
+      expect(await failed(endpointId, 3_600_000)).toBe(false);
       const started = await failingSince(endpointId);
       expect(started).toBeInstanceOf(Date);
       await sleep(20);
-      expect(await repo.endpointFailed(endpointId, 3_600_000)).toBe(false);
+      expect(await failed(endpointId, 3_600_000)).toBe(false);
       expect(await failingSince(endpointId)).toEqual(started);
-      expect(await repo.endpointFailed(endpointId, 0)).toBe(true);
+      expect(await failed(endpointId, 0)).toBe(true);
       expect(await failingSince(endpointId)).toEqual(started);
 
       await t.rows(
         `UPDATE webhook_endpoints SET failing_since = now() - interval '2 hours' WHERE id = $1`,
         [endpointId],
       );
-      expect(await repo.endpointFailed(endpointId, 3 * 3_600_000)).toBe(false);
-      expect(await repo.endpointFailed(endpointId, 3_600_000)).toBe(true);
+      expect(await failed(endpointId, 3 * 3_600_000)).toBe(false);
+      expect(await failed(endpointId, 3_600_000)).toBe(true);
 
       const fresh = await t.endpoint(world.enterpriseId, world.groupId);
-      expect(await repo.endpointFailed(fresh, 0)).toBe(true);
-      expect(await repo.endpointFailed(randomUUID(), 0)).toBe(false);
+      expect(await failed(fresh, 0)).toBe(true);
+      expect(await failed(randomUUID(), 0)).toBe(false);
     });
 
     it('ends with a success, on that endpoint only; the next failure starts a new streak', async () => {
@@ -459,13 +536,13 @@ describe('DeliveryLeaseRepository (PostgreSQL)', () => {
         failingSinceAgoMs: 7_200_000,
       });
       const otherSince = await failingSince(other);
-      expect(await repo.endpointFailed(endpointId, 3_600_000)).toBe(true);
+      expect(await failed(endpointId, 3_600_000)).toBe(true);
 
-      await repo.endpointSucceeded(endpointId);
+      await repo.endpointsSucceeded([endpointId]);
       expect(await failingSince(endpointId)).toBeNull();
       expect(await failingSince(other)).toEqual(otherSince);
 
-      expect(await repo.endpointFailed(endpointId, 3_600_000)).toBe(false);
+      expect(await failed(endpointId, 3_600_000)).toBe(false);
       const [{ recent }] = await t.rows<{ recent: boolean }>(
         `SELECT failing_since > now() - interval '5 seconds' AS recent
            FROM webhook_endpoints WHERE id = $1`,

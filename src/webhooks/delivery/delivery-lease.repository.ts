@@ -35,22 +35,36 @@ const IS_DUE = `status = 'pending' AND next_attempt_at <= now()
   AND (locked_until IS NULL OR locked_until < now())`;
 
 /**
- * Leases the delivery `target` (an id parameter, or a sub-select) if it is due and unleased
- * (the UPDATE's row lock makes this atomic), and returns what sending needs.
+ * Leases up to `limit` due deliveries nobody holds, oldest first, in one statement: FOR UPDATE
+ * SKIP LOCKED, so concurrent workers take disjoint rows, and the UPDATE's lease keeps them from
+ * every other worker until it ends. Answers what sending needs: endpoint and event.
  */
-const claimSql = (target: string, leaseMs: string) =>
-  `WITH leased AS (
-     UPDATE webhook_deliveries
-        SET locked_until = now() + ${leaseMs} * interval '1 millisecond',
+const CLAIM_DUE = `WITH picked AS (
+     SELECT id FROM webhook_deliveries WHERE ${IS_DUE}
+      ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED),
+   leased AS (
+     UPDATE webhook_deliveries d
+        SET locked_until = now() + $2 * interval '1 millisecond',
             queued_at = NULL, queue_job_id = NULL
-      WHERE id = ${target} AND ${IS_DUE}
-    RETURNING ${LEASED.select()})
+       FROM picked WHERE d.id = picked.id
+    RETURNING ${LEASED.select('d')})
    SELECT l.*, ${ENDPOINT.select('w')}, w.status AS "endpointStatus",
           e.type AS "eventType", e.payload AS "eventPayload", e.encrypted_pii AS "eventPii",
           e.created_at AS "eventCreatedAt"
      FROM leased l
      JOIN webhook_endpoints w ON w.id = l."endpointId"
      JOIN events e ON e.id = l."eventId"`;
+
+/** How an attempt ended, for finishMany. */
+export interface DeliveryOutcome {
+  deliveryId: string;
+  status: WebhookDeliveryEntity['status'];
+  statusCode: number | null;
+  error: string | null;
+  nextAttemptAt?: Date;
+  countsAsAttempt: boolean;
+  attempt?: AttemptRecord;
+}
 
 /**
  * The delivery workers' SQL: the sweeper's scan, the lease, the outcome of each attempt, the
@@ -100,94 +114,89 @@ export class DeliveryLeaseRepository {
   }
 
   /**
-   * Takes a lease on a due delivery (the UPDATE's row lock makes this atomic: two workers can
-   * never both get it). Null when it is not pending, not due, or leased by someone else.
+   * Leases up to `limit` due deliveries (oldest first) for `leaseMs`: a worker's batch. Two
+   * workers never get the same delivery while its lease holds (SKIP LOCKED, then the lease).
    */
-  async claim(deliveryId: string, leaseMs: number): Promise<ClaimedDelivery | null> {
-    const [delivery] = await this.db.rows<ClaimedDelivery>(claimSql('$1', '$2'), [
-      deliveryId,
-      leaseMs,
-    ]);
-    return delivery ?? null;
+  async claimDue(limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
+    return this.db.rows<ClaimedDelivery>(CLAIM_DUE, [limit, leaseMs]);
   }
 
-  /**
-   * Takes a lease on the oldest due delivery nobody holds (any endpoint), for a worker that has
-   * just finished one and still has capacity: it sends without a round through Bull.
-   */
-  async claimNextDue(leaseMs: number): Promise<ClaimedDelivery | null> {
-    const [delivery] = await this.db.rows<ClaimedDelivery>(
-      claimSql(
-        `(SELECT id FROM webhook_deliveries WHERE ${IS_DUE}
-           ORDER BY next_attempt_at LIMIT 1 FOR UPDATE SKIP LOCKED)`,
-        '$1',
-      ),
-      [leaseMs],
-    );
-    return delivery ?? null;
-  }
-
-  /**
-   * Ends the attempt: delivered, failed, cancelled, or pending again at `nextAttemptAt`, and logs
-   * the attempt when one was made. One statement (a worker's hot path: two round trips a delivery).
-   */
+  /** Ends one attempt (see finishMany). */
   async finish(
     deliveryId: string,
-    outcome: {
-      status: WebhookDeliveryEntity['status'];
-      statusCode: number | null;
-      error: string | null;
-      nextAttemptAt?: Date;
-      countsAsAttempt: boolean;
-    },
+    outcome: Omit<DeliveryOutcome, 'deliveryId' | 'attempt'>,
     attempt?: AttemptRecord,
   ): Promise<void> {
+    await this.finishMany([{ ...outcome, deliveryId, attempt }]);
+  }
+
+  /**
+   * Ends attempts in one statement: each delivery delivered, failed, cancelled, or pending again
+   * at `nextAttemptAt`, its lease cleared, and each attempt made logged in `delivery_attempts`
+   * (a worker's batch: one round trip for many deliveries).
+   */
+  async finishMany(outcomes: DeliveryOutcome[]): Promise<void> {
+    if (outcomes.length === 0) return;
+    const column = <T>(pick: (outcome: DeliveryOutcome) => T) => outcomes.map(pick);
     await this.db.rows(
-      `WITH logged AS (
+      `WITH o AS (
+         SELECT * FROM unnest($1::uuid[], $2::text[], $3::int[], $4::text[], $5::int[],
+                              $6::timestamptz[], $7::boolean[], $8::timestamptz[], $9::int[],
+                              $10::int[], $11::text[], $12::text[])
+             AS o(id, status, status_code, error, counted, next_attempt_at, logged, started_at,
+                  duration_ms, attempt_status_code, attempt_error, response_excerpt)),
+       logged AS (
          INSERT INTO delivery_attempts
                 (delivery_id, started_at, duration_ms, status_code, error, response_excerpt)
-         SELECT $1::uuid, $8::timestamptz, $9::int, $10::int, $11::text, $12::text
-          WHERE $7::boolean)
-       UPDATE webhook_deliveries
-          SET status = $2, last_status_code = $3, last_error = $4,
-              attempts = attempts + $5,
-              next_attempt_at = coalesce($6, next_attempt_at),
-              delivered_at = CASE WHEN $2 = 'delivered' THEN now() ELSE delivered_at END,
+         SELECT id, started_at, duration_ms, attempt_status_code, attempt_error, response_excerpt
+           FROM o WHERE logged)
+       UPDATE webhook_deliveries d
+          SET status = o.status, last_status_code = o.status_code, last_error = o.error,
+              attempts = d.attempts + o.counted,
+              next_attempt_at = coalesce(o.next_attempt_at, d.next_attempt_at),
+              delivered_at = CASE WHEN o.status = 'delivered' THEN now() ELSE d.delivered_at END,
               locked_until = NULL
-        WHERE id = $1`,
+         FROM o WHERE d.id = o.id`,
       [
-        deliveryId,
-        outcome.status,
-        outcome.statusCode,
-        outcome.error,
-        outcome.countsAsAttempt ? 1 : 0,
-        outcome.nextAttemptAt ?? null,
-        attempt !== undefined,
-        attempt?.startedAt ?? null,
-        attempt?.durationMs ?? null,
-        attempt?.statusCode ?? null,
-        attempt?.error ?? null,
-        attempt?.responseExcerpt ?? null,
+        column((o) => o.deliveryId),
+        column((o) => o.status),
+        column((o) => o.statusCode),
+        column((o) => o.error),
+        column((o) => (o.countsAsAttempt ? 1 : 0)),
+        column((o) => o.nextAttemptAt ?? null),
+        column((o) => o.attempt !== undefined),
+        column((o) => o.attempt?.startedAt ?? null),
+        column((o) => o.attempt?.durationMs ?? null),
+        column((o) => o.attempt?.statusCode ?? null),
+        column((o) => o.attempt?.error ?? null),
+        column((o) => o.attempt?.responseExcerpt ?? null),
       ],
     );
   }
 
-  async endpointSucceeded(endpointId: string): Promise<void> {
+  /** Ends the failure streaks of these endpoints (those that had one). */
+  async endpointsSucceeded(endpointIds: string[]): Promise<void> {
+    if (endpointIds.length === 0) return;
     await this.db.rows(
-      'UPDATE webhook_endpoints SET failing_since = NULL WHERE id = $1 AND failing_since IS NOT NULL',
-      [endpointId],
+      `UPDATE webhook_endpoints SET failing_since = NULL
+        WHERE id = ANY ($1::text[]) AND failing_since IS NOT NULL`,
+      [endpointIds],
     );
   }
 
-  /** Starts or continues the failure streak; true when it has lasted `disableAfterMs`. */
-  async endpointFailed(endpointId: string, disableAfterMs: number): Promise<boolean> {
-    const [endpoint] = await this.db.rows<{ expired: boolean }>(
+  /**
+   * Starts or continues the failure streaks of these endpoints; answers those whose streak has
+   * lasted `disableAfterMs`.
+   */
+  async endpointsFailed(endpointIds: string[], disableAfterMs: number): Promise<string[]> {
+    if (endpointIds.length === 0) return [];
+    const rows = await this.db.rows<{ id: string }>(
       `UPDATE webhook_endpoints SET failing_since = coalesce(failing_since, now())
-        WHERE id = $1
-      RETURNING failing_since <= now() - $2 * interval '1 millisecond' AS expired`,
-      [endpointId, disableAfterMs],
+        WHERE id = ANY ($1::text[])
+      RETURNING id, failing_since <= now() - $2 * interval '1 millisecond' AS expired`,
+      [endpointIds, disableAfterMs],
     );
-    return endpoint?.expired ?? false;
+    return rows.filter((row) => (row as { expired?: boolean }).expired).map((row) => row.id);
   }
 
   /**

@@ -3,16 +3,24 @@ import { Module } from '@nestjs/common';
 import { WEBHOOK_QUEUE, WEBHOOK_QUEUE_SETTINGS } from '../webhook-queue';
 import { DeliveryLeaseRepository } from './delivery-lease.repository';
 import { DeliveryProcessor } from './delivery.processor';
+import { DeliveryPump } from './delivery-pump';
 import { DeliveryService } from './delivery.service';
 import { DeliverySweeper } from './delivery.sweeper';
 
 /**
- * The webhook delivery worker: the sweeper (due deliveries in PostgreSQL → the `webhooks` queue)
- * and the processor (queue → signed HTTP POST). Imported by the worker process, and by the API
+ * The webhook delivery worker: the sweeper (due deliveries in PostgreSQL → the `webhooks` queue),
+ * the processor (a job wakes the pump) and the pump (leases in batches → signed HTTP POSTs on
+ * keep-alive connections → outcomes in batches). Imported by the worker process, and by the API
  * process only with RUN_WORKERS=true. It serves no HTTP route.
  */
 @Module({
   imports: [BullModule.registerQueue({ name: WEBHOOK_QUEUE, settings: WEBHOOK_QUEUE_SETTINGS })],
-  providers: [DeliveryLeaseRepository, DeliveryService, DeliveryProcessor, DeliverySweeper],
+  providers: [
+    DeliveryLeaseRepository,
+    DeliveryService,
+    DeliveryPump,
+    DeliveryProcessor,
+    DeliverySweeper,
+  ],
 })
 export class WebhookDeliveryWorkerModule {}

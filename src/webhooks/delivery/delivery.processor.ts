@@ -1,27 +1,30 @@
 import { Process, Processor } from '@nestjs/bull';
-import { BeforeApplicationShutdown } from '@nestjs/common';
-import type { Job } from 'bull';
-import { DeliveryService } from './delivery.service';
-import { DELIVER_JOB, DeliverJob, DELIVERY_CONCURRENCY, WEBHOOK_QUEUE } from '../webhook-queue';
+import { BeforeApplicationShutdown, Inject } from '@nestjs/common';
+import type { AppConfig } from '../../config/config';
+import { APP_CONFIG } from '../../config/config.module';
+import { withTimeout } from '../../queues/outbox-sweeper';
+import { DELIVER_JOB, DELIVERY_CONCURRENCY, WEBHOOK_QUEUE } from '../webhook-queue';
+import { DeliveryPump } from './delivery-pump';
 
-/** Deliveries a job's slot may send from PostgreSQL after its own (bounded: Bull renews locks). */
-const DRAIN_PER_JOB = 50;
-
-/** Runs in worker processes (and in the API process with RUN_WORKERS=true). */
+/**
+ * Runs in worker processes (and in the API process with RUN_WORKERS=true). A job says that
+ * something is due: it wakes this process's DeliveryPump, which leases and sends in batches
+ * (the job's own delivery among them, or already taken by another worker).
+ */
 @Processor(WEBHOOK_QUEUE)
 export class DeliveryProcessor implements BeforeApplicationShutdown {
-  private stopping = false;
-
-  constructor(private readonly delivery: DeliveryService) {}
+  constructor(
+    private readonly pump: DeliveryPump,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
 
   @Process({ name: DELIVER_JOB, concurrency: DELIVERY_CONCURRENCY })
-  async deliver(job: Job<DeliverJob>): Promise<void> {
-    await this.delivery.attempt(job.data.deliveryId);
-    await this.delivery.drain(DRAIN_PER_JOB, () => this.stopping);
+  deliver(): void {
+    this.pump.wake();
   }
 
-  /** Shutting down: in-flight sends finish, no slot takes more from PostgreSQL. */
-  beforeApplicationShutdown(): void {
-    this.stopping = true;
+  /** Shutting down: sends in flight finish and their outcomes are written; no new leases. */
+  async beforeApplicationShutdown(): Promise<void> {
+    await withTimeout(this.pump.stop(), this.config.webhooks.timeoutMs + 2_000);
   }
 }

@@ -1,32 +1,44 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { PiiCipher } from '../../common/crypto/pii-cipher';
 import type { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
 import { EVENT_PII_FIELDS, type EventType } from '../../events/events';
-import { postJson } from '../safe-http';
+import { EndpointAgents, postJson } from '../safe-http';
+import { DELIVERY_CONCURRENCY } from '../webhook-queue';
 import { signatureHeaders } from '../webhook-signer';
-import { ClaimedDelivery, DeliveryLeaseRepository } from './delivery-lease.repository';
+import {
+  ClaimedDelivery,
+  DeliveryLeaseRepository,
+  DeliveryOutcome,
+} from './delivery-lease.repository';
 import { nextRetryDelay, parseRetryAfter } from './retry-schedule';
 
 const EXCERPT_CHARS = 2_000;
 
+/** A sent delivery, its outcome to record, and what it means for its endpoint. */
+export interface SentDelivery {
+  delivery: ClaimedDelivery;
+  /** delivered (2xx), gone (410: disable the endpoint), failed (anything else), cancelled. */
+  result: 'delivered' | 'gone' | 'failed' | 'cancelled';
+  outcome: DeliveryOutcome;
+}
+
 /**
- * One delivery attempt (DESIGN §9): lease the row, build the event envelope, sign it afresh,
- * POST it through the SSRF guard, log the attempt, and decide: delivered (2xx), endpoint disabled
- * (410), retry later (anything else), or failed (schedule exhausted).
+ * Delivery attempts (DESIGN §9, §16): build the event envelope, sign it afresh, POST it through
+ * the SSRF guard on the endpoint's keep-alive connections, and decide: delivered (2xx), endpoint
+ * disabled (410), retry later (anything else), or failed (schedule exhausted). Leasing and
+ * recording happen in batches (DeliveryPump, finishBatch).
  */
 @Injectable()
-export class DeliveryService {
+export class DeliveryService implements OnModuleDestroy {
   private readonly logger = new Logger(DeliveryService.name);
-  private readonly leaseMs: number;
+  private readonly agents = new EndpointAgents(DELIVERY_CONCURRENCY);
 
   constructor(
     private readonly deliveries: DeliveryLeaseRepository,
     private readonly cipher: PiiCipher,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {
-    this.leaseMs = config.webhooks.timeoutMs + 10_000;
-  }
+  ) {}
 
   /**
    * The envelope, the same for every event type. An event's personal data is cleared once all
@@ -61,47 +73,32 @@ export class DeliveryService {
     return secrets;
   }
 
-  async attempt(deliveryId: string): Promise<void> {
-    const delivery = await this.deliveries.claim(deliveryId, this.leaseMs);
-    if (!delivery) return; // not due, done, or another worker has it
-    await this.send(delivery);
-  }
-
   /**
-   * After its own job, a worker slot keeps sending whatever else is due (oldest first, leased
-   * like any attempt) for up to `max` deliveries, skipping Bull's per-job bookkeeping (measured:
-   * 0.22 → 0.27 of the raw POST loop, bench/README.md). The jobs those deliveries had in the queue
-   * then find nothing to do.
+   * Sends one leased delivery and answers how it ended; nothing is written here (the pump writes
+   * outcomes in batches, finishBatch). Never throws.
    */
-  async drain(max: number, shouldStop: () => boolean): Promise<number> {
-    let sent = 0;
-    while (sent < max && !shouldStop()) {
-      const delivery = await this.deliveries.claimNextDue(this.leaseMs);
-      if (!delivery) break;
-      await this.send(delivery);
-      sent += 1;
-    }
-    return sent;
-  }
-
-  private async send(delivery: ClaimedDelivery): Promise<void> {
+  async send(delivery: ClaimedDelivery): Promise<SentDelivery> {
     const deliveryId = delivery.id;
     if (delivery.endpointStatus !== 'enabled') {
-      await this.deliveries.finish(deliveryId, {
-        status: 'cancelled',
-        statusCode: null,
-        error: 'endpoint disabled',
-        countsAsAttempt: false,
-      });
-      return;
+      return {
+        delivery,
+        result: 'cancelled',
+        outcome: {
+          deliveryId,
+          status: 'cancelled',
+          statusCode: null,
+          error: 'endpoint disabled',
+          countsAsAttempt: false,
+        },
+      };
     }
-    const body = this.envelope(delivery);
     const startedAt = new Date();
     let statusCode: number | null = null;
     let error: string | null = null;
     let responseExcerpt: string | null = null;
     let retryAfterMs: number | null = null;
     try {
+      const body = this.envelope(delivery);
       const response = await postJson(
         delivery.url,
         body,
@@ -109,6 +106,7 @@ export class DeliveryService {
         {
           timeoutMs: this.config.webhooks.timeoutMs,
           allowPrivate: this.config.webhooks.allowPrivateUrls,
+          agent: this.agents.for(delivery.url),
         },
       );
       statusCode = response.statusCode;
@@ -124,52 +122,72 @@ export class DeliveryService {
       error,
       responseExcerpt,
     };
-
-    const attemptsMade = delivery.attempts + 1;
+    const base = { deliveryId, statusCode, countsAsAttempt: true, attempt };
     if (statusCode !== null && statusCode >= 200 && statusCode < 300) {
-      await this.deliveries.finish(
-        deliveryId,
-        { status: 'delivered', statusCode, error: null, countsAsAttempt: true },
-        attempt,
-      );
-      // Only an endpoint on a failure streak has one to end.
-      if (delivery.failingSince) await this.deliveries.endpointSucceeded(delivery.endpointId);
-      return;
+      return {
+        delivery,
+        result: 'delivered',
+        outcome: { ...base, status: 'delivered', error: null },
+      };
     }
     if (statusCode === 410) {
-      await this.deliveries.finish(
-        deliveryId,
-        {
-          status: 'failed',
-          statusCode,
-          error: 'endpoint answered 410 Gone',
-          countsAsAttempt: true,
-        },
-        attempt,
-      );
-      await this.deliveries.disableEndpoint(delivery.endpointId);
-      this.logger.warn(`Webhook endpoint ${delivery.endpointId} answered 410 and was disabled`);
-      return;
+      return {
+        delivery,
+        result: 'gone',
+        outcome: { ...base, status: 'failed', error: 'endpoint answered 410 Gone' },
+      };
     }
-    const delay = nextRetryDelay(this.config.webhooks.retryScheduleMs, attemptsMade, retryAfterMs);
-    await this.deliveries.finish(
-      deliveryId,
-      {
+    const delay = nextRetryDelay(
+      this.config.webhooks.retryScheduleMs,
+      delivery.attempts + 1,
+      retryAfterMs,
+    );
+    return {
+      delivery,
+      result: 'failed',
+      outcome: {
+        ...base,
         status: delay === null ? 'failed' : 'pending',
-        statusCode,
         error: error ?? `endpoint answered ${statusCode}`,
         nextAttemptAt: delay === null ? undefined : new Date(Date.now() + delay),
-        countsAsAttempt: true,
       },
-      attempt,
+    };
+  }
+
+  /**
+   * Records a batch of sent deliveries: every outcome and attempt in one statement, then the
+   * endpoints' failure streaks (one statement each way). An endpoint that answered 410, or whose
+   * streak has lasted WEBHOOK_DISABLE_AFTER_HOURS, is disabled (its pending deliveries cancelled).
+   */
+  async finishBatch(sent: SentDelivery[]): Promise<void> {
+    if (sent.length === 0) return;
+    await this.deliveries.finishMany(sent.map((entry) => entry.outcome));
+    const endpoints = (result: SentDelivery['result'], only?: (entry: SentDelivery) => boolean) => [
+      ...new Set(
+        sent
+          .filter((entry) => entry.result === result && (only?.(entry) ?? true))
+          .map((entry) => entry.delivery.endpointId),
+      ),
+    ];
+    // Only an endpoint on a failure streak has one to end.
+    await this.deliveries.endpointsSucceeded(
+      endpoints('delivered', (entry) => entry.delivery.failingSince !== null),
     );
-    if (
-      await this.deliveries.endpointFailed(delivery.endpointId, this.config.webhooks.disableAfterMs)
-    ) {
-      await this.deliveries.disableEndpoint(delivery.endpointId);
-      this.logger.warn(
-        `Webhook endpoint ${delivery.endpointId} failed continuously and was disabled`,
-      );
+    const expired = await this.deliveries.endpointsFailed(
+      endpoints('failed'),
+      this.config.webhooks.disableAfterMs,
+    );
+    for (const endpointId of endpoints('gone')) {
+      await this.deliveries.disableEndpoint(endpointId);
+      this.logger.warn(`Webhook endpoint ${endpointId} answered 410 and was disabled`);
     }
+    for (const endpointId of expired) {
+      await this.deliveries.disableEndpoint(endpointId);
+      this.logger.warn(`Webhook endpoint ${endpointId} failed continuously and was disabled`);
+    }
+  }
+
+  onModuleDestroy(): void {
+    this.agents.destroy();
   }
 }

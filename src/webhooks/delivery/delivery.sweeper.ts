@@ -7,6 +7,7 @@ import { DELIVERIES_CHANNEL } from '../../events/events';
 import { isRunnableJobState, OutboxSweeper, withTimeout } from '../../queues/outbox-sweeper';
 import { DELIVER_JOB, deliverJobId, DeliverJob, WEBHOOK_QUEUE } from '../webhook-queue';
 import { DeliveryLeaseRepository } from './delivery-lease.repository';
+import { DeliveryPump } from './delivery-pump';
 
 const BATCH = 500;
 /**
@@ -29,6 +30,7 @@ const ENQUEUE_TIMEOUT_MS = 2_000;
 export class DeliverySweeper extends OutboxSweeper {
   constructor(
     private readonly deliveries: DeliveryLeaseRepository,
+    private readonly pump: DeliveryPump,
     @InjectQueue(WEBHOOK_QUEUE) private readonly queue: Queue<DeliverJob>,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
@@ -41,6 +43,9 @@ export class DeliverySweeper extends OutboxSweeper {
   }
 
   protected async sweepOnce(): Promise<void> {
+    // This process's own pump leases what is due straight from PostgreSQL, Redis or not; the
+    // jobs below wake the other workers' pumps.
+    this.pump.wake();
     for (;;) {
       const due = await this.deliveries.takeDue(BATCH, RECHECK_AFTER_MS);
       const queued = await Promise.all(due.map((delivery) => this.enqueue(delivery)));
