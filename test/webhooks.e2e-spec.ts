@@ -362,6 +362,14 @@ describe('Webhooks', () => {
       const { group, inbox } = await groupWithReceiver('Stranded');
       await firstSession(group);
       const [first] = await inbox.waitFor(1);
+      // Outcomes are recorded in batches just after the send: wait for this one's.
+      await eventually(async () => {
+        const { rows } = await t.db.query<{ status: string }>(
+          'SELECT status FROM webhook_deliveries WHERE event_id = $1',
+          [String(first.headers['webhook-id'])],
+        );
+        expect(rows[0]?.status).toBe('delivered');
+      });
       // As after a Redis crash: the delivery is pending again and its recorded job is stranded.
       const strandedJob = `stranded-${n}`;
       await strandJob(t, 'webhooks', 'deliver', strandedJob);

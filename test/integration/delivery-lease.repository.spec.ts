@@ -321,6 +321,33 @@ describe('DeliveryLeaseRepository (PostgreSQL)', () => {
       responseExcerpt: statusCode === null ? null : `answered ${statusCode}`,
     });
 
+    it('finishMany with the lease: a delivery redelivered on request during its send stays pending and due', async () => {
+      const [sending, untouched] = await t.dueDeliveries(world, 2);
+      await repo.claimDue(10, LEASE_MS);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      // POST …/redeliver while the worker sends: pending, due now, the lease kept.
+      await t.rows(
+        "UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = now() WHERE id = $1",
+        [sending],
+      );
+      const delivered = (deliveryId: string) => ({
+        deliveryId,
+        status: 'delivered' as const,
+        statusCode: 200,
+        error: null,
+        countsAsAttempt: true,
+        attempt: attempt(200, null),
+      });
+      await repo.finishMany([delivered(sending), delivered(untouched)], LEASE_MS);
+      expect(await t.deliveryRow(sending)).toMatchObject({
+        status: 'pending',
+        attempts: 1,
+        leased: false,
+      });
+      expect(await t.deliveryRow(untouched)).toMatchObject({ status: 'delivered', leased: false });
+      expect((await claimNext())?.id).toBe(sending);
+    });
+
     it('finishMany ends a batch in one statement: each outcome its own, each attempt logged once', async () => {
       const [a, b, c] = await t.dueDeliveries(world, 3);
       await repo.claimDue(10, LEASE_MS);

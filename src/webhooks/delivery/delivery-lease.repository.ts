@@ -55,6 +55,13 @@ const CLAIM_DUE = `WITH picked AS (
      JOIN webhook_endpoints w ON w.id = l."endpointId"
      JOIN events e ON e.id = l."eventId"`;
 
+/**
+ * In finishMany: the delivery `d` was redelivered on request while this lease held ($13, the
+ * lease's length): its next attempt was moved past the lease's start.
+ */
+const REDELIVERED = `($13::int IS NOT NULL AND d.locked_until IS NOT NULL
+  AND d.next_attempt_at > d.locked_until - $13::int * interval '1 millisecond')`;
+
 /** How an attempt ended, for finishMany. */
 export interface DeliveryOutcome {
   deliveryId: string;
@@ -133,9 +140,11 @@ export class DeliveryLeaseRepository {
   /**
    * Ends attempts in one statement: each delivery delivered, failed, cancelled, or pending again
    * at `nextAttemptAt`, its lease cleared, and each attempt made logged in `delivery_attempts`
-   * (a worker's batch: one round trip for many deliveries).
+   * (a worker's batch: one round trip for many deliveries). With `leaseMs` (the lease the worker
+   * took), a delivery redelivered on request while it was being sent (its next_attempt_at moved
+   * past the lease's start) stays pending, due, so the requested redelivery still happens.
    */
-  async finishMany(outcomes: DeliveryOutcome[]): Promise<void> {
+  async finishMany(outcomes: DeliveryOutcome[], leaseMs: number | null = null): Promise<void> {
     if (outcomes.length === 0) return;
     const column = <T>(pick: (outcome: DeliveryOutcome) => T) => outcomes.map(pick);
     await this.db.rows(
@@ -151,10 +160,13 @@ export class DeliveryLeaseRepository {
          SELECT id, started_at, duration_ms, attempt_status_code, attempt_error, response_excerpt
            FROM o WHERE logged)
        UPDATE webhook_deliveries d
-          SET status = o.status, last_status_code = o.status_code, last_error = o.error,
+          SET status = CASE WHEN ${REDELIVERED} THEN 'pending' ELSE o.status END,
+              last_status_code = o.status_code, last_error = o.error,
               attempts = d.attempts + o.counted,
-              next_attempt_at = coalesce(o.next_attempt_at, d.next_attempt_at),
-              delivered_at = CASE WHEN o.status = 'delivered' THEN now() ELSE d.delivered_at END,
+              next_attempt_at = CASE WHEN ${REDELIVERED} THEN d.next_attempt_at
+                                     ELSE coalesce(o.next_attempt_at, d.next_attempt_at) END,
+              delivered_at = CASE WHEN o.status = 'delivered' AND NOT ${REDELIVERED} THEN now()
+                                  ELSE d.delivered_at END,
               locked_until = NULL
          FROM o WHERE d.id = o.id`,
       [
@@ -170,6 +182,7 @@ export class DeliveryLeaseRepository {
         column((o) => o.attempt?.statusCode ?? null),
         column((o) => o.attempt?.error ?? null),
         column((o) => o.attempt?.responseExcerpt ?? null),
+        leaseMs,
       ],
     );
   }

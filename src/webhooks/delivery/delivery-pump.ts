@@ -27,7 +27,10 @@ export class DeliveryPump {
   private readonly logger = new Logger(DeliveryPump.name);
   /** Sends in flight at most (and the size of a lease batch). */
   private readonly concurrency = DELIVERY_CONCURRENCY;
-  /** Queued behind a full set of sends (one timeout), then sent (another), then recorded. */
+  /**
+   * Leased deliveries wait behind at most two full sets of sends (two timeouts), then are sent
+   * (a third), then recorded: the lease covers that.
+   */
   private readonly leaseMs: number;
   private readonly ready: ClaimedDelivery[] = [];
   private inFlight = 0;
@@ -35,6 +38,8 @@ export class DeliveryPump {
   /** Woken while leasing: lease again even if the last batch was short. */
   private wokenAgain = false;
   private stopping = false;
+  /** The last lease came back short: nothing more is due until something wakes the pump. */
+  private drained = false;
   private readonly outcomes: SentDelivery[] = [];
   private flushTimer: NodeJS.Timeout | null = null;
   private readonly flushes = new Set<Promise<void>>();
@@ -45,12 +50,13 @@ export class DeliveryPump {
     private readonly delivery: DeliveryService,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
-    this.leaseMs = 2 * config.webhooks.timeoutMs + 10_000;
+    this.leaseMs = 3 * config.webhooks.timeoutMs + 10_000;
   }
 
   /** Something may be due: lease and send until nothing is. */
   wake(): void {
     if (this.stopping) return;
+    this.drained = false;
     if (this.leasing) {
       this.wokenAgain = true;
       return;
@@ -74,8 +80,10 @@ export class DeliveryPump {
     try {
       for (;;) {
         this.wokenAgain = false;
-        const free = this.concurrency * 2 - this.inFlight - this.ready.length;
-        if (this.stopping || free < this.concurrency / 2) return;
+        // In flight plus leased-and-waiting stays under three sets of sends; a lease takes at
+        // least one set, so each statement leases many.
+        const free = this.concurrency * 3 - this.inFlight - this.ready.length;
+        if (this.stopping || free < this.concurrency) return;
         let batch: ClaimedDelivery[];
         try {
           batch = await this.deliveries.claimDue(free, this.leaseMs);
@@ -86,7 +94,10 @@ export class DeliveryPump {
         this.ready.push(...batch);
         this.startSends();
         // A short batch means nothing else is due now, unless a wake-up came meanwhile.
-        if (batch.length < free && !this.wokenAgain) return;
+        if (batch.length < free && !this.wokenAgain) {
+          this.drained = true;
+          return;
+        }
       }
     } finally {
       this.leasing = false;
@@ -103,7 +114,9 @@ export class DeliveryPump {
         this.record(sent);
         this.startSends();
         // Refill before the last leased ones run out, so sends never wait on a lease.
-        if (!this.leasing && this.ready.length < this.concurrency / 2) void this.lease();
+        if (!this.leasing && !this.drained && this.ready.length <= this.concurrency) {
+          void this.lease();
+        }
         this.checkIdle();
       });
     }
@@ -125,7 +138,7 @@ export class DeliveryPump {
     this.flushTimer = null;
     const batch = this.outcomes.splice(0);
     if (batch.length === 0) return Promise.resolve();
-    const written = this.delivery.finishBatch(batch).catch((error: unknown) => {
+    const written = this.delivery.finishBatch(batch, this.leaseMs).catch((error: unknown) => {
       // The leases expire and the deliveries are sent again: at least once, never lost.
       this.logger.error(
         `Recording ${batch.length} delivery outcomes failed (they will be retried when their leases end): ${(error as Error).message}`,

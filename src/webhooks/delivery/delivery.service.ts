@@ -159,9 +159,12 @@ export class DeliveryService implements OnModuleDestroy {
    * endpoints' failure streaks (one statement each way). An endpoint that answered 410, or whose
    * streak has lasted WEBHOOK_DISABLE_AFTER_HOURS, is disabled (its pending deliveries cancelled).
    */
-  async finishBatch(sent: SentDelivery[]): Promise<void> {
+  async finishBatch(sent: SentDelivery[], leaseMs: number): Promise<void> {
     if (sent.length === 0) return;
-    await this.deliveries.finishMany(sent.map((entry) => entry.outcome));
+    await this.deliveries.finishMany(
+      sent.map((entry) => entry.outcome),
+      leaseMs,
+    );
     const endpoints = (result: SentDelivery['result'], only?: (entry: SentDelivery) => boolean) => [
       ...new Set(
         sent
