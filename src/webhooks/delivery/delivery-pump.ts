@@ -28,8 +28,9 @@ export class DeliveryPump {
   /** Sends in flight at most (and the size of a lease batch). */
   private readonly concurrency = DELIVERY_CONCURRENCY;
   /**
-   * Leased deliveries wait behind at most two full sets of sends (two timeouts), then are sent
-   * (a third), then recorded: the lease covers that.
+   * Leased deliveries wait behind at most one full set of sends (one timeout), then are sent
+   * (a second), then recorded: the lease covers that, and no more, so the deliveries of a killed
+   * worker are due again soon.
    */
   private readonly leaseMs: number;
   private readonly ready: ClaimedDelivery[] = [];
@@ -50,7 +51,7 @@ export class DeliveryPump {
     private readonly delivery: DeliveryService,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
-    this.leaseMs = 3 * config.webhooks.timeoutMs + 10_000;
+    this.leaseMs = 2 * config.webhooks.timeoutMs + 10_000;
   }
 
   /** Something may be due: lease and send until nothing is. */
@@ -80,10 +81,10 @@ export class DeliveryPump {
     try {
       for (;;) {
         this.wokenAgain = false;
-        // In flight plus leased-and-waiting stays under three sets of sends; a lease takes at
-        // least one set, so each statement leases many.
-        const free = this.concurrency * 3 - this.inFlight - this.ready.length;
-        if (this.stopping || free < this.concurrency) return;
+        // In flight plus leased-and-waiting stays within two sets of sends; a lease takes at
+        // least half a set, so each statement leases many.
+        const free = this.concurrency * 2 - this.inFlight - this.ready.length;
+        if (this.stopping || free < this.concurrency / 2) return;
         let batch: ClaimedDelivery[];
         try {
           batch = await this.deliveries.claimDue(free, this.leaseMs);
@@ -114,7 +115,7 @@ export class DeliveryPump {
         this.record(sent);
         this.startSends();
         // Refill before the last leased ones run out, so sends never wait on a lease.
-        if (!this.leasing && !this.drained && this.ready.length <= this.concurrency) {
+        if (!this.leasing && !this.drained && this.ready.length <= this.concurrency / 2) {
           void this.lease();
         }
         this.checkIdle();
