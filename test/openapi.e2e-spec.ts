@@ -3,6 +3,7 @@ import type { OpenAPIV3 } from 'openapi-types';
 import { CommonErrors } from '../src/common/errors/common.errors';
 import { describePrivacyFloor } from '../src/common/privacy-model';
 import { GroupErrors } from '../src/groups/groups.errors';
+import { WebhookErrors } from '../src/webhooks/webhooks.errors';
 import { startTestApp, TestApp } from './support/test-app';
 
 type Operation = OpenAPIV3.OperationObject;
@@ -98,6 +99,50 @@ describe('OpenAPI document', () => {
         ]),
       );
     }
+  });
+
+  it('documents enabledEvents on POST and PUT /webhooks and the replay operation (webhooks v2)', () => {
+    const find = (method: string, path: string) =>
+      operations().find((op) => op.method === method && op.path === path)!.operation;
+    const events = ['user.created', 'user.session.result', 'user.privacy.updated', 'user.deleted'];
+    for (const [method, path, dto] of [
+      ['post', '/webhooks/{groupID}', 'CreateWebhookDto'],
+      ['put', '/webhooks/{groupID}/{webhookID}', 'UpdateWebhookDto'],
+    ]) {
+      expect(badRequestMessages(find(method, path))).toContain(WebhookErrors.EnabledEventsInvalid);
+      const schema = document.components?.schemas?.[dto] as OpenAPIV3.SchemaObject;
+      const field = schema.properties?.enabledEvents as OpenAPIV3.ArraySchemaObject;
+      expect(field).toMatchObject({ type: 'array', minItems: 1 });
+      expect((field.items as OpenAPIV3.SchemaObject).enum).toEqual(events);
+      expect(schema.required ?? []).not.toContain('enabledEvents');
+    }
+
+    const replay = find('post', '/webhooks/{groupID}/{webhookID}/replay');
+    const body = (replay.requestBody as OpenAPIV3.RequestBodyObject).content['application/json']
+      .schema as OpenAPIV3.ReferenceObject;
+    const request = document.components?.schemas?.[
+      body.$ref.split('/').pop()!
+    ] as OpenAPIV3.SchemaObject;
+    expect(Object.keys(request.properties ?? {})).toEqual(['since', 'until']);
+    expect(request.required).toEqual(['since']);
+    const ok = (replay.responses['200'] as OpenAPIV3.ResponseObject).content!['application/json']
+      .schema as OpenAPIV3.ReferenceObject;
+    const answer = document.components?.schemas?.[
+      ok.$ref.split('/').pop()!
+    ] as OpenAPIV3.SchemaObject;
+    expect(Object.keys(answer.properties ?? {})).toEqual(['replayed']);
+    expect(badRequestMessages(replay)).toEqual(
+      expect.arrayContaining([
+        WebhookErrors.SinceMissing,
+        WebhookErrors.SinceInvalid,
+        WebhookErrors.UntilNotAfterSince,
+        WebhookErrors.ReplayTooLarge,
+        WebhookErrors.NotFound,
+        GroupErrors.NotFound,
+      ]),
+    );
+    expect(replay.responses['409']).toBeDefined();
+    expect(replay.security).toEqual([{ 'x-api-key': [] }]);
   });
 
   it('describes the Group schema with the spec fields and an example', () => {

@@ -7,7 +7,12 @@ export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'cancelled';
 
 /** Schema of `webhook_deliveries`: one row per (event, endpoint). */
 @Entity({ name: 'webhook_deliveries' })
-@Index('webhook_deliveries_event_endpoint_key', ['eventId', 'endpointId'], { unique: true })
+@Index('webhook_deliveries_event_endpoint_idx', ['eventId', 'endpointId'])
+// One original delivery per (event, endpoint); replays (POST …/replay) add more.
+@Index('webhook_deliveries_original_key', ['eventId', 'endpointId'], {
+  unique: true,
+  where: 'NOT replay',
+})
 @Index('webhook_deliveries_due_idx', ['nextAttemptAt'], { where: "status = 'pending'" })
 @Index('webhook_deliveries_endpoint_idx', ['endpointId', 'createdAt'])
 @Check(
@@ -29,6 +34,10 @@ export class WebhookDeliveryEntity {
 
   @Column({ type: 'integer', default: 0 })
   attempts!: number;
+
+  /** Made by POST /webhooks/{groupID}/{webhookID}/replay rather than by the event's outbox write. */
+  @Column({ type: 'boolean', default: false })
+  replay!: boolean;
 
   @Column({ name: 'next_attempt_at', type: 'timestamptz', default: () => 'now()' })
   nextAttemptAt!: Date;

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiConflictResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { EnterpriseId } from '../common/auth/enterprise.decorator';
 import { MessageDto, SUCCESS } from '../common/http/message.dto';
 import { ApiEndpointErrors } from '../common/swagger/api-errors.decorator';
@@ -8,11 +8,13 @@ import { GroupErrors } from '../groups/groups.errors';
 import {
   CreateWebhookDto,
   DeliveryDto,
+  ReplayResultDto,
+  ReplayWebhookDto,
   UpdateWebhookDto,
   WebhookDto,
   WebhookWithSecretDto,
 } from './dto/webhook.dto';
-import { WebhookErrors } from './webhooks.errors';
+import { REPLAY_MAX_EVENTS, WebhookErrors } from './webhooks.errors';
 import { WebhooksService } from './webhooks.service';
 
 const GROUP_PATH_ERRORS = [GroupErrors.GroupIdMissing, GroupErrors.GroupIdNotNumber];
@@ -54,8 +56,10 @@ export class WebhooksController {
   @ApiOperation({
     summary: 'Add a webhook endpoint to a group',
     description:
-      'New endpoints are `enabled` and receive `user.created` and `user.session.result`. The answer ' +
-      'includes the signing `secret` (Standard Webhooks), shown only here and on rotation.',
+      'New endpoints are `enabled` and receive the event types of `enabledEvents`: by default ' +
+      '`user.created` and `user.session.result`; `user.privacy.updated` and `user.deleted` on ' +
+      'request. The answer includes the signing `secret` (Standard Webhooks), shown only here and ' +
+      'on rotation.',
   })
   @ApiOkResponse({ type: WebhookWithSecretDto })
   @ApiEndpointErrors([
@@ -66,6 +70,7 @@ export class WebhooksController {
     WebhookErrors.DescriptionMissing,
     WebhookErrors.DescriptionNotString,
     WebhookErrors.DescriptionTooLong,
+    WebhookErrors.EnabledEventsInvalid,
     GroupErrors.NotFound,
   ])
   create(
@@ -77,7 +82,10 @@ export class WebhooksController {
   }
 
   @Put(':groupID/:webhookID')
-  @ApiOperation({ summary: "Change an endpoint's url, description or status" })
+  @ApiOperation({
+    summary: "Change an endpoint's url, description, status or enabled events",
+    description: 'Fields left out stay as they are.',
+  })
   @ApiOkResponse({ type: WebhookDto })
   @ApiEndpointErrors([
     ...ENDPOINT_PATH_ERRORS,
@@ -86,6 +94,7 @@ export class WebhooksController {
     WebhookErrors.DescriptionNotString,
     WebhookErrors.DescriptionTooLong,
     WebhookErrors.StatusInvalid,
+    WebhookErrors.EnabledEventsInvalid,
     GroupErrors.NotFound,
     WebhookErrors.NotFound,
   ])
@@ -171,5 +180,48 @@ export class WebhooksController {
   ): Promise<MessageDto> {
     await this.webhooks.redeliver(enterpriseId, groupId, webhookId, deliveryId);
     return SUCCESS;
+  }
+
+  @Post(':groupID/:webhookID/replay')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Send the events of a time window to this endpoint again',
+    description:
+      'Every event of the group created in [`since`, `until`) whose type the endpoint enables ' +
+      'becomes a new delivery to this endpoint (same envelope and event id, so `webhook-id` is ' +
+      'unchanged; personal data already cleared by retention is sent as `null`). At most ' +
+      `${REPLAY_MAX_EVENTS} events per call: a larger window is refused and nothing is created. ` +
+      'A disabled endpoint is refused with 409.',
+  })
+  @ApiOkResponse({ type: ReplayResultDto })
+  @ApiEndpointErrors([
+    ...ENDPOINT_PATH_ERRORS,
+    WebhookErrors.SinceMissing,
+    WebhookErrors.SinceNotString,
+    WebhookErrors.SinceInvalid,
+    WebhookErrors.UntilNotString,
+    WebhookErrors.UntilInvalid,
+    WebhookErrors.SinceInFuture,
+    WebhookErrors.UntilNotAfterSince,
+    GroupErrors.NotFound,
+    WebhookErrors.NotFound,
+    WebhookErrors.ReplayTooLarge,
+  ])
+  @ApiConflictResponse({
+    description: 'The endpoint is disabled; nothing was created.',
+    schema: {
+      type: 'object',
+      required: ['error'],
+      properties: { error: { type: 'string', enum: [WebhookErrors.ReplayDisabledEndpoint] } },
+      example: { error: WebhookErrors.ReplayDisabledEndpoint },
+    },
+  })
+  replay(
+    @GroupIdParam() groupId: number,
+    @Param('webhookID') webhookId: string,
+    @EnterpriseId() enterpriseId: string,
+    @Body() body: ReplayWebhookDto,
+  ): Promise<ReplayResultDto> {
+    return this.webhooks.replay(enterpriseId, groupId, webhookId, body);
   }
 }

@@ -5,6 +5,9 @@ import {
   mustBeString,
 } from '../common/errors/common.errors';
 
+/** At most this many events per replay call (DESIGN §16: replay is bounded). */
+export const REPLAY_MAX_EVENTS = 10_000;
+
 export const WebhookErrors = {
   WebhookIdMissing: missingPathParameter('webhookID'),
   NotFound: 'Webhook not found',
@@ -16,4 +19,16 @@ export const WebhookErrors = {
   DescriptionTooLong: 'description must be at most 500 characters',
   StatusInvalid: "status must be 'enabled' or 'disabled'",
   DeliveryNotFound: 'Delivery not found',
+  EnabledEventsInvalid:
+    "Invalid enabledEvents. Should be an array with elements in ['user.created', 'user.session.result', 'user.privacy.updated', 'user.deleted'].",
+  SinceMissing: missingBodyParameter('since'),
+  SinceNotString: mustBeString('since'),
+  SinceInvalid: 'since must be an ISO-8601 date or date-time with a time zone',
+  UntilNotString: mustBeString('until'),
+  UntilInvalid: 'until must be an ISO-8601 date or date-time with a time zone',
+  SinceInFuture: 'since must not be in the future',
+  UntilNotAfterSince: 'until must be later than since',
+  ReplayTooLarge: `The replay window holds more than ${REPLAY_MAX_EVENTS} events; narrow since/until`,
+  ReplayDisabledEndpoint:
+    'This webhook is disabled; re-enable it with PUT {"status": "enabled"} before replaying',
 } as const;

@@ -97,6 +97,7 @@ export class WebhooksRepository {
       url: string | null;
       description: string | null;
       status: EndpointStatus | null;
+      enabledEvents: string[] | null;
     },
   ): Promise<EndpointRecord | null> {
     const [endpoint] = await this.db.rows<EndpointRecord>(
@@ -105,6 +106,7 @@ export class WebhooksRepository {
             SET url = coalesce($4, url),
                 description = coalesce($5, description),
                 status = coalesce($6, status),
+                enabled_events = coalesce($7::text[], enabled_events),
                 failing_since = CASE WHEN $6 = 'enabled' THEN NULL ELSE failing_since END,
                 updated_at = now()
           WHERE id = $1 AND enterprise_id = $2 AND group_id = $3
@@ -113,7 +115,15 @@ export class WebhooksRepository {
          UPDATE webhook_deliveries SET status = 'cancelled', locked_until = NULL
           WHERE endpoint_id = (SELECT id FROM updated) AND $6 = 'disabled' AND status = 'pending')
        SELECT * FROM updated`,
-      [webhookId, enterpriseId, groupId, changes.url, changes.description, changes.status],
+      [
+        webhookId,
+        enterpriseId,
+        groupId,
+        changes.url,
+        changes.description,
+        changes.status,
+        changes.enabledEvents,
+      ],
     );
     return endpoint ?? null;
   }
@@ -189,5 +199,46 @@ export class WebhooksRepository {
       [deliveryId, endpointId, enterpriseId],
     );
     return rows.length > 0;
+  }
+
+  /**
+   * Replay (DESIGN §16): a new pending delivery to this endpoint of every event of its group and
+   * enterprise created in [since, until) whose type the endpoint enables, in one statement (so
+   * in one transaction), then NOTIFY at commit as the outbox write does. Nothing is written when
+   * the window holds more than `max` such events; the answer says how many it holds (up to
+   * `max + 1`) and how many deliveries were made. Null when the endpoint is not this
+   * enterprise's and group's, or is disabled.
+   */
+  async replay(
+    enterpriseId: string,
+    groupId: number,
+    endpointId: string,
+    window: { since: Date; until: Date },
+    max: number,
+  ): Promise<{ inWindow: number; replayed: number } | null> {
+    const [row] = await this.db.rows<{ inWindow: number; replayed: number } & { found: boolean }>(
+      `WITH endpoint AS (
+         SELECT id, enabled_events FROM webhook_endpoints
+          WHERE id = $3 AND enterprise_id = $1 AND group_id = $2 AND status = 'enabled'),
+       candidates AS (
+         SELECT e.id, e.created_at FROM events e, endpoint w
+          WHERE e.enterprise_id = $1 AND e.group_id = $2 AND e.type = ANY (w.enabled_events)
+            AND e.created_at >= $4 AND e.created_at < $5
+          ORDER BY e.created_at, e.id
+          LIMIT $6 + 1),
+       counted AS (SELECT count(*)::int AS n FROM candidates),
+       inserted AS (
+         INSERT INTO webhook_deliveries (event_id, endpoint_id, replay)
+         SELECT c.id, $3, true FROM candidates c, counted WHERE counted.n <= $6
+          ORDER BY c.created_at, c.id
+         RETURNING 1)
+       SELECT EXISTS (SELECT 1 FROM endpoint) AS found,
+              (SELECT n FROM counted) AS "inWindow",
+              (SELECT count(*)::int FROM inserted) AS replayed,
+              CASE WHEN (SELECT count(*) FROM inserted) > 0
+                   THEN pg_notify('${DELIVERIES_CHANNEL}', '') END AS notified`,
+      [enterpriseId, groupId, endpointId, window.since, window.until, max],
+    );
+    return row.found ? { inWindow: row.inWindow, replayed: row.replayed } : null;
   }
 }

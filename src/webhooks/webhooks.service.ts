@@ -9,15 +9,18 @@ import { EventsRepository } from '../events/events.repository';
 import { GroupErrors } from '../groups/groups.errors';
 import { GroupsRepository } from '../groups/groups.repository';
 import {
+  canonicalEvents,
+  DEFAULT_EVENTS,
   DeliveryDto,
+  ReplayResultDto,
+  ReplayWebhookDto,
   UpdateWebhookDto,
-  WEBHOOK_EVENTS,
   WebhookDto,
   WebhookWithSecretDto,
 } from './dto/webhook.dto';
 import { isAllowedWebhookUrl } from './safe-http';
 import { newWebhookSecret } from './webhook-signer';
-import { WebhookErrors } from './webhooks.errors';
+import { REPLAY_MAX_EVENTS, WebhookErrors } from './webhooks.errors';
 import { EndpointRecord, WebhooksRepository } from './webhooks.repository';
 
 /** The old secret keeps signing (and verifying) this long after a rotation. */
@@ -54,7 +57,7 @@ export class WebhooksService {
   async create(
     enterpriseId: string,
     groupId: number,
-    request: { url: string; description: string },
+    request: { url: string; description: string; enabledEvents?: string[] },
   ): Promise<WebhookWithSecretDto> {
     this.assertUrlAllowed(request.url);
     await this.requireGroup(enterpriseId, groupId);
@@ -65,7 +68,7 @@ export class WebhooksService {
       groupId,
       url: request.url,
       description: request.description,
-      enabledEvents: [...WEBHOOK_EVENTS],
+      enabledEvents: canonicalEvents(request.enabledEvents ?? DEFAULT_EVENTS),
       secretCiphertext: this.cipher.encrypt(secret),
     });
     return { ...toDto(endpoint), secret };
@@ -84,6 +87,7 @@ export class WebhooksService {
           url: changes.url ?? null,
           description: changes.description ?? null,
           status: changes.status ?? null,
+          enabledEvents: changes.enabledEvents ? canonicalEvents(changes.enabledEvents) : null,
         })
       : null;
     if (!endpoint) throw ApiError.badRequest(WebhookErrors.NotFound);
@@ -168,6 +172,43 @@ export class WebhooksService {
       DELIVERY_ID.test(deliveryId) &&
       (await this.endpoints.redeliver(enterpriseId, endpoint.id, deliveryId));
     if (!found) throw ApiError.badRequest(WebhookErrors.DeliveryNotFound);
+  }
+
+  /**
+   * Replays the window [since, until) of the group's events to this endpoint as new deliveries
+   * (DESIGN §16): only the types it enables, at most REPLAY_MAX_EVENTS, all or nothing. A disabled
+   * endpoint is refused (409) rather than given deliveries that would be cancelled at once.
+   */
+  async replay(
+    enterpriseId: string,
+    groupId: number,
+    webhookId: string,
+    request: ReplayWebhookDto,
+  ): Promise<ReplayResultDto> {
+    const now = new Date();
+    const since = new Date(request.since);
+    const until = request.until === undefined ? now : new Date(request.until);
+    if (since.getTime() > now.getTime()) throw ApiError.badRequest(WebhookErrors.SinceInFuture);
+    if (until.getTime() <= since.getTime()) {
+      throw ApiError.badRequest(WebhookErrors.UntilNotAfterSince);
+    }
+    const endpoint = await this.requireEndpoint(enterpriseId, groupId, webhookId);
+    if (endpoint.status !== 'enabled') {
+      throw new ApiError(409, WebhookErrors.ReplayDisabledEndpoint);
+    }
+    const outcome = await this.endpoints.replay(
+      enterpriseId,
+      groupId,
+      endpoint.id,
+      { since, until },
+      REPLAY_MAX_EVENTS,
+    );
+    // Disabled (or deleted) between the two statements.
+    if (!outcome) throw new ApiError(409, WebhookErrors.ReplayDisabledEndpoint);
+    if (outcome.inWindow > REPLAY_MAX_EVENTS) {
+      throw ApiError.badRequest(WebhookErrors.ReplayTooLarge);
+    }
+    return { replayed: outcome.replayed };
   }
 
   private assertUrlAllowed(url: string): void {

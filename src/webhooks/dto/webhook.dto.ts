@@ -1,5 +1,6 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, ApiPropertyOptions } from '@nestjs/swagger';
 import {
+  holds,
   isString,
   maxLength,
   oneOf,
@@ -9,7 +10,35 @@ import {
 } from '../../common/validation/rules';
 import { WebhookErrors } from '../webhooks.errors';
 
-export const WEBHOOK_EVENTS = ['user.created', 'user.session.result'] as const;
+/** The event types an endpoint can enable (DESIGN §16), in their canonical order. */
+export const SUBSCRIBABLE_EVENTS = [
+  'user.created',
+  'user.session.result',
+  'user.privacy.updated',
+  'user.deleted',
+] as const;
+export type SubscribableEvent = (typeof SUBSCRIBABLE_EVENTS)[number];
+/** What an endpoint created without `enabledEvents` takes: the spec's two events. */
+export const DEFAULT_EVENTS: readonly SubscribableEvent[] = ['user.created', 'user.session.result'];
+
+const isEventList = (value: unknown): boolean =>
+  Array.isArray(value) &&
+  value.length > 0 &&
+  value.every((type) => (SUBSCRIBABLE_EVENTS as readonly unknown[]).includes(type));
+
+/** Duplicates collapsed, in the canonical order: what is stored and answered. */
+export const canonicalEvents = (types: readonly string[]): SubscribableEvent[] =>
+  SUBSCRIBABLE_EVENTS.filter((type) => types.includes(type));
+
+const ENABLED_EVENTS_DOC: ApiPropertyOptions = {
+  type: [String],
+  enum: [...SUBSCRIBABLE_EVENTS],
+  minItems: 1,
+  description:
+    'The event types this endpoint receives: a non-empty list of `user.created`, ' +
+    '`user.session.result`, `user.privacy.updated`, `user.deleted` (duplicates collapse; stored ' +
+    'in that order).',
+};
 const DESCRIPTION_MAX = 500;
 const URL_MAX = 2048;
 
@@ -40,7 +69,12 @@ export class WebhookDto {
   @ApiProperty({ example: 'https://hooks.example.com/checkin' })
   url!: string;
 
-  @ApiProperty({ example: [...WEBHOOK_EVENTS], type: [String], enum: WEBHOOK_EVENTS })
+  @ApiProperty({
+    example: [...DEFAULT_EVENTS],
+    type: [String],
+    enum: SUBSCRIBABLE_EVENTS,
+    description: 'The event types the endpoint receives, in canonical order.',
+  })
   enabledEvents!: string[];
 }
 
@@ -68,6 +102,15 @@ export class CreateWebhookDto {
     maxLength(DESCRIPTION_MAX, WebhookErrors.DescriptionTooLong),
   )
   description!: string;
+
+  /** Checked after the spec's fields; absent = the spec's two events. */
+  @ApiPropertyOptional({
+    ...ENABLED_EVENTS_DOC,
+    example: ['user.created', 'user.privacy.updated', 'user.deleted'],
+    default: [...DEFAULT_EVENTS],
+  })
+  @Rules(holds(isEventList, WebhookErrors.EnabledEventsInvalid))
+  enabledEvents?: string[];
 }
 
 /** Every field optional; the ones sent change. */
@@ -93,6 +136,70 @@ export class UpdateWebhookDto {
   })
   @Rules(oneOf(['enabled', 'disabled'], WebhookErrors.StatusInvalid))
   status?: 'enabled' | 'disabled';
+
+  /** Absent = unchanged. */
+  @ApiPropertyOptional({ ...ENABLED_EVENTS_DOC, example: ['user.privacy.updated'] })
+  @Rules(holds(isEventList, WebhookErrors.EnabledEventsInvalid))
+  enabledEvents?: string[];
+}
+
+/**
+ * An ISO-8601 date (`2026-11-01`, read as UTC midnight) or date-time with a time zone (`Z` or
+ * `±hh:mm`): a date-time without one would depend on the server's zone.
+ */
+const ISO_INSTANT =
+  /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2}))?$/i;
+export const isIsoInstant = (value: string): boolean => {
+  const parts = ISO_INSTANT.exec(value);
+  if (!parts || Number.isNaN(Date.parse(value))) return false;
+  const [year, month, day] = [Number(parts[1]), Number(parts[2]), Number(parts[3])];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  const [hour, minute, second] = [
+    Number(parts[4] ?? 0),
+    Number(parts[5] ?? 0),
+    Number(parts[6] ?? 0),
+  ];
+  return (
+    date.getUTCFullYear() === year &&
+    date.getUTCMonth() === month - 1 &&
+    date.getUTCDate() === day &&
+    hour < 24 &&
+    minute < 60 &&
+    second < 60
+  );
+};
+
+export class ReplayWebhookDto {
+  @ApiProperty({
+    example: '2026-11-20T00:00:00Z',
+    description:
+      'Start of the window, included: an ISO-8601 date (UTC midnight) or date-time with a time ' +
+      'zone; not in the future.',
+  })
+  @Rules(
+    required(WebhookErrors.SinceMissing),
+    isString(WebhookErrors.SinceNotString),
+    satisfies(isIsoInstant, WebhookErrors.SinceInvalid),
+  )
+  since!: string;
+
+  @ApiPropertyOptional({
+    example: '2026-11-21T00:00:00Z',
+    description: 'End of the window, excluded; later than `since`. Default: now.',
+  })
+  @Rules(
+    isString(WebhookErrors.UntilNotString),
+    satisfies(isIsoInstant, WebhookErrors.UntilInvalid),
+  )
+  until?: string;
+}
+
+export class ReplayResultDto {
+  @ApiProperty({
+    example: 42,
+    description: 'How many new deliveries were created (one per event replayed).',
+  })
+  replayed!: number;
 }
 
 export class DeliveryAttemptDto {
