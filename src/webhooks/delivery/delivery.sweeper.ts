@@ -5,11 +5,18 @@ import type { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
 import { DELIVERIES_CHANNEL } from '../../events/events';
 import { isRunnableJobState, OutboxSweeper, withTimeout } from '../../queues/outbox-sweeper';
-import { DELIVER_JOB, deliverJobId, DeliverJob, WEBHOOK_QUEUE } from '../webhook-queue';
+import {
+  DELIVER_JOB,
+  deliverJobId,
+  DeliverJob,
+  DELIVERY_CONCURRENCY,
+  WEBHOOK_QUEUE,
+} from '../webhook-queue';
 import { DeliveryLeaseRepository } from './delivery-lease.repository';
 import { DeliveryPump } from './delivery-pump';
 
-const BATCH = 500;
+/** Jobs queued per sweep at most: wake-ups for every worker's pump, not one per delivery. */
+const WAKE_JOBS = DELIVERY_CONCURRENCY;
 /**
  * A delivery still pending this long after it was queued (and not leased) is checked against
  * Redis: its job may have been lost (Redis restarted or flushed) or stranded (seen: 3–6 of 1 000
@@ -20,11 +27,12 @@ const RECHECK_AFTER_MS = 10_000;
 const ENQUEUE_TIMEOUT_MS = 2_000;
 
 /**
- * Webhook deliveries due now → the `webhooks` queue. PostgreSQL decides what is due; Bull only
- * schedules. Each take is stamped (`queued_at`), so concurrent sweepers split the work and a
- * backlog is read once, not re-read every sweep. A worker killed mid-attempt leaves its lease to
- * expire; the delivery is then due again and queued under a new job id. Duplicate jobs are
- * harmless: a worker sends only after taking the delivery's lease.
+ * Wakes the delivery pumps when deliveries are due: this process's directly, every worker's
+ * through the `webhooks` queue (a job per due delivery, up to WAKE_JOBS a sweep). PostgreSQL
+ * decides what is due; Bull only schedules. Each take is stamped (`queued_at`), so concurrent
+ * sweepers split the work. A worker killed mid-attempt leaves its lease to expire; the delivery
+ * is then due again and any pump leases it. Duplicate or stale jobs are harmless: a job only
+ * wakes a pump, which sends what it leases.
  */
 @Injectable()
 export class DeliverySweeper extends OutboxSweeper {
@@ -43,18 +51,15 @@ export class DeliverySweeper extends OutboxSweeper {
   }
 
   protected async sweepOnce(): Promise<void> {
-    // This process's own pump leases what is due straight from PostgreSQL, Redis or not; the
-    // jobs below wake the other workers' pumps.
+    // This process's own pump leases what is due straight from PostgreSQL, Redis or not. The
+    // jobs below wake the other workers' pumps: a set of them is enough (each pump then leases
+    // until nothing is due), so a backlog of thousands costs a few jobs, not one each.
     this.pump.wake();
-    for (;;) {
-      const due = await this.deliveries.takeDue(BATCH, RECHECK_AFTER_MS);
-      const queued = await Promise.all(due.map((delivery) => this.enqueue(delivery)));
-      await this.deliveries.recordQueued(
-        queued.filter((job): job is { id: string; jobId: string | null } => job !== undefined),
-      );
-      // Taken rows are stamped, so the next batch is new rows: no spinning on queued ones.
-      if (due.length < BATCH) return;
-    }
+    const due = await this.deliveries.takeDue(WAKE_JOBS, RECHECK_AFTER_MS);
+    const queued = await Promise.all(due.map((delivery) => this.enqueue(delivery)));
+    await this.deliveries.recordQueued(
+      queued.filter((job): job is { id: string; jobId: string | null } => job !== undefined),
+    );
   }
 
   /**
