@@ -106,13 +106,25 @@ describe('Scale-out: 2 API processes, 2 workers', () => {
 
   it('shares one rate-limit budget per key across API processes', async () => {
     const apiKey = await newKey('Limited');
-    const remaining: string[] = [];
-    for (let i = 0; i < 6; i++) {
-      const response = await call(i % 2, apiKey, 'GET', '/groups');
+    // Windows are aligned on the epoch (10 min here): do not start just before a boundary.
+    const untilBoundary = 600_000 - (Date.now() % 600_000);
+    if (untilBoundary < 10_000) await sleep(untilBoundary + 50);
+    const remaining = async (api: number) => {
+      const response = await call(api, apiKey, 'GET', '/groups');
       expect(response.status).toBe(200);
-      remaining.push(response.headers.get('x-ratelimit-remaining')!);
-    }
-    expect(remaining).toEqual(Array.from({ length: 6 }, (_, i) => String(LIMIT - 1 - i)));
+      return response.headers.get('x-ratelimit-remaining');
+    };
+    // Each process counts its own requests exactly, and learns the other's when it settles with
+    // Redis (batches, at most 100 ms apart while it has requests to settle).
+    expect([await remaining(0), await remaining(0), await remaining(0)]).toEqual(
+      [1, 2, 3].map((n) => String(LIMIT - n)),
+    );
+    await sleep(300);
+    expect(await remaining(1)).toBe(String(LIMIT - 1)); // has not settled yet: knows only its own
+    await sleep(300);
+    expect(await remaining(1)).toBe(String(LIMIT - 5)); // settled: learned process 0's three
+    expect(await remaining(0)).toBe(String(LIMIT - 4)); // not settled since: its view lags by one
+    await sleep(300);
     // Spend the rest of the budget across both processes, then both refuse.
     for (let sent = 6; sent < LIMIT; sent += 25) {
       const batch = await Promise.all(
@@ -122,6 +134,7 @@ describe('Scale-out: 2 API processes, 2 workers', () => {
       );
       expect(batch.every((response) => response.status === 200)).toBe(true);
     }
+    await sleep(300); // both settled: each knows the budget is spent
     for (const api of [0, 1]) {
       const refused = await call(api, apiKey, 'GET', '/groups');
       expect(refused.status).toBe(429);

@@ -5,6 +5,7 @@ import Redis from 'ioredis';
 import { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
 import { AuthFailureLimiter } from './auth-failure-limiter';
+import { BatchedThrottlerStorage, redisCounters } from './batched-throttler-storage';
 import { FailOpenThrottlerStorage } from './fail-open-storage';
 import { PUBLIC_THROTTLER, PUBLIC_THROTTLER_OPTIONS } from './public-rate-limit.guard';
 
@@ -38,6 +39,17 @@ class RateLimitRedisModule implements OnApplicationShutdown {
   }
 }
 
+/**
+ * The per-key limit's storage: counted in process, settled with Redis in batches (DESIGN §12).
+ * The limits per address keep the plain storage below: a round trip per request is what an
+ * anonymous flood should pay, and their blocks must be seen by every process at once.
+ */
+const apiKeyStorage = {
+  provide: BatchedThrottlerStorage,
+  inject: [RATE_LIMIT_REDIS],
+  useFactory: (redis: Redis) => new BatchedThrottlerStorage(redisCounters(redis)),
+};
+
 /** The limit per client address on public routes (PublicRateLimitGuard's own throttler). */
 const publicThrottlerOptions = {
   provide: PUBLIC_THROTTLER_OPTIONS,
@@ -57,9 +69,10 @@ const publicThrottlerOptions = {
 };
 
 /**
- * Rate limiting, all counters in one Redis through one fail-open storage: per API key (DESIGN §5)
- * and per client address (DESIGN §15: public routes, and authentication failures). The guards
- * are registered in AppModule; the engine-token guard uses the AuthFailureLimiter too.
+ * Rate limiting, all counters in one Redis, failing open: per API key (DESIGN §5; batched, see
+ * BatchedThrottlerStorage) and per client address (DESIGN §15: public routes, and authentication
+ * failures; ThrottlerModule's storage, one round trip per count). The guards are registered in
+ * AppModule; the engine-token guard uses the AuthFailureLimiter too.
  */
 @Module({
   imports: [
@@ -74,8 +87,9 @@ const publicThrottlerOptions = {
         storage: new FailOpenThrottlerStorage(new ThrottlerStorageRedisService(redis)),
       }),
     }),
+    RateLimitRedisModule,
   ],
-  providers: [publicThrottlerOptions, AuthFailureLimiter],
-  exports: [ThrottlerModule, PUBLIC_THROTTLER_OPTIONS, AuthFailureLimiter],
+  providers: [apiKeyStorage, publicThrottlerOptions, AuthFailureLimiter],
+  exports: [ThrottlerModule, BatchedThrottlerStorage, PUBLIC_THROTTLER_OPTIONS, AuthFailureLimiter],
 })
 export class RateLimitModule {}
