@@ -1,4 +1,4 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import { ForeignKey } from '../../database/entity-columns';
 import { ParticipantEntity } from '../../participants/participant.entity';
 
@@ -9,6 +9,8 @@ import { ParticipantEntity } from '../../participants/participant.entity';
  * Another browser is refused and changes nothing.
  */
 @Entity({ name: 'link_bindings' })
+// A participant's bindings: moved on "Sign out my links", deleted with the participant.
+@Index('link_bindings_participant_idx', ['participantId'])
 export class LinkBindingEntity {
   @PrimaryColumn({ type: 'text', primaryKeyConstraintName: 'link_bindings_pkey' })
   link!: string;
