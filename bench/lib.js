@@ -395,7 +395,7 @@ function ourServiceOptions({ port, databaseUrl, env = {} }) {
       CHECKIN_TOKEN_SECRET: 'bench-checkin-token-secret-0123456789',
       ENGINE_TOKEN: 'bench-engine-token-0123456789abcdefghij',
       // What production requires (DESIGN §15); no mail is sent by the measured routes.
-      PUBLIC_BASE_URL: 'https://checkin.bench.invalid',
+      PUBLIC_BASE_URL: env.PUBLIC_BASE_URL ?? 'https://checkin.bench.invalid',
       MAIL_TRANSPORT: 'file',
       MAIL_DIR: path.join(os.tmpdir(), 'checkin-bench-mail'),
       // The seeded results are dated 2025: retention (a worker sweep, not what is measured)
