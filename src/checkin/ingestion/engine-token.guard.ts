@@ -1,5 +1,5 @@
 import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
-import { sameSecret, sha256 } from '../../common/crypto/secrets';
+import { presentsBearer, sha256 } from '../../common/crypto/secrets';
 import { AuthFailureLimiter } from '../../common/rate-limit/auth-failure-limiter';
 import { clientAddress } from '../../common/rate-limit/client-address';
 import type { AppConfig } from '../../config/config';
@@ -28,9 +28,7 @@ export class EngineTokenGuard implements CanActivate {
       .getRequest<{ ip: string; headers: Record<string, unknown> }>();
     const address = clientAddress(request);
     this.authFailures.assertNotBlocked(address);
-    const header = request.headers.authorization;
-    const match = typeof header === 'string' ? /^Bearer (\S+)$/.exec(header) : null;
-    if (!match || !sameSecret(match[1], this.expected)) {
+    if (!presentsBearer(request.headers.authorization, this.expected)) {
       throw await this.authFailures.refusal(address);
     }
     return true;

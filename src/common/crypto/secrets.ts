@@ -16,3 +16,9 @@ export function sameSecret(presented: string, expected: string | Buffer): boolea
   const expectedDigest = typeof expected === 'string' ? sha256(expected) : expected;
   return timingSafeEqual(sha256(presented), expectedDigest);
 }
+
+/** Whether an `Authorization` header is `Bearer <expected>` (the secret compared in constant time). */
+export function presentsBearer(authorization: unknown, expected: string | Buffer): boolean {
+  const bearer = typeof authorization === 'string' ? /^Bearer (\S+)$/.exec(authorization) : null;
+  return bearer !== null && sameSecret(bearer[1], expected);
+}

@@ -11,7 +11,7 @@ import {
 import type { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
 import { IS_PUBLIC } from '../auth/public.decorator';
-import { sameSecret, sha256 } from '../crypto/secrets';
+import { presentsBearer, sha256 } from '../crypto/secrets';
 import { clientAddress } from './client-address';
 import { tooManyRequests } from './too-many-requests';
 
@@ -57,10 +57,8 @@ export class PublicRateLimitGuard extends ThrottlerGuard {
       context.getClass(),
     ]);
     if (!isPublic) return Promise.resolve(true);
-    const header = context.switchToHttp().getRequest<{ headers: Record<string, unknown> }>()
-      .headers.authorization;
-    const bearer = typeof header === 'string' ? /^Bearer (\S+)$/.exec(header) : null;
-    return Promise.resolve(bearer !== null && sameSecret(bearer[1], this.engineToken));
+    const request = context.switchToHttp().getRequest<{ headers: Record<string, unknown> }>();
+    return Promise.resolve(presentsBearer(request.headers.authorization, this.engineToken));
   }
 
   protected override getTracker(request: Record<string, unknown>): Promise<string> {

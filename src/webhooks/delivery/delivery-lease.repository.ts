@@ -203,13 +203,13 @@ export class DeliveryLeaseRepository {
    */
   async endpointsFailed(endpointIds: string[], disableAfterMs: number): Promise<string[]> {
     if (endpointIds.length === 0) return [];
-    const rows = await this.db.rows<{ id: string }>(
+    const rows = await this.db.rows<{ id: string; expired: boolean }>(
       `UPDATE webhook_endpoints SET failing_since = coalesce(failing_since, now())
         WHERE id = ANY ($1::text[])
       RETURNING id, failing_since <= now() - $2 * interval '1 millisecond' AS expired`,
       [endpointIds, disableAfterMs],
     );
-    return rows.filter((row) => (row as { expired?: boolean }).expired).map((row) => row.id);
+    return rows.filter((row) => row.expired).map((row) => row.id);
   }
 
   /**
