@@ -369,9 +369,14 @@ function updateResultsSection(id, markdown, file = RESULTS_FILE) {
  * startProcess() options for our built service (`node dist/main`) as the benchmarks run it:
  * production mode (so benchmark-only secrets), warn-level logs, no demo data.
  */
-function ourServiceOptions({ port, databaseUrl, env = {} }) {
+function ourServiceOptions({
+  port,
+  databaseUrl,
+  env = {},
+  rateLimit = process.env.BENCH_RATE_LIMIT === 'off' ? 'off' : 'on',
+}) {
   return {
-    name: 'service (dist/main)',
+    name: rateLimit === 'on' ? 'service (dist/main)' : 'service (dist/main, rate limit off)',
     command: process.execPath,
     args: [path.join(ROOT, 'dist', 'main.js')],
     env: {
@@ -385,8 +390,9 @@ function ourServiceOptions({ port, databaseUrl, env = {} }) {
       DEMO_BOOTSTRAP: 'false',
       // The per-key rate limit stays on (its cost, in-process counting settled with Redis in
       // batches, is part of what we measure), with a budget no run can spend.
-      // BENCH_RATE_LIMIT=off turns it off (RATE_LIMIT_REQUESTS=0), to measure what it costs.
-      RATE_LIMIT_REQUESTS: process.env.BENCH_RATE_LIMIT === 'off' ? '0' : '1000000000',
+      // `rateLimit: 'off'` (RATE_LIMIT_REQUESTS=0) measures what it costs: the read scenarios run
+      // both, side by side; BENCH_RATE_LIMIT=off turns it off everywhere else.
+      RATE_LIMIT_REQUESTS: rateLimit === 'off' ? '0' : '1000000000',
       // Likewise the limit per client address (every scenario, ingestion included, comes from
       // 127.0.0.1): on, so its Redis round trip on pages and ingestion is measured.
       PUBLIC_RATE_LIMIT_REQUESTS: '1000000000',
@@ -418,9 +424,13 @@ const throughputFmt = {
  * A req/s scenario's own table: both servers side by side (medians of the rounds, and each
  * round's req/s), then the ratio against its target.
  */
+/**
+ * A read scenario's table: our service with the per-key limit on (`result.ours`, the measured
+ * configuration), with it off when measured (`result.oursLimitOff`), and the reference.
+ */
 function throughputTable(result) {
   const fmt = throughputFmt;
-  const { ours, reference } = result;
+  const { ours, reference, oursLimitOff } = result;
   const row = (name, target) => [
     name,
     fmt.rps(target.requestsPerSec),
@@ -428,26 +438,67 @@ function throughputTable(result) {
     fmt.ms(target.latencyP99),
     target.rounds.map((r) => fmt.rps(r.requestsPerSec)).join(', '),
   ];
-  return markdownTable(
-    ['', 'req/s (median)', 'p50', 'p99', 'rounds req/s'],
-    [
-      row('ours', ours),
-      row('reference', reference),
-      [
-        'ratio ours/reference',
-        `${fmt.ratio(result.ratio)} (target ≥ ${result.target})`,
-        '',
-        '',
-        result.meetsTarget ? 'meets target' : 'BELOW TARGET',
-      ],
-    ],
-  );
+  const rows = [row(oursLimitOff ? 'ours, rate limit on' : 'ours', ours)];
+  if (oursLimitOff) rows.push(row('ours, rate limit off', oursLimitOff));
+  rows.push(row('reference', reference));
+  rows.push([
+    oursLimitOff ? 'ratio ours (limit on)/reference' : 'ratio ours/reference',
+    `${fmt.ratio(result.ratio)} (target ≥ ${result.target})`,
+    '',
+    '',
+    result.meetsTarget ? 'meets target' : 'BELOW TARGET',
+  ]);
+  if (oursLimitOff) {
+    rows.push([
+      'ratio ours (limit off)/reference',
+      fmt.ratio(oursLimitOff.requestsPerSec / reference.requestsPerSec),
+      '',
+      '',
+      'what the limit costs',
+    ]);
+  }
+  return markdownTable(['', 'req/s (median)', 'p50', 'p99', 'rounds req/s'], rows);
+}
+
+/**
+ * `items` rotated left by `by`: round r measures the servers in a different order, so that over
+ * as many rounds as servers each is measured once in each position (the machine's state after the
+ * previous measurement — caches, CPU frequency, PostgreSQL's background work — favours no one).
+ */
+const rotated = (items, by) => items.map((_, i) => items[(i + by) % items.length]);
+
+/**
+ * The summary rows of a read scenario measured with the per-key limit on (against its target) and
+ * off (for information: the difference is what the limit costs).
+ */
+function rateLimitRows({ title, ours, oursLimitOff, reference, target }) {
+  const ratio = ours.requestsPerSec / reference.requestsPerSec;
+  return [
+    {
+      title: `${title}, per-key rate limit on`,
+      ours,
+      reference,
+      ratio,
+      target,
+      meetsTarget: ratio >= target,
+    },
+    {
+      title: `${title}, per-key rate limit off (what the limit costs)`,
+      ours: oursLimitOff,
+      reference,
+      ratio: oursLimitOff.requestsPerSec / reference.requestsPerSec,
+      targetLabel: '—',
+      meetsTarget: true,
+    },
+  ];
 }
 
 module.exports = {
   ourServiceOptions,
   throughputFmt,
   throughputTable,
+  rateLimitRows,
+  rotated,
   ROOT,
   RESULTS_FILE,
   DEFAULTS,

@@ -80,7 +80,10 @@ function scenarioSection({ scenario, result }) {
   if (settings) {
     lines.push(
       '',
-      `Medians of ${settings.rounds} alternating rounds (reference, ours, …); autocannon ` +
+      (settings.rotated
+        ? `Medians of ${settings.rounds} rounds, each measuring every server once in an order ` +
+          'rotated round by round (each server once in each position); autocannon '
+        : `Medians of ${settings.rounds} alternating rounds (reference, ours, …); autocannon `) +
         `${settings.connections} connections, ${settings.durationSeconds} s measured after a ` +
         `${settings.warmupSeconds} s warm-up that is discarded.`,
     );

@@ -3,7 +3,8 @@
 /**
  * GET /groups with 100 groups: the built service (`node dist/main`, production mode) against the
  * bare Fastify + pg reference (bench/reference/groups-server.js) on the same database, in the
- * same run, alternating reference and ours.
+ * same run, measuring reference, ours with the per-key rate limit on (the target) and ours with
+ * it off (what the limit costs) in an order rotated round by round.
  */
 
 const path = require('node:path');
@@ -18,12 +19,15 @@ const {
   throughputFmt,
   throughputTable,
   ourServiceOptions,
+  rateLimitRows,
+  rotated,
 } = require('../lib');
 const { seedGroups } = require('../seed');
 
 const GROUPS = 100;
-const ROUNDS = 2;
-const TARGET_RATIO = 0.6;
+const ROUNDS = 3;
+/** With the per-key rate limit on (DESIGN §12). */
+const TARGET_RATIO = 0.75;
 const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/checkin_bench';
 
 /** Shared by both servers, pinned to the service's defaults so the local env cannot skew them. */
@@ -86,24 +90,20 @@ async function run({ log = console.log } = {}) {
   log(`Seeding ${GROUPS} groups into ${databaseUrl} …`);
   const { apiKey } = await seedGroups({ databaseUrl, groups: GROUPS });
 
-  const [ourPort, referencePort] = await Promise.all([freePort(), freePort()]);
-  const ours = {
-    name: 'ours',
-    baseUrl: `http://127.0.0.1:${ourPort}`,
-    rounds: [],
-  };
-  const reference = {
-    name: 'reference',
-    baseUrl: `http://127.0.0.1:${referencePort}`,
-    rounds: [],
-  };
+  const [ourPort, offPort, referencePort] = await Promise.all([freePort(), freePort(), freePort()]);
+  const target = (name, port) => ({ name, baseUrl: `http://127.0.0.1:${port}`, rounds: [] });
+  const ours = target('ours', ourPort);
+  const oursLimitOff = target('ours/off', offPort);
+  const reference = target('reference', referencePort);
 
-  let ourProcess;
-  let referenceProcess;
+  let processes = [];
   try {
-    log('Starting the service (node dist/main) and the reference server …');
+    log('Starting the service twice (node dist/main, rate limit on and off) and the reference …');
     const started = await Promise.allSettled([
       startProcess(ourServiceOptions({ port: ourPort, databaseUrl, env: SHARED_ENV })),
+      startProcess(
+        ourServiceOptions({ port: offPort, databaseUrl, env: SHARED_ENV, rateLimit: 'off' }),
+      ),
       startProcess({
         name: 'reference server',
         command: process.execPath,
@@ -122,49 +122,59 @@ async function run({ log = console.log } = {}) {
         timeoutMs: 30_000,
       }),
     ]);
-    [ourProcess, referenceProcess] = started.map((outcome) => outcome.value);
+    processes = started.map((outcome) => outcome.value);
     const failed = started.find((outcome) => outcome.status === 'rejected');
     if (failed) throw failed.reason;
 
-    await checkSameAnswers([reference, ours], apiKey);
-    log('Both servers answer byte-identical bodies (200 with the key, 401 without).');
+    await checkSameAnswers([reference, ours, oursLimitOff], apiKey);
+    log('All three servers answer byte-identical bodies (200 with the key, 401 without).');
 
+    const [ourProcess] = processes;
     ourProcess.resetLineCount();
     const headers = { 'x-api-key': apiKey };
     for (let round = 1; round <= ROUNDS; round++) {
-      for (const target of [reference, ours]) {
-        const figures = await measure(`${target.baseUrl}/groups`, { headers });
-        target.rounds.push(figures);
+      for (const measured of rotated([reference, ours, oursLimitOff], round - 1)) {
+        const figures = await measure(`${measured.baseUrl}/groups`, { headers });
+        measured.rounds.push(figures);
         log(
-          `  round ${round} ${target.name.padEnd(9)} ${fmt.rps(figures.requestsPerSec)} req/s, ` +
+          `  round ${round} ${measured.name.padEnd(9)} ${fmt.rps(figures.requestsPerSec)} req/s, ` +
             `p50 ${fmt.ms(figures.latencyP50)}, p99 ${fmt.ms(figures.latencyP99)}`,
         );
       }
     }
     ours.logLines = ourProcess.lineCount();
   } finally {
-    await Promise.all([stopProcess(ourProcess), stopProcess(referenceProcess)]);
+    await Promise.all(processes.map((handle) => stopProcess(handle)));
   }
 
-  for (const target of [ours, reference]) {
-    target.requestsPerSec = median(target.rounds.map((r) => r.requestsPerSec));
-    target.latencyP50 = median(target.rounds.map((r) => r.latencyP50));
-    target.latencyP99 = median(target.rounds.map((r) => r.latencyP99));
+  for (const measured of [ours, oursLimitOff, reference]) {
+    measured.requestsPerSec = median(measured.rounds.map((r) => r.requestsPerSec));
+    measured.latencyP50 = median(measured.rounds.map((r) => r.latencyP50));
+    measured.latencyP99 = median(measured.rounds.map((r) => r.latencyP99));
   }
-  const ratio = ours.requestsPerSec / reference.requestsPerSec;
+  const rows = rateLimitRows({
+    title: `GET /groups (${GROUPS} groups)`,
+    ours,
+    oursLimitOff,
+    reference,
+    target: TARGET_RATIO,
+  });
   const result = {
     id: 'groups',
     title: `GET /groups (${GROUPS} groups)`,
     target: TARGET_RATIO,
-    ratio,
-    meetsTarget: ratio >= TARGET_RATIO,
+    ratio: rows[0].ratio,
+    meetsTarget: rows[0].meetsTarget,
     ours,
+    oursLimitOff,
     reference,
+    rows,
     settings: {
       connections: DEFAULTS.connections,
       durationSeconds: DEFAULTS.durationSeconds,
       warmupSeconds: DEFAULTS.warmupSeconds,
       rounds: ROUNDS,
+      rotated: true,
     },
     notes: [],
   };

@@ -4,8 +4,10 @@
  * GET /sessions/{sessionID} over 100,000 completed sessions (100 groups, 10,000 participants at
  * privacy level 5, so every field is shown): the built service (`node dist/main`, production
  * mode) against the bare Fastify + pg reference (bench/reference/sessions-server.js, the
- * service's own SQL) on the same database, in the same run, alternating reference and ours.
- * autocannon rotates over all the session ids in one shuffled order, the same for both servers.
+ * service's own SQL) on the same database, in the same run, measuring reference, ours with the
+ * per-key rate limit on (the target) and ours with it off (what the limit costs), in an order
+ * rotated round by round.
+ * autocannon rotates over all the session ids in one shuffled order, the same for every server.
  * Seeding (bench/seed.js seedSessions) is skipped when the database already holds this data.
  */
 
@@ -21,14 +23,17 @@ const {
   throughputFmt,
   throughputTable,
   ourServiceOptions,
+  rateLimitRows,
+  rotated,
 } = require('../lib');
 const { loadDist, mulberry32, seedSessions } = require('../seed');
 
 const GROUPS = 100;
 const PARTICIPANTS = 10_000;
 const SESSIONS = 100_000;
-const ROUNDS = 2;
-const TARGET_RATIO = 0.6;
+const ROUNDS = 3;
+/** With the per-key rate limit on (DESIGN §12). */
+const TARGET_RATIO = 0.75;
 /** Sessions whose answers are compared byte for byte before measuring. */
 const CHECKED_SESSIONS = 20;
 const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/checkin_bench';
@@ -138,8 +143,11 @@ async function checkSameAnswers(targets, apiKey, sessionIds) {
   return sample;
 }
 
-/** Starts our service and a reference server; resolves [ourProcess, referenceProcess]. */
-async function startServers({ ourOptions, referenceScript, referencePort, name }) {
+/**
+ * Starts our service and a reference server (and our service again with each of `alsoOurs`, other
+ * settings); resolves [ourProcess, referenceProcess, ...alsoOurs' processes].
+ */
+async function startServers({ ourOptions, alsoOurs = [], referenceScript, referencePort, name }) {
   const started = await Promise.allSettled([
     startProcess(ourOptions),
     startProcess({
@@ -162,6 +170,7 @@ async function startServers({ ourOptions, referenceScript, referencePort, name }
       readyUrl: `http://127.0.0.1:${referencePort}/health`,
       timeoutMs: 30_000,
     }),
+    ...alsoOurs.map((options) => startProcess(options)),
   ]);
   const processes = started.map((outcome) => outcome.value);
   const failed = started.find((outcome) => outcome.status === 'rejected');
@@ -206,8 +215,14 @@ async function seedSessionsData({ databaseUrl, serviceEnv, log }) {
 
 async function run({ log = console.log } = {}) {
   const databaseUrl = process.env.BENCH_DATABASE_URL || DEFAULT_DATABASE_URL;
-  const [ourPort, referencePort] = await Promise.all([freePort(), freePort()]);
+  const [ourPort, offPort, referencePort] = await Promise.all([freePort(), freePort(), freePort()]);
   const ourOptions = ourServiceOptions({ port: ourPort, databaseUrl, env: SHARED_ENV });
+  const offOptions = ourServiceOptions({
+    port: offPort,
+    databaseUrl,
+    env: SHARED_ENV,
+    rateLimit: 'off',
+  });
 
   const seed = await seedSessionsData({ databaseUrl, serviceEnv: ourOptions.env, log });
   const { apiKey } = seed;
@@ -230,23 +245,26 @@ async function run({ log = console.log } = {}) {
   };
 
   const ours = { name: 'ours', baseUrl: `http://127.0.0.1:${ourPort}`, rounds: [] };
+  const oursLimitOff = { name: 'ours/off', baseUrl: `http://127.0.0.1:${offPort}`, rounds: [] };
   const reference = { name: 'reference', baseUrl: `http://127.0.0.1:${referencePort}`, rounds: [] };
 
   let ourProcess;
   let referenceProcess;
+  let offProcess;
   let sample;
   try {
-    log('Starting the service (node dist/main) and the reference server …');
-    [ourProcess, referenceProcess] = await startServers({
+    log('Starting the service twice (node dist/main, rate limit on and off) and the reference …');
+    [ourProcess, referenceProcess, offProcess] = await startServers({
       ourOptions,
+      alsoOurs: [offOptions],
       referenceScript: 'sessions-server.js',
       referencePort,
       name: 'reference sessions server',
     });
 
-    sample = await checkSameAnswers([reference, ours], apiKey, seed.sessionIds);
+    sample = await checkSameAnswers([reference, ours, oursLimitOff], apiKey, seed.sessionIds);
     log(
-      `Both servers answer byte-identical bodies (${CHECKED_SESSIONS} sessions with every ` +
+      `All three servers answer byte-identical bodies (${CHECKED_SESSIONS} sessions with every ` +
         `level-5 field, ${sample.length} bytes for the first; 401 without a key; 400 for an ` +
         'unknown and a malformed id).',
     );
@@ -254,7 +272,7 @@ async function run({ log = console.log } = {}) {
     ourProcess.resetLineCount();
     const headers = { 'x-api-key': apiKey };
     for (let round = 1; round <= ROUNDS; round++) {
-      for (const target of [reference, ours]) {
+      for (const target of rotated([reference, ours, oursLimitOff], round - 1)) {
         const figures = await measure(target.baseUrl, { headers, requests });
         target.rounds.push(figures);
         log(
@@ -265,24 +283,28 @@ async function run({ log = console.log } = {}) {
     }
     ours.logLines = ourProcess.lineCount();
   } finally {
-    await Promise.all([stopProcess(ourProcess), stopProcess(referenceProcess)]);
+    await Promise.all([ourProcess, referenceProcess, offProcess].map((p) => stopProcess(p)));
   }
 
-  summarise(ours, reference);
-  const ratio = ours.requestsPerSec / reference.requestsPerSec;
+  summarise(ours, oursLimitOff, reference);
+  const title = `GET /sessions/{id} (${SESSIONS.toLocaleString('en-US')} sessions, level 5)`;
+  const rows = rateLimitRows({ title, ours, oursLimitOff, reference, target: TARGET_RATIO });
   const result = {
     id: 'sessions',
-    title: `GET /sessions/{id} (${SESSIONS.toLocaleString('en-US')} sessions, level 5)`,
+    title,
     target: TARGET_RATIO,
-    ratio,
-    meetsTarget: ratio >= TARGET_RATIO,
+    ratio: rows[0].ratio,
+    meetsTarget: rows[0].meetsTarget,
     ours,
+    oursLimitOff,
     reference,
+    rows,
     settings: {
       connections: DEFAULTS.connections,
       durationSeconds: DEFAULTS.durationSeconds,
       warmupSeconds: DEFAULTS.warmupSeconds,
       rounds: ROUNDS,
+      rotated: true,
     },
     notes: [
       seed.seeded
@@ -295,8 +317,8 @@ async function run({ log = console.log } = {}) {
               'sessions left by session-create).'
             : '.'),
       `Requests rotate over all ${SESSIONS.toLocaleString('en-US')} session ids in one ` +
-        'shuffled order, restarted for every measurement (same sequence for both servers). ' +
-        `Before measuring, both servers answered byte-identical bodies for ${CHECKED_SESSIONS} ` +
+        'shuffled order, restarted for every measurement (same sequence for every server). ' +
+        `Before measuring, all three servers answered byte-identical bodies for ${CHECKED_SESSIONS} ` +
         `sessions (${sample.length} bytes for the first, every level-5 field), 401 without a ` +
         'key and 400 `Session not found` for unknown and malformed ids.',
     ],

@@ -116,8 +116,16 @@ export class BatchedThrottlerStorage implements ThrottlerStorage, OnModuleDestro
     this.now = options.now ?? Date.now;
   }
 
-  /** Counts one request against `key` (ttl = the window, ms) and decides it locally. */
+  /** ThrottlerStorage's shape of hit(), for callers that go through @nestjs/throttler. */
   increment(key: string, ttl: number, limit: number): Promise<StorageRecord> {
+    return Promise.resolve(this.hit(key, ttl, limit));
+  }
+
+  /**
+   * Counts one request against `key` (ttl = the window, ms) and decides it locally, synchronously:
+   * the per-key guard calls this on every authenticated request, so it costs no promise.
+   */
+  hit(key: string, ttl: number, limit: number): StorageRecord {
     const now = this.now();
     const window = Math.floor(now / ttl);
     const redisKey = `${key}:${window}`;
@@ -136,24 +144,24 @@ export class BatchedThrottlerStorage implements ThrottlerStorage, OnModuleDestro
     const secondsLeft = Math.max(1, Math.ceil((count.windowEnd - now) / 1000));
     const used = count.known + count.inFlight + count.unsettled;
     if (used >= limit) {
-      return Promise.resolve({
+      return {
         totalHits: used + 1,
         timeToExpire: secondsLeft,
         isBlocked: true,
         timeToBlockExpire: secondsLeft,
-      });
+      };
     }
     count.unsettled++;
     const settleNow = count.unsettled >= Math.ceil(limit / SETTLE_SHARE_OF_LIMIT);
     // While Redis is failing, only the timer retries: a request never waits for, nor causes, more.
     if (settleNow && !this.failing) void this.settle();
     else this.armTimer();
-    return Promise.resolve({
+    return {
       totalHits: used + 1,
       timeToExpire: secondsLeft,
       isBlocked: false,
       timeToBlockExpire: 0,
-    });
+    };
   }
 
   /**

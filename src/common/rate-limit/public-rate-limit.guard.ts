@@ -1,4 +1,4 @@
-import { ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import {
   InjectThrottlerStorage,
@@ -38,34 +38,49 @@ export const SkipPublicRateLimit = (): MethodDecorator & ClassDecorator =>
  * filters render it).
  */
 @Injectable()
-export class PublicRateLimitGuard extends ThrottlerGuard {
+export class PublicRateLimitGuard implements CanActivate, OnModuleInit {
+  private readonly throttler: AddressThrottler;
   private readonly engineToken: Buffer;
+  private readonly disabled: boolean;
 
   constructor(
     @Inject(PUBLIC_THROTTLER_OPTIONS) options: ThrottlerModuleOptions,
     @InjectThrottlerStorage() storage: ThrottlerStorage,
-    reflector: Reflector,
+    private readonly reflector: Reflector,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
-    super(options, storage, reflector);
+    this.throttler = new AddressThrottler(options, storage, reflector);
     this.engineToken = sha256(config.engineToken);
+    this.disabled = config.addressLimits.publicRequests === 0;
   }
 
-  protected override shouldSkip(context: ExecutionContext): Promise<boolean> {
+  onModuleInit(): Promise<void> {
+    return this.throttler.onModuleInit();
+  }
+
+  /**
+   * Every authenticated API request passes here too: it is let through synchronously, before any
+   * of the throttler's per-request work (metadata lookups, awaits), unless the route is public.
+   */
+  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
+    if (this.disabled) return true;
     const isPublic = this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [
       context.getHandler(),
       context.getClass(),
     ]);
-    if (!isPublic) return Promise.resolve(true);
+    if (!isPublic) return true;
     const request = context.switchToHttp().getRequest<{ headers: Record<string, unknown> }>();
-    return Promise.resolve(presentsBearer(request.headers.authorization, this.engineToken));
+    if (presentsBearer(request.headers.authorization, this.engineToken)) return true;
+    return this.throttler.canActivate(context);
   }
+}
 
+/** @nestjs/throttler's guard, counting per client address with one budget for every route. */
+class AddressThrottler extends ThrottlerGuard {
   protected override getTracker(request: Record<string, unknown>): Promise<string> {
     return Promise.resolve(clientAddress(request as { ip?: string }));
   }
 
-  /** One budget per address, whichever public route it calls. */
   protected override generateKey(_context: ExecutionContext, tracker: string): string {
     return `address:${tracker}`;
   }

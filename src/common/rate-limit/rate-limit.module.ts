@@ -62,7 +62,6 @@ const publicThrottlerOptions = {
         limit: config.addressLimits.publicRequests,
       },
     ],
-    skipIf: () => config.addressLimits.publicRequests === 0,
     // Retry-After is sent with the 429 (too-many-requests.ts); no X-RateLimit-* on pages.
     setHeaders: false,
   }),
@@ -78,12 +77,12 @@ const publicThrottlerOptions = {
   imports: [
     ThrottlerModule.forRootAsync({
       imports: [RateLimitRedisModule],
-      inject: [APP_CONFIG, RATE_LIMIT_REDIS],
-      useFactory: (config: AppConfig, redis: Redis) => ({
-        throttlers: [
-          { name: 'default', ttl: config.rateLimit.windowMs, limit: config.rateLimit.requests },
-        ],
-        skipIf: () => config.rateLimit.requests === 0,
+      // The module provides the storage of the limits per address (one Redis round trip per
+      // count); their throttler is PublicRateLimitGuard's own, and the per-key limit is
+      // RateLimitGuard over BatchedThrottlerStorage, so no throttler is declared here.
+      inject: [RATE_LIMIT_REDIS],
+      useFactory: (redis: Redis) => ({
+        throttlers: [],
         storage: new FailOpenThrottlerStorage(new ThrottlerStorageRedisService(redis)),
       }),
     }),
