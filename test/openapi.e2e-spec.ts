@@ -4,6 +4,10 @@ import { CommonErrors } from '../src/common/errors/common.errors';
 import { describePrivacyFloor } from '../src/common/privacy-model';
 import { GroupErrors } from '../src/groups/groups.errors';
 import { WebhookErrors } from '../src/webhooks/webhooks.errors';
+import { MetricsErrors } from '../src/metrics/metrics.errors';
+import { COMMITTED_SERVER_URL } from '../src/openapi-export';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { startTestApp, TestApp } from './support/test-app';
 
 type Operation = OpenAPIV3.OperationObject;
@@ -168,27 +172,131 @@ describe('OpenAPI document', () => {
     expect(response.text).toContain('swagger-ui');
   });
 
-  it('says on the group metrics what the privacy floor withholds, and types those answers nullable', () => {
-    const group = document.paths['/metrics/groups/{groupID}/{metric}']!.get!;
-    expect(group.description).toContain(describePrivacyFloor('mhci'));
-    expect(group.description).toContain(describePrivacyFloor('wordcloud'));
-    expect(group.description).toContain('count is never withheld');
-    const participant = document.paths['/metrics/participants/{externalID}/{metric}']!.get!;
-    expect(participant.description).not.toContain('Privacy floor');
-    const answer = (group.responses['200'] as OpenAPIV3.ResponseObject).content!['application/json']
-      .schema as OpenAPIV3.SchemaObject;
-    const [count, mhci, wordcloud] = answer.oneOf as OpenAPIV3.SchemaObject[];
-    const values = (shape: OpenAPIV3.SchemaObject) =>
-      shape.additionalProperties as OpenAPIV3.SchemaObject;
-    expect([count, mhci, wordcloud].map((shape) => values(shape).nullable)).toEqual([
-      undefined,
-      true,
-      true,
+  const schemaNamed = (name: string) =>
+    document.components!.schemas![name] as OpenAPIV3.SchemaObject;
+  const okSchema = (operation: Operation) =>
+    (operation.responses['200'] as OpenAPIV3.ResponseObject).content!['application/json'].schema!;
+  const queryNames = (operation: Operation) =>
+    (operation.parameters as OpenAPIV3.ParameterObject[])
+      .filter((parameter) => parameter.in === 'query')
+      .map((parameter) => parameter.name);
+
+  it('documents the metrics as six operations, each with its own answer schema and query', () => {
+    expect(Object.keys(document.paths).filter((path) => path.includes('{metric}'))).toEqual([]);
+    const expected = {
+      '/metrics/groups/{groupID}/count': 'CountAnswer',
+      '/metrics/groups/{groupID}/mhci': 'GroupMhciAnswer',
+      '/metrics/groups/{groupID}/wordcloud': 'GroupWordcloudAnswer',
+      '/metrics/participants/{externalID}/count': 'CountAnswer',
+      '/metrics/participants/{externalID}/mhci': 'ParticipantMhciAnswer',
+      '/metrics/participants/{externalID}/wordcloud': 'ParticipantWordcloudAnswer',
+    };
+    for (const [path, schema] of Object.entries(expected)) {
+      const operation = document.paths[path]!.get!;
+      expect({ path, ref: okSchema(operation) }).toEqual({
+        path,
+        ref: { $ref: `#/components/schemas/${schema}` },
+      });
+      expect(queryNames(operation)).toEqual(
+        path.endsWith('wordcloud') ? ['from', 'to', 'groupBy', 'top'] : ['from', 'to', 'groupBy'],
+      );
+      expect(badRequestMessages(operation).includes(MetricsErrors.TopInvalid)).toBe(
+        path.endsWith('wordcloud'),
+      );
+    }
+    // count answers integers; mhci statistics objects; wordcloud word → share maps.
+    expect(schemaNamed('CountAnswer').additionalProperties).toEqual({
+      type: 'integer',
+      minimum: 0,
+    });
+    expect(schemaNamed('GroupMhciAnswer').additionalProperties).toEqual({
+      nullable: true,
+      allOf: [{ $ref: '#/components/schemas/MhciStatsDto' }],
+    });
+    expect(Object.keys(schemaNamed('MhciStatsDto').properties!)).toEqual([
+      'minMhci',
+      'maxMhci',
+      'avgMhci',
+      'percentile25Mhci',
+      'percentile50Mhci',
+      'percentile75Mhci',
     ]);
-    const top = group.parameters!.find(
+    // The privacy floor makes a group's mhci and wordcloud nullable; a participant's cloud is not.
+    expect((schemaNamed('GroupWordcloudAnswer').additionalProperties as never)['nullable']).toBe(
+      true,
+    );
+    expect(
+      (schemaNamed('ParticipantWordcloudAnswer').additionalProperties as never)['nullable'],
+    ).toBeUndefined();
+  });
+
+  it('says on the group metrics what the privacy floor withholds', () => {
+    const get = (path: string) => document.paths[path]!.get!;
+    expect(get('/metrics/groups/{groupID}/mhci').description).toContain(
+      describePrivacyFloor('mhci'),
+    );
+    expect(get('/metrics/groups/{groupID}/wordcloud').description).toContain(
+      describePrivacyFloor('wordcloud'),
+    );
+    expect(get('/metrics/groups/{groupID}/count').description).toBe('Never withheld.');
+    expect(get('/metrics/participants/{externalID}/mhci').description).not.toContain(
+      'Privacy floor',
+    );
+    const top = get('/metrics/groups/{groupID}/wordcloud').parameters!.find(
       (parameter) => (parameter as OpenAPIV3.ParameterObject).name === 'top',
     ) as OpenAPIV3.ParameterObject;
     expect(top.description).toContain('1–200');
+  });
+
+  it('types every answer: each success has a JSON schema, and no schema is left untyped', () => {
+    const untyped: string[] = [];
+    const visit = (schema: unknown, where: string): void => {
+      const node = schema as (OpenAPIV3.SchemaObject & OpenAPIV3.ReferenceObject) | undefined;
+      if (!node || typeof node !== 'object') {
+        untyped.push(where);
+      } else if (node.$ref) {
+        // A named schema: visited below with the others.
+      } else if (node.allOf ?? node.oneOf ?? node.anyOf) {
+        (node.allOf ?? node.oneOf ?? node.anyOf)!.forEach((part, i) =>
+          visit(part, `${where}/${i}`),
+        );
+      } else if (!node.type && !node.enum) {
+        untyped.push(where);
+      } else if (node.type === 'array') {
+        visit(node.items, `${where}[]`);
+      } else if (node.type === 'object') {
+        if (!node.properties && !node.additionalProperties) untyped.push(`${where} (open object)`);
+        for (const [name, property] of Object.entries(node.properties ?? {})) {
+          visit(property, `${where}.${name}`);
+        }
+        if (typeof node.additionalProperties === 'object') {
+          visit(node.additionalProperties, `${where}{}`);
+        }
+      }
+    };
+    for (const { method, path, operation } of operations()) {
+      const successes = Object.entries(operation.responses).filter(([status]) =>
+        status.startsWith('2'),
+      );
+      if (successes.length === 0) untyped.push(`${method} ${path}: no success answer`);
+      for (const [status, response] of successes) {
+        const content = (response as OpenAPIV3.ResponseObject).content;
+        visit(content?.['application/json']?.schema, `${method} ${path} ${status}`);
+      }
+    }
+    for (const [name, schema] of Object.entries(document.components?.schemas ?? {})) {
+      visit(schema, `#/components/schemas/${name}`);
+    }
+    expect(untyped).toEqual([]);
+  });
+
+  it('is exactly the committed openapi.json (npm run openapi), but for the server', async () => {
+    const committed = JSON.parse(
+      await readFile(join(__dirname, '..', 'openapi.json'), 'utf8'),
+    ) as OpenAPIV3.Document;
+    expect(committed.servers).toEqual([{ url: COMMITTED_SERVER_URL }]);
+    expect(document.servers).toEqual([{ url: t.config.publicBaseUrl }]);
+    expect({ ...document, servers: committed.servers }).toEqual(committed);
   });
 
   it('hides the "absent path parameter" routes from the document', () => {

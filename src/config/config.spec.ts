@@ -169,6 +169,13 @@ describe('loadConfig', () => {
     ]);
   });
 
+  it('allows private webhook URLs by default in development only (local receivers)', () => {
+    expect(load({}).webhooks.allowPrivateUrls).toBe(true);
+    expect(load({ WEBHOOK_ALLOW_PRIVATE_URLS: 'false' }).webhooks.allowPrivateUrls).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'test' }).webhooks.allowPrivateUrls).toBe(false);
+    expect(loadConfig(PRODUCTION).webhooks.allowPrivateUrls).toBe(false);
+  });
+
   it('accepts the data key as hex or base64 and refuses other lengths', () => {
     expect(load({ DATA_ENCRYPTION_KEY: 'ab'.repeat(32) }).dataEncryptionKey).toHaveLength(32);
     expect(

@@ -130,7 +130,7 @@ const schema = z.object({
   ENGINE_URL: url(['http:', 'https:']).optional(),
   ENGINE_TOKEN: z.string().min(32, { error: 'must be at least 32 characters' }).optional(),
   RUN_WORKERS: booleanString.default(true),
-  WEBHOOK_ALLOW_PRIVATE_URLS: booleanString.default(false),
+  WEBHOOK_ALLOW_PRIVATE_URLS: booleanString.optional(),
   WEBHOOK_RETRY_SCHEDULE: z
     .string()
     .regex(/^\d+(s|m|h)(,\d+(s|m|h))*$/, {
@@ -504,7 +504,8 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
       mailDir: parsed.MAIL_DIR,
     },
     webhooks: {
-      allowPrivateUrls: parsed.WEBHOOK_ALLOW_PRIVATE_URLS,
+      // Unset: on in development, so a receiver on the developer's machine works (the quickstart).
+      allowPrivateUrls: parsed.WEBHOOK_ALLOW_PRIVATE_URLS ?? nodeEnv === 'development',
       retryScheduleMs: parseDurations(parsed.WEBHOOK_RETRY_SCHEDULE),
       timeoutMs: parsed.WEBHOOK_TIMEOUT_MS,
       sweepIntervalMs: parsed.WEBHOOK_SWEEP_INTERVAL_MS,

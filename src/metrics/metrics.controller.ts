@@ -1,5 +1,5 @@
-import { Controller, Get, Injectable, Param, PipeTransform, Query } from '@nestjs/common';
-import { ApiExtraModels, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { Controller, Get, Injectable, PipeTransform, Query } from '@nestjs/common';
+import { ApiExtraModels, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { EnterpriseId } from '../common/auth/enterprise.decorator';
 import { ApiError } from '../common/errors/api-error';
 import { CommonErrors } from '../common/errors/common.errors';
@@ -14,8 +14,14 @@ import {
 } from '../common/privacy-model';
 import { GroupErrors } from '../groups/groups.errors';
 import { ParticipantErrors } from '../participants/participants.errors';
-import { METRIC_ANSWER_SCHEMA, MetricAnswer, MhciStatsDto } from './dto/metric-answers.dto';
-import { MetricsQueryDto } from './dto/metrics-query.dto';
+import {
+  CountAnswer,
+  METRIC_ANSWER_SCHEMAS,
+  MhciAnswer,
+  MhciStatsDto,
+  WordcloudAnswer,
+} from './dto/metric-answers.dto';
+import { MetricsQueryDto, WordcloudQueryDto } from './dto/metrics-query.dto';
 import { MetricsErrors } from './metrics.errors';
 import { MetricsService } from './metrics.service';
 
@@ -30,13 +36,24 @@ class MetricPipe implements PipeTransform<string, Metric> {
   }
 }
 
-const QUERY_ERRORS = [
+/** A metric operation's 400 messages, in the order they are checked. */
+const metricErrors = (path: string[], notFound: string, options: { top?: boolean } = {}) => [
+  ...path,
   MetricsErrors.FromInvalid,
   MetricsErrors.ToInvalid,
   MetricsErrors.GroupByInvalid,
-  MetricsErrors.TopInvalid,
+  ...(options.top ? [MetricsErrors.TopInvalid] : []),
   MetricsErrors.RangeInvalid,
+  notFound,
 ];
+const GROUP_PATH = [GroupErrors.GroupIdMissing, GroupErrors.GroupIdNotNumber];
+const GROUP_ERRORS = metricErrors(GROUP_PATH, GroupErrors.NotFound);
+const GROUP_WORDCLOUD_ERRORS = metricErrors(GROUP_PATH, GroupErrors.NotFound, { top: true });
+const PARTICIPANT_PATH = [ParticipantErrors.ExternalIdMissing];
+const PARTICIPANT_ERRORS = metricErrors(PARTICIPANT_PATH, ParticipantErrors.NotFound);
+const PARTICIPANT_WORDCLOUD_ERRORS = metricErrors(PARTICIPANT_PATH, ParticipantErrors.NotFound, {
+  top: true,
+});
 
 @ApiTags('Metrics')
 @ApiExtraModels(MhciStatsDto)
@@ -59,50 +76,92 @@ const QUERY_ERRORS = [
 export class MetricsController {
   constructor(private readonly metrics: MetricsService) {}
 
-  @Get('groups/:groupID/:metric')
-  @ApiParam({ name: 'metric', enum: METRICS })
-  @ApiOperation({
-    summary: "A group's session count, MHCI statistics or word cloud",
-    description:
-      `count is never withheld. mhci — ${describePrivacyFloor('mhci')} ` +
-      `wordcloud — ${describePrivacyFloor('wordcloud')}`,
-  })
-  @ApiOkResponse({ schema: METRIC_ANSWER_SCHEMA })
-  @ApiEndpointErrors([
-    GroupErrors.GroupIdMissing,
-    GroupErrors.GroupIdNotNumber,
-    ...QUERY_ERRORS,
-    GroupErrors.NotFound,
-  ])
-  forGroup(
+  // One operation per metric (DESIGN §17): each with its exact answer schema and query.
+
+  @Get('groups/:groupID/count')
+  @ApiOperation({ summary: "A group's session count", description: 'Never withheld.' })
+  @ApiOkResponse({ schema: METRIC_ANSWER_SCHEMAS.count })
+  @ApiEndpointErrors(GROUP_ERRORS)
+  groupCount(
     @GroupIdParam() groupId: number,
-    @Param('metric', MetricPipe) metric: Metric,
     @EnterpriseId() enterpriseId: string,
     @Query() query: MetricsQueryDto,
-  ): Promise<MetricAnswer> {
-    return this.metrics.forGroup(enterpriseId, groupId, metric, query);
+  ): Promise<CountAnswer> {
+    return this.metrics.forGroup(enterpriseId, groupId, 'count', query);
   }
 
-  @Get('participants/:externalID/:metric')
-  @ApiParam({ name: 'metric', enum: METRICS })
+  @Get('groups/:groupID/mhci')
   @ApiOperation({
-    summary: "A participant's session count, MHCI statistics or word cloud",
-    description:
-      `mhci uses only sessions the participant shares at level ≥ ${PARTICIPANT_METRIC_LEVEL.mhci}; ` +
-      `wordcloud at level ≥ ${PARTICIPANT_METRIC_LEVEL.wordcloud}.`,
+    summary: "A group's MHCI statistics",
+    description: describePrivacyFloor('mhci'),
   })
-  @ApiOkResponse({ schema: METRIC_ANSWER_SCHEMA })
-  @ApiEndpointErrors([
-    ParticipantErrors.ExternalIdMissing,
-    ...QUERY_ERRORS,
-    ParticipantErrors.NotFound,
-  ])
-  forParticipant(
-    @ExternalIdParam() externalId: string,
-    @Param('metric', MetricPipe) metric: Metric,
+  @ApiOkResponse({ schema: METRIC_ANSWER_SCHEMAS.groupMhci })
+  @ApiEndpointErrors(GROUP_ERRORS)
+  groupMhci(
+    @GroupIdParam() groupId: number,
     @EnterpriseId() enterpriseId: string,
     @Query() query: MetricsQueryDto,
-  ): Promise<MetricAnswer> {
-    return this.metrics.forParticipant(enterpriseId, externalId, metric, query);
+  ): Promise<MhciAnswer> {
+    return this.metrics.forGroup(enterpriseId, groupId, 'mhci', query);
+  }
+
+  @Get('groups/:groupID/wordcloud')
+  @ApiOperation({
+    summary: "A group's word cloud",
+    description: describePrivacyFloor('wordcloud'),
+  })
+  @ApiOkResponse({ schema: METRIC_ANSWER_SCHEMAS.groupWordcloud })
+  @ApiEndpointErrors(GROUP_WORDCLOUD_ERRORS)
+  groupWordcloud(
+    @GroupIdParam() groupId: number,
+    @EnterpriseId() enterpriseId: string,
+    @Query() query: WordcloudQueryDto,
+  ): Promise<WordcloudAnswer> {
+    return this.metrics.forGroup(enterpriseId, groupId, 'wordcloud', query);
+  }
+
+  @Get('participants/:externalID/count')
+  @ApiOperation({
+    summary: "A participant's session count",
+    description: 'Every session of the participant, whatever its privacy level.',
+  })
+  @ApiOkResponse({ schema: METRIC_ANSWER_SCHEMAS.count })
+  @ApiEndpointErrors(PARTICIPANT_ERRORS)
+  participantCount(
+    @ExternalIdParam() externalId: string,
+    @EnterpriseId() enterpriseId: string,
+    @Query() query: MetricsQueryDto,
+  ): Promise<CountAnswer> {
+    return this.metrics.forParticipant(enterpriseId, externalId, 'count', query);
+  }
+
+  @Get('participants/:externalID/mhci')
+  @ApiOperation({
+    summary: "A participant's MHCI statistics",
+    description: `Only sessions the participant shares at level ≥ ${PARTICIPANT_METRIC_LEVEL.mhci}.`,
+  })
+  @ApiOkResponse({ schema: METRIC_ANSWER_SCHEMAS.participantMhci })
+  @ApiEndpointErrors(PARTICIPANT_ERRORS)
+  participantMhci(
+    @ExternalIdParam() externalId: string,
+    @EnterpriseId() enterpriseId: string,
+    @Query() query: MetricsQueryDto,
+  ): Promise<MhciAnswer> {
+    return this.metrics.forParticipant(enterpriseId, externalId, 'mhci', query);
+  }
+
+  @Get('participants/:externalID/wordcloud')
+  @ApiOperation({
+    summary: "A participant's word cloud",
+    description: `Only sessions the participant shares at level ≥ ${PARTICIPANT_METRIC_LEVEL.wordcloud}.`,
+  })
+  @ApiOkResponse({ schema: METRIC_ANSWER_SCHEMAS.participantWordcloud })
+  @ApiEndpointErrors(PARTICIPANT_WORDCLOUD_ERRORS)
+  participantWordcloud(
+    @ExternalIdParam() externalId: string,
+    @EnterpriseId() enterpriseId: string,
+    @Query() query: WordcloudQueryDto,
+  ): Promise<WordcloudAnswer> {
+    return this.metrics.forParticipant(enterpriseId, externalId, 'wordcloud', query);
   }
 }

@@ -6,11 +6,12 @@ import { GroupsRepository } from '../groups/groups.repository';
 import { ParticipantsService } from '../participants/participants.service';
 import type {
   MetricAnswer,
+  MetricAnswers,
   MhciAnswer,
   MhciStatsDto,
   WordcloudAnswer,
 } from './dto/metric-answers.dto';
-import { MetricsQueryDto } from './dto/metrics-query.dto';
+import { MetricsQueryDto, WordcloudQueryDto } from './dto/metrics-query.dto';
 import { MetricsErrors } from './metrics.errors';
 import { MetricRange, MetricScope, MetricsRepository } from './metrics.repository';
 
@@ -30,28 +31,34 @@ export class MetricsService {
     private readonly participants: ParticipantsService,
   ) {}
 
-  async forGroup(
+  async forGroup<M extends Metric>(
     enterpriseId: string,
     groupId: number,
-    metric: Metric,
-    query: MetricsQueryDto,
-  ): Promise<MetricAnswer> {
+    metric: M,
+    query: MetricsQueryDto | WordcloudQueryDto,
+  ): Promise<MetricAnswers[M]> {
     const range = this.range(query);
     if (!(await this.groups.existsForEnterprise(enterpriseId, groupId))) {
       throw ApiError.badRequest(GroupErrors.NotFound);
     }
-    return this.compute({ kind: 'group', enterpriseId, groupId }, metric, range, query);
+    const answer = await this.compute(
+      { kind: 'group', enterpriseId, groupId },
+      metric,
+      range,
+      query,
+    );
+    return answer as MetricAnswers[M];
   }
 
-  async forParticipant(
+  async forParticipant<M extends Metric>(
     enterpriseId: string,
     externalId: string,
-    metric: Metric,
-    query: MetricsQueryDto,
-  ): Promise<MetricAnswer> {
+    metric: M,
+    query: MetricsQueryDto | WordcloudQueryDto,
+  ): Promise<MetricAnswers[M]> {
     const range = this.range(query);
     const participant = await this.participants.require(enterpriseId, externalId);
-    return this.compute(
+    const answer = await this.compute(
       {
         kind: 'participant',
         enterpriseId,
@@ -62,6 +69,7 @@ export class MetricsService {
       range,
       query,
     );
+    return answer as MetricAnswers[M];
   }
 
   private range(query: MetricsQueryDto): MetricRange {
@@ -75,7 +83,7 @@ export class MetricsService {
     scope: MetricScope,
     metric: Metric,
     range: MetricRange,
-    query: MetricsQueryDto,
+    query: MetricsQueryDto & { top?: string },
   ): Promise<MetricAnswer> {
     if (metric === 'count') {
       const rows = await this.metrics.count(scope, range);

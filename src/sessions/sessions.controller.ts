@@ -31,8 +31,9 @@ export class SessionsController {
       "Later sessions: the participant's `ok_` external ID. An optional `Idempotency-Key` header " +
       'replays the first response for 24 h.',
   })
+  // Lower case, as @Headers() names it: one optional parameter in the document, not two.
   @ApiHeader({
-    name: 'Idempotency-Key',
+    name: 'idempotency-key',
     required: false,
     description: '1–255 visible ASCII characters',
   })

@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { SubscoresDto, TranscriptTurnDto } from '../../sessions/dto/session.dto';
 import { holds, isString, required, Rules, satisfies } from '../../common/validation/rules';
 import { IngestionErrors } from './ingestion.errors';
 
@@ -60,7 +61,11 @@ export class SessionResultDto {
   @Rules(required(IngestionErrors.MhciMissing), holds(isScore, IngestionErrors.MhciInvalid))
   mhci!: number;
 
-  @ApiProperty({ example: { vision: 64, audio: 70, transcript: 77, assessment: 73 } })
+  @ApiProperty({
+    type: SubscoresDto,
+    description: 'Each a number from 0 to 100.',
+    example: { vision: 64, audio: 70, transcript: 77, assessment: 73 },
+  })
   @Rules(
     required(IngestionErrors.SubscoresMissing),
     holds(isSubscores, IngestionErrors.SubscoresInvalid),
@@ -68,6 +73,7 @@ export class SessionResultDto {
   subscores!: { vision: number; audio: number; transcript: number; assessment: number };
 
   @ApiProperty({
+    type: [TranscriptTurnDto],
     example: [
       { role: 'assistant', content: 'How have you been sleeping?' },
       { role: 'user', content: 'Better this week, thanks.' },
@@ -79,7 +85,13 @@ export class SessionResultDto {
   )
   transcript!: { role: 'assistant' | 'user'; content: string }[];
 
-  @ApiProperty({ example: { speech_rate: 2.7, pitch_variability: 0.31 } })
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: { type: 'number' },
+    maxProperties: 500,
+    description: 'Feature name (letters, digits, `_ . -`, up to 64 characters) → a finite number.',
+    example: { speech_rate: 2.7, pitch_variability: 0.31 },
+  })
   @Rules(
     required(IngestionErrors.FeaturesMissing),
     holds(isFeatures, IngestionErrors.FeaturesInvalid),

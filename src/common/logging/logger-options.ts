@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { RequestMethod } from '@nestjs/common';
 import type { Params } from 'nestjs-pino';
+import type { LogFn, Logger } from 'pino';
 import { AppConfig } from '../../config/config';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
@@ -32,7 +33,46 @@ export function loggablePath(url: string): string {
  * participant tokens) and status; headers and bodies are never logged, so API keys and emails
  * cannot reach the log. Anything that does log an object has these paths redacted as well.
  */
-export function buildLoggerOptions(config: AppConfig): Params {
+/**
+ * Readable logs (pino-pretty) for a developer at a terminal: `NODE_ENV=development` with stdout a
+ * TTY. Everywhere else (production, tests, a pipe or a file, a log collector) logs stay one JSON
+ * object per line. Without pino-pretty installed (`npm ci --omit=dev`), JSON too.
+ */
+export function usePrettyLogs(
+  config: Pick<AppConfig, 'env'>,
+  stdoutIsTty = process.stdout.isTTY === true,
+  prettyInstalled = isInstalled('pino-pretty'),
+): boolean {
+  return config.env === 'development' && stdoutIsTty && prettyInstalled;
+}
+
+function isInstalled(module: string): boolean {
+  try {
+    require.resolve(module);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Nest's start-up chatter, one line per module and per route (some 40): at a terminal it is
+ * logged at debug level (shown with LOG_LEVEL=debug), so what a developer sees first is ours.
+ */
+const START_UP_CONTEXTS = new Set(['InstanceLoader', 'RoutesResolver', 'RouterExplorer']);
+
+const PRETTY_OPTIONS = {
+  translateTime: 'SYS:HH:MM:ss.l',
+  ignore: 'pid,hostname,context,req,res,responseTime',
+  messageFormat:
+    '{if context}[{context}] {end}{msg}{if req} {req.method} {req.path} → {res.statusCode} ({responseTime} ms){end}',
+  singleLine: true,
+};
+
+export function buildLoggerOptions(
+  config: AppConfig,
+  pretty: boolean = usePrettyLogs(config),
+): Params {
   return {
     // nestjs-pino's default route pattern does not match anything under Fastify's middie here
     // (measured: the access log never ran), so every path is named explicitly.
@@ -62,6 +102,22 @@ export function buildLoggerOptions(config: AppConfig): Params {
       },
       customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : 'info'),
       autoLogging: true,
+      ...(pretty
+        ? {
+            transport: { target: 'pino-pretty', options: PRETTY_OPTIONS },
+            hooks: {
+              logMethod(this: Logger, args: Parameters<LogFn>, method: LogFn, level: number) {
+                const context = (args[0] as { context?: unknown } | undefined)?.context;
+                const quiet =
+                  typeof context === 'string' &&
+                  START_UP_CONTEXTS.has(context) &&
+                  level === this.levels.values.info;
+                if (quiet && !this.isLevelEnabled('debug')) return;
+                method.apply(this, args);
+              },
+            },
+          }
+        : {}),
     },
   };
 }

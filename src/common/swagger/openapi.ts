@@ -2,6 +2,7 @@ import { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { API_KEY_HEADER } from '../auth/enterprise.decorator';
 import { API_KEY_SECURITY } from './api-errors.decorator';
+import { namedSchemas } from './named-schemas';
 
 const DESCRIPTION = `Wellbeing check-ins for enterprises.
 
@@ -37,7 +38,12 @@ export function buildOpenApiDocument(app: INestApplication, publicBaseUrl: strin
       'engine-token',
     )
     .build();
-  return SwaggerModule.createDocument(app, config);
+  const document = SwaggerModule.createDocument(app, config);
+  document.components = {
+    ...document.components,
+    schemas: { ...document.components?.schemas, ...namedSchemas() },
+  };
+  return document;
 }
 
 /** Swagger UI at /docs and the JSON document at /docs-json (both public). */

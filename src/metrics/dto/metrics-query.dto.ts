@@ -20,7 +20,7 @@ export const MAX_TOP = 200;
 const isTopValue = (value: unknown): boolean =>
   typeof value === 'string' && /^[1-9]\d{0,2}$/.test(value) && Number(value) <= MAX_TOP;
 
-/** Query parameters, checked in the spec's order: from, to, groupBy, top. */
+/** count and mhci's query parameters, checked in the spec's order: from, to, groupBy. */
 export class MetricsQueryDto {
   @ApiPropertyOptional({ example: '2026-11-01', description: 'First day (UTC), inclusive.' })
   @Rules(holds(isCalendarDate, MetricsErrors.FromInvalid))
@@ -36,10 +36,16 @@ export class MetricsQueryDto {
   })
   @Rules(oneOf(GROUP_BY, MetricsErrors.GroupByInvalid))
   groupBy?: GroupBy;
+}
 
+/**
+ * wordcloud's query parameters: count's and mhci's, then `top` (the spec's "wordcloud only": the
+ * other metrics do not read it, and the validation pipe drops it there unread).
+ */
+export class WordcloudQueryDto extends MetricsQueryDto {
   @ApiPropertyOptional({
     example: '50',
-    description: `Wordcloud only: how many words, 1–${MAX_TOP} (default 50).`,
+    description: `How many words, 1–${MAX_TOP} (default 50).`,
   })
   @Rules(holds(isTopValue, MetricsErrors.TopInvalid))
   top?: string;
