@@ -23,6 +23,7 @@ import { bullRoot } from './queues/bull-root';
 import { QueueDashboardModule } from './queues/queue-dashboard';
 import { WebhooksModule } from './webhooks/webhooks.module';
 import { InteractModule } from './interact/interact.module';
+import { SandboxModule } from './sandbox/sandbox.module';
 import { WORKER_MODULES, WORKER_QUEUES } from './worker.module';
 
 /** The queues the operators' dashboard (/admin/queues, with ADMIN_TOKEN) shows: every one. */
@@ -53,6 +54,7 @@ export class AppModule {
         WebhooksModule,
         InteractModule,
         MetricsModule,
+        SandboxModule,
         HealthModule,
         bullRoot(config),
         ...(config.adminToken ? [QueueDashboardModule.register(DASHBOARD_QUEUES)] : []),

@@ -31,11 +31,12 @@ describe('Operator CLI', () => {
     const lines = result.stdout.split('\n').filter(Boolean);
     expect(lines).toHaveLength(1);
     const created = parsed<TestEnterprise>(lines[0]);
-    expect(Object.keys(created)).toEqual(['enterpriseId', 'name', 'apiKey']);
+    expect(Object.keys(created)).toEqual(['enterpriseId', 'name', 'apiKey', 'sandbox']);
     expect(created).toEqual({
       enterpriseId: match.stringMatching(/^[0-9a-f-]{36}$/),
       name: 'Acme Corp',
       apiKey: match.stringMatching(/^ck_[0-9A-Za-z]{40}$/),
+      sandbox: false,
     });
     const response = await t.request('GET', '/groups', { apiKey: created.apiKey });
     expect(response.status).toBe(200);
@@ -179,10 +180,11 @@ describe('Operator CLI', () => {
     expect(listed.code).toBe(0);
   });
 
-  it('demo:seed creates an enterprise with groups, participants and completed sessions', async () => {
+  it('demo:seed creates a sandbox enterprise with groups, participants and completed sessions', async () => {
     const result = await cli('demo:seed', '--json');
     expect(result.code).toBe(0);
-    const seeded = parsed<{ apiKey: string; groups: unknown[] }>(result.stdout);
+    const seeded = parsed<{ apiKey: string; sandbox: boolean; groups: unknown[] }>(result.stdout);
+    expect(seeded.sandbox).toBe(true);
     expect(seeded.groups).toHaveLength(2);
     const groups = (await t.request('GET', '/groups', { apiKey: seeded.apiKey })).body as {
       groupID: number;

@@ -64,6 +64,10 @@ describe('quickstart example (typed client)', () => {
     );
     expect(run.stdout).toMatch(/^3\. Session (ses_\S+) for ok_\S+; the participant would open:$/m);
     expect(run.stdout).toContain('4. Session completed through the sandbox');
+    // A new participant is at level 0: the enterprise sees no score (private by default).
+    expect(run.stdout).toMatch(
+      /^5\. GET \/sessions\/ses_\S+ shows what the participant's level allows: externalID, sessionID, timestamp, groupID, version$/m,
+    );
     expect(run.stdout).toMatch(/^6\. Metrics: count \{"all":1\}, mhci \{"all":null\} \(withheld/m);
     expect(run.stdout).toMatch(/^7\. Webhook user\.created evt_\S+ verified: /m);
     expect(run.stdout).toMatch(/^7\. Webhook user\.session\.result evt_\S+ verified: /m);

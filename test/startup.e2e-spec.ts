@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
+import { SANDBOX_NOTE } from '../src/enterprises/enterprises.service';
 import { databaseUrl, dropDatabase, testDatabasePrefix } from './support/databases';
 import { createEnterpriseWithCli, freePort, runToExit, startService } from './support/processes';
 
@@ -259,6 +260,7 @@ describe('Start-up', () => {
       await new Promise((resolve) => setTimeout(resolve, 500));
       const printed = [a.output(), b.output()].join('\n').match(/ck_[0-9A-Za-z]{40}/g) ?? [];
       expect(new Set(printed).size).toBe(1);
+      expect([a.output(), b.output()].join('\n')).toContain(SANDBOX_NOTE);
 
       const client = new Client({ connectionString: databaseUrl(fresh) });
       await client.connect();
@@ -268,8 +270,9 @@ describe('Start-up', () => {
         );
         expect(migrations.rows.length).toBeGreaterThan(0);
         expect(new Set(migrations.rows.map((row) => row.name)).size).toBe(migrations.rows.length);
-        const enterprises = await client.query('SELECT name FROM enterprises');
-        expect(enterprises.rows).toEqual([{ name: 'Demo Enterprise' }]);
+        const enterprises = await client.query('SELECT name, sandbox FROM enterprises');
+        // A sandbox (DESIGN §17): a newcomer completes sessions without an engine, mails captured.
+        expect(enterprises.rows).toEqual([{ name: 'Demo Enterprise', sandbox: true }]);
       } finally {
         await client.end();
       }

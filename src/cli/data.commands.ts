@@ -5,8 +5,9 @@ import { failCommand, printResult } from './cli-output';
 @Command({
   name: 'data:reencrypt',
   description:
-    'Re-encrypt every stored ciphertext (emails, transcripts, event data, webhook secrets) under ' +
-    'the newest data key, so older keys can be removed from DATA_ENCRYPTION_KEYS',
+    'Re-encrypt every stored ciphertext (emails, transcripts, event data, webhook secrets, ' +
+    'captured sandbox mails) under the newest data key, so older keys can be removed from ' +
+    'DATA_ENCRYPTION_KEYS',
 })
 export class ReencryptCommand extends CommandRunner {
   constructor(private readonly reencryption: Reencryption) {

@@ -3,7 +3,7 @@ import { Command, CommandRunner, Option } from 'nest-commander';
 import { IngestionService } from '../checkin/ingestion/ingestion.service';
 import { syntheticResult } from '../checkin/ingestion/synthetic-result';
 import { PRIVACY_FLOOR } from '../common/privacy-model';
-import { EnterprisesService } from '../enterprises/enterprises.service';
+import { EnterprisesService, SANDBOX_NOTE } from '../enterprises/enterprises.service';
 import type { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
 import { GroupsService } from '../groups/groups.service';
@@ -65,12 +65,25 @@ const DEMO_PARTICIPANTS_PER_GROUP = Math.max(
   PRIVACY_FLOOR.defaultWords,
 );
 
-/** Demo data: an enterprise with two groups, participants and completed (synthetic) sessions. */
+/**
+ * Said by demo:seed: why it runs in production too (unlike `sessions:simulate-result`): what it
+ * creates is a sandbox enterprise of its own, whose made-up data stays apart from every real
+ * tenant and from which no mail reaches anyone.
+ */
+export const DEMO_SEED_SANDBOX_NOTICE =
+  'This demo enterprise is a sandbox: its sessions are synthetic and its mails are captured, ' +
+  'never sent, so demo:seed is allowed in production too.';
+
+/**
+ * Demo data: a sandbox enterprise (DESIGN §17) with two groups, participants and completed
+ * (synthetic) sessions.
+ */
 @Injectable()
 @Command({
   name: 'demo:seed',
   description:
-    'Create a demo enterprise with groups, participants and completed synthetic sessions',
+    'Create a demo sandbox enterprise with groups, participants and completed synthetic ' +
+    'sessions (its mails are captured, never sent; allowed in production)',
 })
 export class DemoSeedCommand extends CommandRunner {
   constructor(
@@ -94,7 +107,9 @@ export class DemoSeedCommand extends CommandRunner {
 
   async run(_: string[], options: { json?: boolean; name?: string }): Promise<void> {
     try {
-      const enterprise = await this.enterprises.create(options.name ?? 'Demo Co');
+      const enterprise = await this.enterprises.create(options.name ?? 'Demo Co', {
+        sandbox: true,
+      });
       const summary = [];
       let participantCount = 0;
       for (const groupName of ['Engineering', 'Customer support']) {
@@ -133,6 +148,8 @@ export class DemoSeedCommand extends CommandRunner {
           (group) =>
             `Group ${group.groupID} "${group.groupName}": ${group.sessions} synthetic sessions`,
         ),
+        DEMO_SEED_SANDBOX_NOTICE,
+        SANDBOX_NOTE,
       ]);
     } catch (error) {
       failCommand((error as Error).message);

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Command, CommandRunner, Option } from 'nest-commander';
 import { PRIVACY_FLOOR } from '../common/privacy-model';
 import { ApiKeyRecord } from '../enterprises/enterprises.repository';
-import { EnterprisesService } from '../enterprises/enterprises.service';
+import { EnterprisesService, SANDBOX_NOTE } from '../enterprises/enterprises.service';
 import { failCommand, printResult } from './cli-output';
 
 interface JsonOption {
@@ -56,12 +56,25 @@ export class CreateEnterpriseCommand extends JsonCommand {
     return value;
   }
 
-  async run(_: string[], options: JsonOption & { name: string }): Promise<void> {
+  @Option({
+    flags: '--sandbox',
+    description:
+      'a sandbox enterprise (test mode): sessions completed on request through ' +
+      'POST /sandbox/sessions/{sessionID}/complete, mails captured at GET /sandbox/emails, never sent',
+  })
+  parseSandbox(): boolean {
+    return true;
+  }
+
+  async run(_: string[], options: JsonOption & { name: string; sandbox?: boolean }): Promise<void> {
     await this.guarded(async () => {
-      const created = await this.enterprises.create(options.name ?? '');
+      const created = await this.enterprises.create(options.name ?? '', {
+        sandbox: !!options.sandbox,
+      });
       printResult(!!options.json, created, [
         `Enterprise: ${created.name} (${created.enterpriseId})`,
         `API key (shown once, store it now): ${created.apiKey}`,
+        ...(created.sandbox ? [SANDBOX_NOTE] : []),
       ]);
     });
   }

@@ -15,6 +15,8 @@ export const SEALED_COLUMNS: readonly SealedColumn[] = [
   { table: 'events', key: 'id', column: 'encrypted_pii' },
   { table: 'webhook_endpoints', key: 'id', column: 'secret_ciphertext' },
   { table: 'webhook_endpoints', key: 'id', column: 'previous_secret_ciphertext' },
+  // A sandbox enterprise's captured mails (DESIGN §17): their text holds the participant's links.
+  { table: 'sandbox_emails', key: 'email_message_id', column: 'text_ciphertext' },
 ];
 
 /** The key id a stored value names: `k0` for `v1.`, `plaintext` for a transcript from before. */

@@ -38,7 +38,11 @@ export class ApiKeyGuard implements CanActivate {
     const presented = Array.isArray(header) ? undefined : header;
     const key = await this.apiKeys.authenticate(presented);
     if (!key) throw await this.authFailures.refusal(address);
-    request.caller = { enterpriseId: key.enterpriseId, apiKeyId: key.apiKeyId };
+    request.caller = {
+      enterpriseId: key.enterpriseId,
+      apiKeyId: key.apiKeyId,
+      sandbox: key.sandbox,
+    };
     return true;
   }
 }

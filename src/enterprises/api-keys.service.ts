@@ -32,7 +32,10 @@ export class ApiKeysService {
         : null;
   }
 
-  /** The enterprise a presented key belongs to, or null for a missing, unknown or revoked key. */
+  /**
+   * The enterprise a presented key belongs to (and whether it is a sandbox), or null for a
+   * missing, unknown or revoked key.
+   */
   async authenticate(presentedKey: string | undefined): Promise<ActiveApiKey | null> {
     if (!presentedKey || presentedKey.length > 200) return null;
     const keyHash = hashApiKey(presentedKey);

@@ -26,4 +26,12 @@ export class EnterpriseEntity {
   /** Privacy floor of group `wordcloud`, in distinct participants whose words are counted. */
   @Column({ name: 'min_cohort_words', type: 'smallint', default: PRIVACY_FLOOR.defaultWords })
   minCohortWords!: number;
+
+  /**
+   * A sandbox (DESIGN §17, like a payment API's test mode): its sessions can be completed through
+   * `POST /sandbox/sessions/{sessionID}/complete`, and its mails are captured, never sent. Set when
+   * the enterprise is created (`enterprises:create --sandbox`, `demo:seed`), never changed.
+   */
+  @Column({ type: 'boolean', default: false })
+  sandbox!: boolean;
 }

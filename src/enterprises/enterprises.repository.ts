@@ -24,6 +24,8 @@ const PRIVACY_FLOOR_COLUMNS = columnsOf(EnterpriseEntity, ['minCohortScores', 'm
 export interface ActiveApiKey {
   apiKeyId: string;
   enterpriseId: string;
+  /** The enterprise is a sandbox (DESIGN §17): read with the key, so no request asks again. */
+  sandbox: EnterpriseEntity['sandbox'];
 }
 
 /** SQL for enterprises and their API keys (operator actions and authentication). */
@@ -31,10 +33,13 @@ export interface ActiveApiKey {
 export class EnterprisesRepository {
   constructor(private readonly db: Database) {}
 
-  async insertEnterprise(name: string, sql: Sql = this.db): Promise<string> {
+  async insertEnterprise(
+    values: Pick<EnterpriseEntity, 'name' | 'sandbox'>,
+    sql: Sql = this.db,
+  ): Promise<string> {
     const [enterprise] = await sql.rows<{ id: string }>(
-      'INSERT INTO enterprises (name) VALUES ($1) RETURNING id',
-      [name],
+      'INSERT INTO enterprises (name, sandbox) VALUES ($1, $2) RETURNING id',
+      [values.name, values.sandbox],
     );
     return enterprise.id;
   }
@@ -68,8 +73,10 @@ export class EnterprisesRepository {
 
   async findActiveKeyByHash(keyHash: string): Promise<ActiveApiKey | null> {
     const [key] = await this.db.rows<ActiveApiKey>(
-      `SELECT id AS "apiKeyId", enterprise_id AS "enterpriseId"
-         FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL`,
+      `SELECT k.id AS "apiKeyId", k.enterprise_id AS "enterpriseId", e.sandbox AS "sandbox"
+         FROM api_keys k
+         JOIN enterprises e ON e.id = k.enterprise_id
+        WHERE k.key_hash = $1 AND k.revoked_at IS NULL`,
       [keyHash],
     );
     return key ?? null;

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { PRIVACY_FLOOR, type PrivacyFloor } from '../common/privacy-model';
-import { Database } from '../database/database';
+import { Database, Sql } from '../database/database';
 import { ApiKeyRecord, EnterprisesRepository } from './enterprises.repository';
 import { ApiKeysService } from './api-keys.service';
 import { EnterpriseErrors } from './enterprises.errors';
@@ -19,6 +19,17 @@ export interface CreatedEnterprise {
   enterpriseId: string;
   name: string;
   apiKey: string;
+  /** A sandbox enterprise (DESIGN §17): sessions completed on request, mails captured. */
+  sandbox: boolean;
+}
+
+/** What an operator is told about a sandbox enterprise they created (CLI, development bootstrap). */
+export const SANDBOX_NOTE =
+  'Sandbox: complete its sessions with POST /sandbox/sessions/{sessionID}/complete; ' +
+  'its mails are captured at GET /sandbox/emails, never sent.';
+
+export interface EnterpriseOptions {
+  sandbox?: boolean;
 }
 
 /** Operator actions on tenants; used by the CLI and the development bootstrap. */
@@ -30,28 +41,28 @@ export class EnterprisesService {
     private readonly apiKeys: ApiKeysService,
   ) {}
 
-  /** Creates an enterprise and its first API key in one transaction. */
-  async create(rawName: string): Promise<CreatedEnterprise> {
+  /**
+   * Creates an enterprise and its first API key in one transaction; a sandbox with
+   * `{ sandbox: true }` (fixed for the enterprise's life).
+   */
+  async create(rawName: string, options: EnterpriseOptions = {}): Promise<CreatedEnterprise> {
     const name = rawName.trim();
     if (!name) throw new Error(EnterpriseErrors.NameRequired);
-    return this.db.transaction(async (sql) => {
-      const enterpriseId = await this.repository.insertEnterprise(name, sql);
-      const { apiKey } = await this.apiKeys.issue(enterpriseId, sql);
-      return { enterpriseId, name, apiKey };
-    });
+    return this.db.transaction((sql) => this.insertWithKey(name, options, sql));
   }
 
   /**
    * Creates an enterprise only when none exists (development bootstrap). An advisory lock makes
    * two processes starting together create one, not two.
    */
-  async createIfNoneExist(name: string): Promise<CreatedEnterprise | null> {
+  async createIfNoneExist(
+    name: string,
+    options: EnterpriseOptions = {},
+  ): Promise<CreatedEnterprise | null> {
     return this.db.transaction(async (sql) => {
       await this.repository.lockForBootstrap(sql);
       if ((await this.repository.count(sql)) > 0) return null;
-      const enterpriseId = await this.repository.insertEnterprise(name, sql);
-      const { apiKey } = await this.apiKeys.issue(enterpriseId, sql);
-      return { enterpriseId, name, apiKey };
+      return this.insertWithKey(name, options, sql);
     });
   }
 
@@ -90,6 +101,17 @@ export class EnterprisesService {
     const updated = await this.repository.updatePrivacyFloor(enterpriseId, floor);
     if (!updated) throw new Error(EnterpriseErrors.NotFound(enterpriseId));
     return { enterpriseId, ...updated };
+  }
+
+  private async insertWithKey(
+    name: string,
+    options: EnterpriseOptions,
+    sql: Sql,
+  ): Promise<CreatedEnterprise> {
+    const sandbox = options.sandbox ?? false;
+    const enterpriseId = await this.repository.insertEnterprise({ name, sandbox }, sql);
+    const { apiKey } = await this.apiKeys.issue(enterpriseId, sql);
+    return { enterpriseId, name, apiKey, sandbox };
   }
 
   private async assertExists(enterpriseId: string): Promise<void> {

@@ -19,7 +19,7 @@ import { CreateSessionDto, SessionCreatedDto } from './dto/create-session.dto';
 import type { SessionDto } from './dto/session.dto';
 import { IdempotencyRepository } from './idempotency.repository';
 import { normaliseReturnUrl } from './return-url';
-import { sessionView } from './session-view';
+import { SessionRecord, sessionView } from './session-view';
 import { SESSION_CREATED_MESSAGE, SessionErrors } from './sessions.errors';
 import { SessionsRepository } from './sessions.repository';
 import { openTranscript } from './transcript-codec';
@@ -123,12 +123,22 @@ export class SessionsService {
     });
   }
 
+  /** The session as the enterprise sees it (`GET /sessions/{sessionID}`). */
   async get(enterpriseId: string, sessionId: string): Promise<SessionDto> {
+    const session = await this.findOwned(enterpriseId, sessionId);
+    return sessionView(session, (stored) => openTranscript(this.cipher, stored));
+  }
+
+  /**
+   * The enterprise's session, else 400 `Session not found`: another enterprise's session and a
+   * malformed id are indistinguishable from an unknown one (DESIGN §5).
+   */
+  async findOwned(enterpriseId: string, sessionId: string): Promise<SessionRecord> {
     const session = SESSION_ID_PATTERN.test(sessionId)
       ? await this.sessions.findForEnterprise(enterpriseId, sessionId)
       : null;
     if (!session) throw ApiError.badRequest(SessionErrors.NotFound);
-    return sessionView(session, (stored) => openTranscript(this.cipher, stored));
+    return session;
   }
 
   /** A later session: the ok_ id must be this enterprise's participant and a member of the group. */

@@ -65,6 +65,7 @@ describe('EmailSendingRepository (PostgreSQL)', () => {
 
       expect(await repo.loadForSending(id)).toEqual<MessageToSend>({
         id,
+        enterpriseId,
         type: 'privacyRequest',
         status: 'queued',
         participantId: participant,
@@ -76,6 +77,7 @@ describe('EmailSendingRepository (PostgreSQL)', () => {
         requestedPrivacy: ['mhci'],
         privacyLevel: 3,
         linkVersion: 0,
+        sandbox: false,
       });
       await t.db.rows(
         'UPDATE memberships SET link_version = 4 WHERE participant_id = $1 AND group_id = $2',
@@ -145,6 +147,20 @@ describe('EmailSendingRepository (PostgreSQL)', () => {
       });
     });
 
+    it("says whether the mail's enterprise is a sandbox (its mails are captured, not sent)", async () => {
+      const sandboxId = await t.enterprise('Sandbox Co', { sandbox: true });
+      const sandboxParticipant = await t.participant(sandboxId);
+      const sandboxGroup = await t.group(sandboxId);
+      await t.membership(sandboxParticipant, sandboxGroup);
+      const captured = await t.email(sandboxParticipant, sandboxGroup);
+      expect(await repo.loadForSending(captured)).toMatchObject({
+        enterpriseId: sandboxId,
+        sandbox: true,
+      });
+      const sent = await t.email(participantId, groupId);
+      expect(await repo.loadForSending(sent)).toMatchObject({ enterpriseId, sandbox: false });
+    });
+
     it("answers a finished mail too, with its status (the sender skips what is not 'queued')", async () => {
       const id = await t.email(participantId, groupId, { status: 'sent' });
       expect((await repo.loadForSending(id))?.status).toBe('sent');
@@ -203,6 +219,28 @@ describe('EmailSendingRepository (PostgreSQL)', () => {
       const before = await t.emailRow(failed);
       await repo.finish(failed, 'sent', null);
       expect(await t.emailRow(failed)).toEqual(before);
+    });
+  });
+
+  describe('capture', () => {
+    it("keeps a sandbox mail once, however often the job runs; it goes with its mail's row", async () => {
+      const id = await t.email(participantId, groupId);
+      const captured = () =>
+        t.rows<{ subject: string; textCiphertext: string; enterpriseId: string }>(
+          `SELECT subject, text_ciphertext AS "textCiphertext", enterprise_id AS "enterpriseId"
+             FROM sandbox_emails WHERE email_message_id = $1`,
+          [id],
+        );
+      await repo.capture({ id, enterpriseId }, { subject: 'First', textCiphertext: 'v2.k0.a' });
+      await repo.capture({ id, enterpriseId }, { subject: 'Again', textCiphertext: 'v2.k0.b' });
+      expect(await captured()).toEqual([
+        { subject: 'First', textCiphertext: 'v2.k0.a', enterpriseId },
+      ]);
+      // The mail's status is the sender's to set (finish), not the capture's.
+      expect((await t.emailRow(id)).status).toBe('queued');
+
+      await t.rows('DELETE FROM email_messages WHERE id = $1', [id]);
+      expect(await captured()).toEqual([]);
     });
   });
 

@@ -59,6 +59,12 @@ describe('Re-encryption under the newest data key (PostgreSQL)', () => {
     const endpoint = await t.endpoint(enterpriseId, groupId, {
       secretCiphertext: legacyV1(root, 'whsec_old'),
     });
+    const mail = await t.email(participants[0], groupId, { status: 'sent' });
+    await t.rows(
+      `INSERT INTO sandbox_emails (email_message_id, enterprise_id, subject, text_ciphertext)
+       VALUES ($1, $2, 'Subject', $3)`,
+      [mail, enterpriseId, underK1.encrypt('Your settings: https://…')],
+    );
 
     const cipher = new PiiCipher(root, [k2, k1]);
     const reencryption = new Reencryption(t.db, new ReencryptionRepository(t.db), cipher);
@@ -72,6 +78,7 @@ describe('Re-encryption under the newest data key (PostgreSQL)', () => {
         'events.encrypted_pii': 1,
         'webhook_endpoints.secret_ciphertext': 1,
         'webhook_endpoints.previous_secret_ciphertext': 0,
+        'sandbox_emails.text_ciphertext': 1,
       },
       unreadable: {
         'sessions.transcript': 0,
@@ -79,6 +86,7 @@ describe('Re-encryption under the newest data key (PostgreSQL)', () => {
         'events.encrypted_pii': 0,
         'webhook_endpoints.secret_ciphertext': 0,
         'webhook_endpoints.previous_secret_ciphertext': 0,
+        'sandbox_emails.text_ciphertext': 0,
       },
       keyIds: {
         'sessions.transcript': { k2: 1 },
@@ -86,6 +94,7 @@ describe('Re-encryption under the newest data key (PostgreSQL)', () => {
         'events.encrypted_pii': { k2: 1 },
         'webhook_endpoints.secret_ciphertext': { k2: 1 },
         'webhook_endpoints.previous_secret_ciphertext': {},
+        'sandbox_emails.text_ciphertext': { k2: 1 },
       },
     });
     // Readable with k2 alone (and the root key), as before.
@@ -114,9 +123,14 @@ describe('Re-encryption under the newest data key (PostgreSQL)', () => {
       [endpoint],
     );
     expect(onlyK2.decrypt(secret.c)).toBe('whsec_old');
+    const text = await t.one<{ c: string }>(
+      'SELECT text_ciphertext AS c FROM sandbox_emails WHERE email_message_id = $1',
+      [mail],
+    );
+    expect(onlyK2.decrypt(text.c)).toBe('Your settings: https://…');
 
     // Nothing left to do: a second run rewrites nothing.
     const again = await reencryption.run();
-    expect(Object.values(again.reencrypted)).toEqual([0, 0, 0, 0, 0]);
+    expect(Object.values(again.reencrypted)).toEqual([0, 0, 0, 0, 0, 0]);
   });
 });

@@ -196,10 +196,10 @@ export class TestDatabase {
 
   // Fixtures -------------------------------------------------------------------------------
 
-  async enterprise(name = 'Acme'): Promise<string> {
+  async enterprise(name = 'Acme', options: { sandbox?: boolean } = {}): Promise<string> {
     const { id } = await this.one<{ id: string }>(
-      'INSERT INTO enterprises (name) VALUES ($1) RETURNING id',
-      [name],
+      'INSERT INTO enterprises (name, sandbox) VALUES ($1, $2) RETURNING id',
+      [name, options.sandbox ?? false],
     );
     return id;
   }

@@ -65,9 +65,15 @@ export class TestApp {
     return request(this.baseUrl, method, path, options);
   }
 
-  /** A new tenant with one API key, created through the same service the CLI uses. */
-  newEnterprise(name = 'Test Enterprise'): Promise<TestEnterprise> {
-    return this.app.get(EnterprisesService).create(name);
+  /**
+   * A new tenant with one API key, created through the same service the CLI uses; a sandbox
+   * (DESIGN §17) with `{ sandbox: true }`.
+   */
+  newEnterprise(
+    name = 'Test Enterprise',
+    options: { sandbox?: boolean } = {},
+  ): Promise<TestEnterprise> {
+    return this.app.get(EnterprisesService).create(name, options);
   }
 
   /** Sets an enterprise's privacy floor (DESIGN §13) through the service the CLI uses. */

@@ -165,8 +165,11 @@ async function main(): Promise<void> {
         params: { path: { sessionID: session.sessionID } },
       }),
     );
+    // A new participant shares nothing beyond level 0 until they choose more on their pages.
     const shown = Object.keys(result).join(', ');
-    say(`5. GET /sessions/${session.sessionID}: ${shown}`);
+    say(
+      `5. GET /sessions/${session.sessionID} shows what the participant's level allows: ${shown}`,
+    );
 
     // 6. Aggregates: the count is always answered; mhci stays null under the privacy floor.
     const count = must(

@@ -499,6 +499,54 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/sandbox/sessions/{sessionID}/complete': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Complete a session without the analysis engine (sandbox)
+     * @description Sandbox enterprises only (test mode, created with `enterprises:create --sandbox`); any other enterprise gets `404 {"error":"Not found"}`, as for an unknown route.
+     *
+     *     Completes one of your sessions through the real ingestion path, as if the engine had posted its result: percentiles, metrics, one credit deducted from the group, and a `user.session.result` webhook. The body is optional: a result exactly as the engine posts it (validated the same way, with the same messages); without one (no body, or `{}`) a synthetic result is made up. The session is flagged synthetic either way.
+     *
+     *     Answers the session exactly as `GET /sessions/{sessionID}` shows it to you: the fields of the participant's privacy level, so a level-0 participant's result stays hidden.
+     *
+     *     Posting the same result again changes nothing and answers 200; any other completion of a completed session (a synthetic one, or a different result) is `409 Session already completed`. Another enterprise's session, an unknown or a malformed ID is `Session not found`, as on `GET /sessions/{sessionID}`. In a group that requires consent, a member's session without consent is refused with 409, as ingestion refuses it.
+     */
+    post: operations['SandboxController_complete'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/sandbox/emails': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The mails your sandbox captured instead of sending them
+     * @description Sandbox enterprises only (test mode, created with `enterprises:create --sandbox`); any other enterprise gets `404 {"error":"Not found"}`, as for an unknown route.
+     *
+     *     A sandbox sends no mail: every mail (reminders, privacy requests, privacy notices) is rendered exactly as it would have been sent and kept here instead, its links working. Newest first, at most the 100 newest. A participant's mails go with them when they are erased.
+     */
+    get: operations['SandboxController_emails'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/health': {
     parameters: {
       query?: never;
@@ -963,6 +1011,45 @@ export interface components {
       percentile50Mhci: number;
       /** @example 73.9 */
       percentile75Mhci: number;
+    };
+    SandboxEmailDto: {
+      /**
+       * @description The recipient: the participant's email address.
+       * @example ana@example.com
+       */
+      to: string;
+      /**
+       * @description The participant's external ID (`ok_…`).
+       * @example ok_5f0c…
+       */
+      userIdentifier: string;
+      /**
+       * @description The two types an enterprise requests, or `privacyNotice`: the notice a participant gets when they raise their privacy level.
+       * @example checkinReminder
+       * @enum {string}
+       */
+      emailType: 'checkinReminder' | 'privacyRequest' | 'privacyNotice';
+      /** @example Time for your check-in with Night shift */
+      subject: string;
+      /**
+       * @description The text part exactly as it would have been sent, with the participant's signed links (settings, unsubscribe): they work like a real mail's.
+       * @example Hello,
+       *
+       *     It is time for your wellbeing check-in with Night shift.
+       *
+       *     Your privacy and email settings: https://…
+       */
+      text: string;
+      /**
+       * @description The group the mail is about.
+       * @example 12
+       */
+      groupID: number;
+      /**
+       * @description When the mail was captured, i.e. when it would have been sent (ISO 8601, UTC).
+       * @example 2026-11-22T09:42:10.000Z
+       */
+      createdAt: string;
     };
     /**
      * @description Sessions per period. Without groupBy the one key is `all`; with groupBy there is one key per period that has sessions (day `YYYY-MM-DD`, the ISO week's Monday `YYYY-MM-DD`, month `YYYY-MM`).
@@ -3334,6 +3421,181 @@ export interface operations {
           'application/json': {
             /** @enum {string} */
             error: 'Unauthorized';
+          };
+        };
+      };
+      /** @description The API key's rate limit is spent (`RATE_LIMIT_REQUESTS` per `RATE_LIMIT_WINDOW`, shared by all routes), or too many requests from this client address failed authentication (`AUTH_FAILURE_LIMIT` per minute: then every request from it is refused, valid keys too); retry after the `Retry-After` header (seconds). Nothing was changed. */
+      429: {
+        headers: {
+          /** @description Seconds until the budget renews */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Too many requests';
+          };
+        };
+      };
+    };
+  };
+  SandboxController_complete: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        sessionID: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': components['schemas']['SessionResultDto'];
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SessionDto'];
+        };
+      };
+      /**
+       * @description The first failing check, in this order:
+       *     - `You are missing the path parameter sessionID`
+       *     - `You are missing the body parameter version`
+       *     - `version must be a string`
+       *     - `version must look like v<major>.<minor>.<patch>`
+       *     - `You are missing the body parameter mhci`
+       *     - `mhci must be a number between 0 and 100`
+       *     - `You are missing the body parameter subscores`
+       *     - `subscores must be an object with numbers between 0 and 100 for vision, audio, transcript and assessment`
+       *     - `You are missing the body parameter transcript`
+       *     - `transcript must be an array of {role, content} with role 'assistant' or 'user' and content a string`
+       *     - `You are missing the body parameter features`
+       *     - `features must be an object of at most 500 names (letters, digits, _ . -, up to 64 characters) mapping to finite numbers`
+       *     - `completedAt must be an ISO 8601 date-time, not in the future`
+       *     - `Session not found`
+       */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error:
+              | 'You are missing the path parameter sessionID'
+              | 'You are missing the body parameter version'
+              | 'version must be a string'
+              | 'version must look like v<major>.<minor>.<patch>'
+              | 'You are missing the body parameter mhci'
+              | 'mhci must be a number between 0 and 100'
+              | 'You are missing the body parameter subscores'
+              | 'subscores must be an object with numbers between 0 and 100 for vision, audio, transcript and assessment'
+              | 'You are missing the body parameter transcript'
+              | "transcript must be an array of {role, content} with role 'assistant' or 'user' and content a string"
+              | 'You are missing the body parameter features'
+              | 'features must be an object of at most 500 names (letters, digits, _ . -, up to 64 characters) mapping to finite numbers'
+              | 'completedAt must be an ISO 8601 date-time, not in the future'
+              | 'Session not found';
+          };
+        };
+      };
+      /** @description Missing, unknown or revoked API key. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Unauthorized';
+          };
+        };
+      };
+      /** @description The enterprise is not a sandbox: every `/sandbox/*` route answers as an unknown route does, and nothing changes. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Not found';
+          };
+        };
+      };
+      /** @description The session is already completed (with another result), or its group requires consent the participant has not given. Nothing changed. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error:
+              'Session already completed' | 'The participant has not consented to this check-in';
+          };
+        };
+      };
+      /** @description The API key's rate limit is spent (`RATE_LIMIT_REQUESTS` per `RATE_LIMIT_WINDOW`, shared by all routes), or too many requests from this client address failed authentication (`AUTH_FAILURE_LIMIT` per minute: then every request from it is refused, valid keys too); retry after the `Retry-After` header (seconds). Nothing was changed. */
+      429: {
+        headers: {
+          /** @description Seconds until the budget renews */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Too many requests';
+          };
+        };
+      };
+    };
+  };
+  SandboxController_emails: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SandboxEmailDto'][];
+        };
+      };
+      /** @description Missing, unknown or revoked API key. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Unauthorized';
+          };
+        };
+      };
+      /** @description The enterprise is not a sandbox: every `/sandbox/*` route answers as an unknown route does, and nothing changes. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Not found';
           };
         };
       };

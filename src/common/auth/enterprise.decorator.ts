@@ -7,6 +7,11 @@ export const API_KEY_HEADER = 'x-api-key';
 export interface AuthenticatedCaller {
   enterpriseId: string;
   apiKeyId: string;
+  /**
+   * The enterprise is a sandbox (DESIGN §17); read with the key (and cached with it), so the
+   * `/sandbox/*` routes need no query of their own to know.
+   */
+  sandbox: boolean;
 }
 
 export interface RequestWithCaller {

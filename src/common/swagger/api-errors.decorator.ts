@@ -30,11 +30,22 @@ export function ApiClientAddressLimits(): MethodDecorator {
   });
 }
 
+/** An error status an endpoint answers besides 400, 401 and 429, with its exact messages. */
+export interface ApiErrorStatus {
+  status: number;
+  description: string;
+  messages: readonly string[];
+}
+
 /**
- * Documents an authenticated endpoint: the `x-api-key` scheme, its 401 and 429, and the exact 400
- * messages it can answer, in the order they are checked.
+ * Documents an authenticated endpoint: the `x-api-key` scheme, its 401 and 429, the exact 400
+ * messages it can answer, in the order they are checked, and any other error status it answers
+ * (`otherErrors`: e.g. 404, 409) with its messages.
  */
-export function ApiEndpointErrors(badRequestMessages: readonly string[]): MethodDecorator {
+export function ApiEndpointErrors(
+  badRequestMessages: readonly string[],
+  otherErrors: readonly ApiErrorStatus[] = [],
+): MethodDecorator {
   const decorators = [
     ApiSecurity(API_KEY_SECURITY),
     ApiResponse({
@@ -63,6 +74,9 @@ export function ApiEndpointErrors(badRequestMessages: readonly string[]): Method
         schema: errorSchema(badRequestMessages),
       }),
     );
+  }
+  for (const { status, description, messages } of otherErrors) {
+    decorators.push(ApiResponse({ status, description, schema: errorSchema(messages) }));
   }
   return applyDecorators(...decorators);
 }

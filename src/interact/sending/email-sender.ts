@@ -4,15 +4,23 @@ import { levelOfNames } from '../../common/privacy-model';
 import type { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
 import { ParticipantLinks } from '../../participant-links/participant-links';
-import { EmailSendingRepository } from './email-sending.repository';
+import { plainEmailAddress } from '../../common/validation/email-address';
+import { EmailSendingRepository, MessageToSend } from './email-sending.repository';
 import { renderMail } from './mail-templates';
-import { isPermanentSmtpFailure, Mailer, smtpFailureCode } from './mailer';
+import {
+  isPermanentSmtpFailure,
+  Mailer,
+  NotPlainAddressError,
+  OutgoingMail,
+  smtpFailureCode,
+} from './mailer';
 
 export type SendOutcome = 'sent' | 'skipped' | 'failed' | 'retry';
 
 /**
  * Sends one queued mail: re-checks the preference (it may have been turned off since), renders
- * it, and sends it. Permanent SMTP failures (5xx) end it; temporary ones are retried by the queue.
+ * it, and sends it — or, for a sandbox enterprise, captures it instead (`sandbox_emails`). Permanent
+ * SMTP failures (5xx) end it; temporary ones are retried by the queue.
  */
 @Injectable()
 export class EmailSender {
@@ -51,7 +59,7 @@ export class EmailSender {
       notice: message.details,
     });
     try {
-      await this.mailer.send({
+      const outgoing: OutgoingMail = {
         id: message.id,
         to: this.cipher.decrypt(message.emailCiphertext),
         ...mail,
@@ -61,7 +69,8 @@ export class EmailSender {
               'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
             }
           : {},
-      });
+      };
+      await (message.sandbox ? this.capture(message, outgoing) : this.mailer.send(outgoing));
     } catch (error) {
       const reason = smtpFailureCode(error);
       if (isPermanentSmtpFailure(error) || lastAttempt) {
@@ -73,5 +82,18 @@ export class EmailSender {
     }
     await this.repository.finish(messageId, 'sent', null);
     return 'sent';
+  }
+
+  /**
+   * A sandbox enterprise's mail (DESIGN §17) is kept, rendered as it would have been sent, and
+   * never reaches the mailer. Its recipient is checked as the mailer checks it, so the mail ends
+   * as a real send would have (`sent`, or `failed` with `EADDRESS`).
+   */
+  private async capture(message: MessageToSend, mail: OutgoingMail): Promise<void> {
+    if (plainEmailAddress(mail.to) === null) throw new NotPlainAddressError();
+    await this.repository.capture(message, {
+      subject: mail.subject,
+      textCiphertext: this.cipher.encrypt(mail.text),
+    });
   }
 }

@@ -1,14 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../../database/database';
 import { columnsOf, RowOf } from '../../database/entity-columns';
+import type { EnterpriseEntity } from '../../enterprises/enterprise.entity';
 import type { GroupEntity } from '../../groups/group.entity';
 import type { MembershipEntity } from '../../participants/membership.entity';
 import type { ParticipantEntity } from '../../participants/participant.entity';
 import { EmailMessageEntity, EmailStatus } from '../email-message.entity';
 import { PREFERENCE_COLUMN } from '../interact.repository';
+import type { SandboxEmailEntity } from '../sandbox-email.entity';
 
 const MESSAGE = columnsOf(EmailMessageEntity, [
   'id',
+  'enterpriseId',
   'type',
   'status',
   'participantId',
@@ -18,7 +21,8 @@ const MESSAGE = columnsOf(EmailMessageEntity, [
 
 /** A queued mail with what rendering and sending it needs. */
 export type MessageToSend = RowOf<typeof MESSAGE> &
-  Pick<ParticipantEntity, 'emailCiphertext'> & {
+  Pick<ParticipantEntity, 'emailCiphertext'> &
+  Pick<EnterpriseEntity, 'sandbox'> & {
     /** The participant's preference for this type, now (a notice has none: always true). */
     prefOn: boolean;
     groupName: GroupEntity['name'];
@@ -30,7 +34,8 @@ export type MessageToSend = RowOf<typeof MESSAGE> &
   };
 
 /**
- * The email workers' SQL: queued mails for the sweeper, one mail for the sender, its outcome.
+ * The email workers' SQL: queued mails for the sweeper, one mail for the sender, its outcome
+ * (or, for a sandbox enterprise, the captured mail).
  * System work across every tenant (it acts on mails already requested by an enterprise).
  */
 @Injectable()
@@ -66,8 +71,10 @@ export class EmailSendingRepository {
               g.name AS "groupName",
               coalesce(p.requested_privacy, g.requested_privacy) AS "requestedPrivacy",
               coalesce(m.privacy_level, 0) AS "privacyLevel",
-              coalesce(m.link_version, 0) AS "linkVersion"
+              coalesce(m.link_version, 0) AS "linkVersion",
+              en.sandbox AS "sandbox"
          FROM email_messages e
+         JOIN enterprises en ON en.id = e.enterprise_id
          JOIN participants p ON p.id = e.participant_id
          JOIN groups g ON g.group_id = e.group_id
          LEFT JOIN memberships m ON m.participant_id = e.participant_id AND m.group_id = e.group_id
@@ -75,6 +82,22 @@ export class EmailSendingRepository {
       [messageId],
     );
     return message ?? null;
+  }
+
+  /**
+   * Keeps a sandbox enterprise's mail instead of sending it (DESIGN §17), the text already
+   * encrypted. A retried job captures it once.
+   */
+  async capture(
+    message: Pick<MessageToSend, 'id' | 'enterpriseId'>,
+    mail: Pick<SandboxEmailEntity, 'subject' | 'textCiphertext'>,
+  ): Promise<void> {
+    await this.db.rows(
+      `INSERT INTO sandbox_emails (email_message_id, enterprise_id, subject, text_ciphertext)
+       VALUES ($1, $2, $3, $4)
+       ON CONFLICT (email_message_id) DO NOTHING`,
+      [message.id, message.enterpriseId, mail.subject, mail.textCiphertext],
+    );
   }
 
   async finish(

@@ -1,0 +1,17 @@
+/**
+ * The sandbox routes' messages (DESIGN §17). A session of another enterprise is `Session not
+ * found`, as `GET /sessions/{sessionID}` says; an enterprise that is not a sandbox gets the unknown
+ * route's `Not found` on every `/sandbox/*` route.
+ */
+import { CommonErrors, missingPathParameter } from '../common/errors/common.errors';
+import { SessionErrors } from '../sessions/sessions.errors';
+
+export const SandboxErrors = {
+  SessionIdMissing: missingPathParameter('sessionID'),
+  SessionNotFound: SessionErrors.NotFound,
+  AlreadyCompleted: 'Session already completed',
+  NotASandbox: CommonErrors.NotFound,
+} as const;
+
+/** `GET /sandbox/emails` answers at most this many mails, the newest. */
+export const SANDBOX_EMAILS_LIMIT = 100;
