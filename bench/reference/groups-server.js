@@ -27,7 +27,8 @@ const API_KEY_CACHE_MAX = 10_000;
 const LAST_USED_WRITE_INTERVAL_MS = 60_000;
 
 const FIND_KEY_SQL =
-  'SELECT id, enterprise_id FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL';
+  'SELECT k.id, k.enterprise_id, e.sandbox FROM api_keys k' +
+  ' JOIN enterprises e ON e.id = k.enterprise_id WHERE k.key_hash = $1 AND k.revoked_at IS NULL';
 const LIST_GROUPS_SQL =
   'SELECT group_id, name, requested_privacy, invite_code, key, consent_required, credits' +
   ' FROM groups WHERE enterprise_id = $1 ORDER BY group_id';
