@@ -5,7 +5,9 @@ import { DEMO_SEED_SANDBOX_NOTICE } from '../src/cli/demo.commands';
 import { CommonErrors } from '../src/common/errors/common.errors';
 import { SANDBOX_NOTE } from '../src/enterprises/enterprises.service';
 import { SandboxErrors } from '../src/sandbox/sandbox.errors';
+import { PageTexts } from '../src/checkin/pages/pages.messages';
 import { SessionErrors } from '../src/sessions/sessions.errors';
+import { PageBrowser } from './support/page-browser';
 import { ENGINE_TOKEN, postResult } from './support/engine';
 import { match } from './support/matchers';
 import { runToExit } from './support/processes';
@@ -31,6 +33,7 @@ interface CapturedMail {
 }
 
 const NOT_FOUND = { error: CommonErrors.NotFound };
+const ENGINE_URL = 'https://engine.example.com/start';
 const SESSION_NOT_FOUND = { error: SessionErrors.NotFound };
 const ALREADY_COMPLETED = { error: 'Session already completed' };
 /** What `stored()` reads of a session nothing has completed. */
@@ -67,7 +70,12 @@ describe('Sandbox enterprises', () => {
   beforeAll(async () => {
     smtp = await new SmtpSink().start();
     inbox = await new WebhookReceiver().start();
-    t = await startTestApp({ SMTP_URL: smtp.url, ENGINE_TOKEN, EMAIL_DEDUP_WINDOW: '1s' });
+    t = await startTestApp({
+      SMTP_URL: smtp.url,
+      ENGINE_TOKEN,
+      ENGINE_URL,
+      EMAIL_DEDUP_WINDOW: '1s',
+    });
     sandbox = await t.newEnterprise('Sandbox Co', { sandbox: true });
     otherSandbox = await t.newEnterprise('Other Sandbox', { sandbox: true });
     acme = await t.newEnterprise('Acme');
@@ -345,6 +353,42 @@ describe('Sandbox enterprises', () => {
         status: 400,
         body: { error: SessionErrors.SessionIdMissing },
       });
+    });
+  });
+
+  describe("a sandbox's check-in page", () => {
+    /** Opens the participant's check-in link in a fresh browser and presses Start. */
+    const openCheckin = async (redirectUrl: string) => {
+      const path = new URL(redirectUrl).pathname;
+      const browser = new PageBrowser();
+      const fetchPage = async (method: 'GET' | 'POST', target: string) => {
+        const response = await fetch(`${t.baseUrl}${target}`, {
+          method,
+          redirect: 'manual',
+          headers: browser.headers(),
+        });
+        browser.keep(response);
+        return { status: response.status, html: await response.text() };
+      };
+      const start = await fetchPage('GET', path);
+      expect((await fetchPage('POST', `${path}/start`)).status).toBe(303);
+      return { start: start.html, page: (await fetchPage('GET', path)).html };
+    };
+
+    it('never hands a sandbox check-in to the engine, and warns that it is a test', async () => {
+      const session = await newSession(sandbox, await t.newGroup(sandbox, 'Sandbox pages'));
+      const { start, page } = await openCheckin(session.redirectUrl);
+      const notice = PageTexts.sandboxNotice;
+      expect(start).toContain(notice);
+      expect(page).toContain(notice);
+      expect(page).toContain(`<code>POST /sandbox/sessions/${session.sessionID}/complete</code>`);
+      expect(page).not.toContain(ENGINE_URL);
+
+      // The same service hands a normal enterprise's check-in to the engine, without the notice.
+      const real = await newSession(acme, await t.newGroup(acme, 'Real pages'));
+      const normal = await openCheckin(real.redirectUrl);
+      expect(normal.page).toContain(`href="${ENGINE_URL}?sessionID=${real.sessionID}"`);
+      expect(normal.start + normal.page).not.toContain(notice);
     });
   });
 

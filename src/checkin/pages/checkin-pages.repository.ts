@@ -46,6 +46,8 @@ export interface MemberSettings
 export interface CheckinSession
   extends MemberSettings, Pick<SessionEntity, 'sessionId' | 'returnUrl'> {
   completed: boolean;
+  /** The session's enterprise is a sandbox (DESIGN §17): no real check-in happens there. */
+  sandbox: boolean;
 }
 
 const MEMBERSHIP = columnsOf(MembershipEntity, [
@@ -81,11 +83,12 @@ export class CheckinPagesRepository {
   async findSession(sessionId: string): Promise<CheckinSession | null> {
     const [session] = await this.db.rows<CheckinSession>(
       `SELECT s.session_id AS "sessionId", s.status = 'completed' AS completed,
-              s.return_url AS "returnUrl", ${MEMBER_COLUMNS}
+              s.return_url AS "returnUrl", e.sandbox, ${MEMBER_COLUMNS}
          FROM sessions s
          JOIN memberships m ON m.participant_id = s.participant_id AND m.group_id = s.group_id
          JOIN groups g ON g.group_id = m.group_id
          JOIN participants p ON p.id = m.participant_id
+         JOIN enterprises e ON e.id = p.enterprise_id
         WHERE s.session_id = $1`,
       [sessionId],
     );

@@ -73,7 +73,9 @@ export class CheckinPagesService {
     if (binding === 'unbound') {
       return this.renderer.page('start', {
         title: PageTexts.checkinTitle(session.groupName),
-        text: PageTexts.startText(session.groupName),
+        text: session.sandbox
+          ? `${PageTexts.startText(session.groupName)} ${PageTexts.sandboxNotice}`
+          : PageTexts.startText(session.groupName),
         action: checkinFormPath(token, 'start'),
       });
     }
@@ -84,7 +86,10 @@ export class CheckinPagesService {
         session,
         token,
         saved: parseSavedFlag(saved),
-        engineHref: engineUrl ? engineHandoffUrl(engineUrl, session.sessionId) : null,
+        // A sandbox's check-in never reaches the engine: nobody's real conversation is analysed
+        // where the enterprise reads the mails (DESIGN §17).
+        engineHref:
+          engineUrl && !session.sandbox ? engineHandoffUrl(engineUrl, session.sessionId) : null,
         developmentCommand: this.config.isProduction
           ? null
           : `npm run cli:dev -- sessions:simulate-result ${session.sessionId}`,

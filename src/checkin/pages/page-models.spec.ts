@@ -18,6 +18,7 @@ const session = (changes: Partial<CheckinSession> = {}): CheckinSession => ({
   externalId: `ok_${'0'.repeat(48)}`,
   sessionId: 'ses_1',
   completed: false,
+  sandbox: false,
   returnUrl: 'https://app.example.com/done',
   ...changes,
 });
@@ -96,8 +97,18 @@ describe('checkinPageModel', () => {
     expect(model.handoff).toEqual({
       engineHref: 'https://engine.example.com/?sessionID=ses_1',
       developmentCommand: null,
+      sandboxCompletion: null,
       doneHref: '/checkin/tok/done',
       completed: false,
+    });
+  });
+
+  it("never offers the engine on a sandbox's check-in: the API call that completes it instead", () => {
+    const model = checkinPageModel(input({ sandbox: true }));
+    expect(model.handoff).toMatchObject({
+      engineHref: null,
+      developmentCommand: null,
+      sandboxCompletion: 'POST /sandbox/sessions/ses_1/complete',
     });
   });
 

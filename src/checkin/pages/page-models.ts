@@ -91,8 +91,11 @@ export function checkinPageModel(input: CheckinPageInput): CheckinPageModel {
     privacy: privacySection(session, action('privacy')),
     preferences: preferencesSection(session, action('preferences')),
     handoff: {
-      engineHref: input.engineHref,
-      developmentCommand: input.engineHref ? null : input.developmentCommand,
+      engineHref: session.sandbox ? null : input.engineHref,
+      developmentCommand: input.engineHref || session.sandbox ? null : input.developmentCommand,
+      sandboxCompletion: session.sandbox
+        ? `POST /sandbox/sessions/${session.sessionId}/complete`
+        : null,
       doneHref: checkinDonePath(token),
       completed: session.completed,
     },

@@ -29,6 +29,7 @@ describe('renderPage', () => {
       handoff: {
         engineHref: `https://engine.example.com/?a=1&b="2"`,
         developmentCommand: null,
+        sandboxCompletion: null,
         doneHref: '/checkin/t/done',
         completed: false,
       },

@@ -35,6 +35,11 @@ export interface HandoffSectionModel {
   engineHref: string | null;
   /** Outside production, without an engine: the command that simulates a result. */
   developmentCommand: string | null;
+  /**
+   * A sandbox enterprise's check-in (DESIGN §17): never handed to the engine; the API call that
+   * completes it instead.
+   */
+  sandboxCompletion: string | null;
   doneHref: string;
   completed: boolean;
 }
@@ -230,7 +235,9 @@ const HANDOFF_SECTION = `<section aria-labelledby="handoff-heading">
 <h2 id="handoff-heading"><%= it.texts.handoffHeading %></h2>
 <% if (it.handoff.completed) { %><p><%= it.texts.handoffCompleted %></p>
 <p><a class="button" href="<%= it.handoff.doneHref %>"><%= it.texts.handoffContinue %></a></p>
-<% } else { %><% if (it.handoff.engineHref) { %><p><%= it.texts.handoffReady %></p>
+<% } else { %><% if (it.handoff.sandboxCompletion) { %><p><%= it.texts.sandboxNotice %></p>
+<p class="hint"><%= it.texts.sandboxCompletionHint %> <code><%= it.handoff.sandboxCompletion %></code></p>
+<% } else if (it.handoff.engineHref) { %><p><%= it.texts.handoffReady %></p>
 <p><a class="button" href="<%= it.handoff.engineHref %>" rel="noreferrer"><%= it.texts.handoffButton %></a></p>
 <% } else { %><p><%= it.texts.handoffNotConfigured %></p>
 <% if (it.handoff.developmentCommand) { %><p class="hint"><%= it.texts.handoffDevelopmentHint %> <code><%= it.handoff.developmentCommand %></code></p>

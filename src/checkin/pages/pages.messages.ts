@@ -122,6 +122,10 @@ export const PageTexts = {
   handoffNotConfigured:
     'The analysis engine is not configured, so your check-in cannot start from here yet.',
   handoffDevelopmentHint: 'For developers: simulate a result with',
+  sandboxNotice:
+    'This is a test check-in (a sandbox): no conversation happens and nothing is analysed here. ' +
+    'Do not enter real information.',
+  sandboxCompletionHint: 'The enterprise completes it with',
   handoffCompleted: 'Your check-in is complete. Thank you.',
   handoffContinue: 'Continue',
   finishedPrompt: 'Done with your check-in?',
