@@ -6,6 +6,7 @@ import { GroupErrors } from '../src/groups/groups.errors';
 import { WebhookErrors } from '../src/webhooks/webhooks.errors';
 import { MetricsErrors } from '../src/metrics/metrics.errors';
 import { COMMITTED_SERVER_URL } from '../src/openapi-export';
+import { spawnSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { startTestApp, TestApp } from './support/test-app';
@@ -297,6 +298,20 @@ describe('OpenAPI document', () => {
     expect(committed.servers).toEqual([{ url: COMMITTED_SERVER_URL }]);
     expect(document.servers).toEqual([{ url: t.config.publicBaseUrl }]);
     expect({ ...document, servers: committed.servers }).toEqual(committed);
+  });
+
+  it('has the typed client generated from exactly this document (npm run openapi --check)', () => {
+    const check = spawnSync(
+      process.execPath,
+      [join(__dirname, '..', 'scripts', 'openapi.js'), '--check'],
+      {
+        encoding: 'utf8',
+      },
+    );
+    expect({ status: check.status, stderr: check.stderr }).toEqual({ status: 0, stderr: '' });
+    expect(check.stdout).toBe(
+      'openapi.json and clients/typescript/src/schema.ts are up to date.\n',
+    );
   });
 
   it('hides the "absent path parameter" routes from the document', () => {
