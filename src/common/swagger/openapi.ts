@@ -16,7 +16,13 @@ Each API key has a rate limit shared by every endpoint; answers carry \`X-RateLi
 \`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\` (seconds). Past it: \`429
 {"error":"Too many requests"}\` with \`Retry-After\` (seconds). The same 429 answers every request
 from a client address that sent too many requests failing authentication within a minute, even
-with a valid key, until that minute is over.`;
+with a valid key, until that minute is over.
+
+To try a whole flow without participants, use a sandbox enterprise's key: \`POST
+/sandbox/sessions/{sessionID}/complete\` completes a session through the real ingestion path and
+\`GET /sandbox/emails\` lists the mails it captured instead of sending them. This document is
+also committed as \`openapi.json\`, and a typed TypeScript client generated from it lives in
+\`clients/typescript/\`.`;
 
 export function buildOpenApiDocument(app: INestApplication, publicBaseUrl: string): OpenAPIObject {
   const config = new DocumentBuilder()
