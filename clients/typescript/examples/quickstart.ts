@@ -94,7 +94,12 @@ async function startReceiver() {
       }
       return types.map((type) => events.find((event) => event.type === type)!);
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    // The service keeps its delivery connections alive: close them rather than wait them out.
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }
 
