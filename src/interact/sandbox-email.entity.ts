@@ -8,8 +8,15 @@ import { EmailMessageEntity } from './email-message.entity';
  * worker instead of being sent — rendered exactly as it would have been sent. The text carries
  * the participant's signed links, so it is stored encrypted like other personal data; the
  * recipient is the participant's (encrypted) email. Deleted with its `email_messages` row
- * (erasure) and with its enterprise. Read by `GET /sandbox/emails` (src/sandbox/).
+ * (erasure), with its enterprise, and past the newest SANDBOX_EMAILS_KEPT of its enterprise. Read by `GET /sandbox/emails` (src/sandbox/).
  */
+/**
+ * How many captured mails a sandbox keeps: each capture removes the enterprise's older ones past
+ * this many, so a sandbox holds a bounded number of (encrypted) mails and links, and
+ * `GET /sandbox/emails` lists every one it keeps.
+ */
+export const SANDBOX_EMAILS_KEPT = 100;
+
 @Entity({ name: 'sandbox_emails' })
 @Index('sandbox_emails_enterprise_created_idx', ['enterpriseId', 'createdAt'])
 export class SandboxEmailEntity {

@@ -4,6 +4,7 @@
  * route's `Not found` on every `/sandbox/*` route.
  */
 import { CommonErrors, missingPathParameter } from '../common/errors/common.errors';
+import { SANDBOX_EMAILS_KEPT } from '../interact/sandbox-email.entity';
 import { SessionErrors } from '../sessions/sessions.errors';
 
 export const SandboxErrors = {
@@ -13,5 +14,5 @@ export const SandboxErrors = {
   NotASandbox: CommonErrors.NotFound,
 } as const;
 
-/** `GET /sandbox/emails` answers at most this many mails, the newest. */
-export const SANDBOX_EMAILS_LIMIT = 100;
+/** `GET /sandbox/emails` answers at most this many mails, the newest: all a sandbox keeps. */
+export const SANDBOX_EMAILS_LIMIT = SANDBOX_EMAILS_KEPT;

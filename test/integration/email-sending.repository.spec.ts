@@ -2,6 +2,7 @@
  * EmailSendingRepository against real PostgreSQL: the sweeper's scans, what a mail is sent
  * with (preferences and privacy as they are now), and its outcome.
  */
+import { SANDBOX_EMAILS_KEPT } from '../../src/interact/sandbox-email.entity';
 import { randomUUID } from 'node:crypto';
 import {
   EmailSendingRepository,
@@ -241,6 +242,27 @@ describe('EmailSendingRepository (PostgreSQL)', () => {
 
       await t.rows('DELETE FROM email_messages WHERE id = $1', [id]);
       expect(await captured()).toEqual([]);
+    });
+
+    it(`keeps the enterprise's ${SANDBOX_EMAILS_KEPT} newest captured mails, no more`, async () => {
+      const ids: string[] = [];
+      for (let i = 0; i < SANDBOX_EMAILS_KEPT + 3; i++) {
+        const id = await t.email(participantId, groupId);
+        ids.push(id);
+        await repo.capture(
+          { id, enterpriseId },
+          { subject: `Mail ${i}`, textCiphertext: 'v2.k0.x' },
+        );
+      }
+      const kept = await t.rows<{ id: string }>(
+        `SELECT email_message_id AS id FROM sandbox_emails WHERE enterprise_id = $1`,
+        [enterpriseId],
+      );
+      expect(kept).toHaveLength(SANDBOX_EMAILS_KEPT);
+      // The oldest three went; their email log rows stay (the log is not the capture).
+      expect(kept.map((row) => row.id)).not.toEqual(expect.arrayContaining([ids[0]]));
+      expect(new Set(kept.map((row) => row.id))).toEqual(new Set(ids.slice(3)));
+      expect((await t.emailRow(ids[0])).id).toBe(ids[0]);
     });
   });
 

@@ -7,7 +7,7 @@ import type { MembershipEntity } from '../../participants/membership.entity';
 import type { ParticipantEntity } from '../../participants/participant.entity';
 import { EmailMessageEntity, EmailStatus } from '../email-message.entity';
 import { PREFERENCE_COLUMN } from '../interact.repository';
-import type { SandboxEmailEntity } from '../sandbox-email.entity';
+import { SANDBOX_EMAILS_KEPT, type SandboxEmailEntity } from '../sandbox-email.entity';
 
 const MESSAGE = columnsOf(EmailMessageEntity, [
   'id',
@@ -97,6 +97,16 @@ export class EmailSendingRepository {
        VALUES ($1, $2, $3, $4)
        ON CONFLICT (email_message_id) DO NOTHING`,
       [message.id, message.enterpriseId, mail.subject, mail.textCiphertext],
+    );
+    // Bounded: the enterprise's mails past the newest SANDBOX_EMAILS_KEPT go.
+    await this.db.rows(
+      `DELETE FROM sandbox_emails
+        WHERE email_message_id IN (
+          SELECT email_message_id FROM sandbox_emails
+           WHERE enterprise_id = $1
+           ORDER BY created_at DESC, email_message_id DESC
+          OFFSET $2)`,
+      [message.enterpriseId, SANDBOX_EMAILS_KEPT],
     );
   }
 
