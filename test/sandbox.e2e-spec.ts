@@ -375,6 +375,27 @@ describe('Sandbox enterprises', () => {
       return { start: start.html, page: (await fetchPage('GET', path)).html };
     };
 
+    it("refuses the engine's result for a sandbox session, and stores nothing", async () => {
+      const group = await t.newGroup(sandbox, 'No engine results');
+      const session = await newSession(sandbox, group);
+      const viaEngine = await postResult(t, session.sessionID, explicitResult());
+      expect(statusAndBody(viaEngine)).toEqual({
+        status: 409,
+        body: { error: IngestionErrors.SandboxSession },
+      });
+      expect(await stored(session.sessionID)).toEqual(PENDING);
+      expect(await credits(sandbox, group)).toBe(0);
+      // Its own route still completes it; then the engine is refused all the same.
+      expect((await complete(sandbox, session.sessionID)).status).toBe(200);
+      expect(statusAndBody(await postResult(t, session.sessionID, explicitResult()))).toEqual({
+        status: 409,
+        body: { error: IngestionErrors.SandboxSession },
+      });
+      // A normal enterprise's session still takes the engine's result.
+      const real = await newSession(acme, await t.newGroup(acme, 'Engine results'));
+      expect((await postResult(t, real.sessionID, explicitResult())).status).toBe(200);
+    });
+
     it('never hands a sandbox check-in to the engine, and warns that it is a test', async () => {
       const session = await newSession(sandbox, await t.newGroup(sandbox, 'Sandbox pages'));
       const { start, page } = await openCheckin(session.redirectUrl);

@@ -203,7 +203,7 @@ export interface paths {
     put?: never;
     /**
      * Record the result of a check-in (analysis engine only)
-     * @description Authenticated with `Authorization: Bearer <ENGINE_TOKEN>`; enterprise API keys are refused. Posting the same result again is a no-op; a different result for a completed session is 409. In a group that requires consent, a result for a member who has not consented (or has withdrawn consent) is refused with 409 and stored nowhere.
+     * @description Authenticated with `Authorization: Bearer <ENGINE_TOKEN>`; enterprise API keys are refused. Posting the same result again is a no-op; a different result for a completed session is 409. In a group that requires consent, a result for a member who has not consented (or has withdrawn consent) is refused with 409 and stored nowhere, and so is a result for a sandbox enterprise's session (sandboxes complete theirs with `POST /sandbox/sessions/{sessionID}/complete`).
      */
     post: operations['IngestionController_record'];
     delete?: never;
@@ -2063,7 +2063,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description A different result was already recorded for this session | The participant has not consented to this check-in */
+      /** @description A different result was already recorded for this session | The participant has not consented to this check-in | This session belongs to a sandbox enterprise: no analysis result is recorded for it */
       409: {
         headers: {
           [name: string]: unknown;

@@ -33,13 +33,19 @@ export class IngestionController {
       'Authenticated with `Authorization: Bearer <ENGINE_TOKEN>`; enterprise API keys are refused. ' +
       'Posting the same result again is a no-op; a different result for a completed session is 409. ' +
       'In a group that requires consent, a result for a member who has not consented (or has ' +
-      'withdrawn consent) is refused with 409 and stored nowhere.',
+      'withdrawn consent) is refused with 409 and stored nowhere, and so is a result for a ' +
+      "sandbox enterprise's session (sandboxes complete theirs with " +
+      '`POST /sandbox/sessions/{sessionID}/complete`).',
   })
   @ApiOkResponse({ type: MessageDto })
   @ApiUnauthorizedResponse({ description: 'Missing or wrong engine token.' })
   @ApiClientAddressLimits()
   @ApiConflictResponse({
-    description: `${IngestionErrors.DifferentResult} | ${IngestionErrors.ConsentMissing}`,
+    description: [
+      IngestionErrors.DifferentResult,
+      IngestionErrors.ConsentMissing,
+      IngestionErrors.SandboxSession,
+    ].join(' | '),
   })
   async record(
     @Param('sessionID') sessionId: string,

@@ -20,4 +20,6 @@ export const IngestionErrors = {
   SessionNotFound: 'Session not found',
   DifferentResult: 'A different result was already recorded for this session',
   ConsentMissing: 'The participant has not consented to this check-in',
+  SandboxSession:
+    'This session belongs to a sandbox enterprise: no analysis result is recorded for it',
 } as const;

@@ -36,6 +36,8 @@ const LOCKED_SESSION = columnsOf(SessionEntity, [
 export type LockedSession = RowOf<typeof LOCKED_SESSION> & {
   externalId: string;
   consentMissing: boolean;
+  /** The session's enterprise is a sandbox (DESIGN §17). */
+  sandbox: boolean;
 };
 
 /** The SQL of result ingestion; the service runs every method inside one transaction. */
@@ -47,9 +49,11 @@ export class IngestionRepository {
   async lockSession(sessionId: string, sql: Sql = this.db): Promise<LockedSession | null> {
     const [session] = await sql.rows<LockedSession>(
       `SELECT ${LOCKED_SESSION.select('s')}, p.external_id AS "externalId",
-              g.consent_required AND m.consented_at IS NULL AS "consentMissing"
+              g.consent_required AND m.consented_at IS NULL AS "consentMissing",
+              e.sandbox
          FROM sessions s
          JOIN participants p ON p.id = s.participant_id
+         JOIN enterprises e ON e.id = p.enterprise_id
          JOIN memberships m ON m.participant_id = s.participant_id AND m.group_id = s.group_id
          JOIN groups g ON g.group_id = s.group_id
         WHERE s.session_id = $1

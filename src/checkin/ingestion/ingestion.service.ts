@@ -60,6 +60,12 @@ export class IngestionService {
     return this.db.transaction(async (sql) => {
       const session = await this.ingestion.lockSession(sessionId, sql);
       if (!session) throw ApiError.badRequest(IngestionErrors.SessionNotFound);
+      // A sandbox takes made-up results only (its own completion route, the CLI's simulations):
+      // its check-in pages never hand off to the engine, and no real analysis is stored where
+      // the enterprise reads the participants' mails (DESIGN §17).
+      if (session.sandbox && !options.synthetic) {
+        throw new ApiError(409, IngestionErrors.SandboxSession);
+      }
       if (session.status === 'completed') {
         if (session.resultHash === hash) return 'already-recorded';
         throw new ApiError(409, IngestionErrors.DifferentResult);
