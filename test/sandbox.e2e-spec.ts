@@ -361,18 +361,9 @@ describe('Sandbox enterprises', () => {
     const openCheckin = async (redirectUrl: string) => {
       const path = new URL(redirectUrl).pathname;
       const browser = new PageBrowser();
-      const fetchPage = async (method: 'GET' | 'POST', target: string) => {
-        const response = await fetch(`${t.baseUrl}${target}`, {
-          method,
-          redirect: 'manual',
-          headers: browser.headers(),
-        });
-        browser.keep(response);
-        return { status: response.status, html: await response.text() };
-      };
-      const start = await fetchPage('GET', path);
-      expect((await fetchPage('POST', `${path}/start`)).status).toBe(303);
-      return { start: start.html, page: (await fetchPage('GET', path)).html };
+      const start = await browser.open(t.baseUrl, path);
+      expect((await browser.open(t.baseUrl, `${path}/start`, 'POST')).status).toBe(303);
+      return { start: start.html, page: (await browser.open(t.baseUrl, path)).html };
     };
 
     it("refuses the engine's result for a sandbox session, and stores nothing", async () => {

@@ -15,4 +15,19 @@ export class PageBrowser {
     const setCookie = response.headers.getSetCookie()[0];
     if (setCookie) this.cookie = setCookie.split(';')[0];
   }
+
+  /** Requests `baseUrl + path` as this browser (its cookie, redirects not followed). */
+  async open(
+    baseUrl: string,
+    path: string,
+    method: 'GET' | 'POST' = 'GET',
+  ): Promise<{ status: number; html: string }> {
+    const response = await fetch(`${baseUrl}${path}`, {
+      method,
+      redirect: 'manual',
+      headers: this.headers(),
+    });
+    this.keep(response);
+    return { status: response.status, html: await response.text() };
+  }
 }

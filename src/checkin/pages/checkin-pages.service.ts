@@ -86,10 +86,8 @@ export class CheckinPagesService {
         session,
         token,
         saved: parseSavedFlag(saved),
-        // A sandbox's check-in never reaches the engine: nobody's real conversation is analysed
-        // where the enterprise reads the mails (DESIGN §17).
-        engineHref:
-          engineUrl && !session.sandbox ? engineHandoffUrl(engineUrl, session.sessionId) : null,
+        // checkinPageModel drops it for a sandbox's check-in (DESIGN §17).
+        engineHref: engineUrl ? engineHandoffUrl(engineUrl, session.sessionId) : null,
         developmentCommand: this.config.isProduction
           ? null
           : `npm run cli:dev -- sessions:simulate-result ${session.sessionId}`,

@@ -91,6 +91,8 @@ export function checkinPageModel(input: CheckinPageInput): CheckinPageModel {
     privacy: privacySection(session, action('privacy')),
     preferences: preferencesSection(session, action('preferences')),
     handoff: {
+      // A sandbox's check-in never reaches the engine: nobody's real conversation is analysed
+      // where the enterprise reads the participants' mails (DESIGN §17).
       engineHref: session.sandbox ? null : input.engineHref,
       developmentCommand: input.engineHref || session.sandbox ? null : input.developmentCommand,
       sandboxCompletion: session.sandbox

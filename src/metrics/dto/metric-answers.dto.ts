@@ -1,4 +1,4 @@
-import { ApiProperty, getSchemaPath } from '@nestjs/swagger';
+import { ApiProperty, getSchemaPath, type SchemaObject } from '@nestjs/swagger';
 import type { Metric } from '../../common/privacy-model';
 import { namedSchema } from '../../common/swagger/named-schemas';
 
@@ -35,6 +35,18 @@ const PERIODS =
   'Without groupBy the one key is `all`; with groupBy there is one key per period that has ' +
   "sessions (day `YYYY-MM-DD`, the ISO week's Monday `YYYY-MM-DD`, month `YYYY-MM`).";
 
+/** An answer keyed by period (`all`, or one key per period), each value `value`. */
+const byPeriod = (value: SchemaObject, description: string, example: object): SchemaObject => ({
+  description: `${description} ${PERIODS}`,
+  type: 'object',
+  properties: { all: value },
+  additionalProperties: value,
+  example,
+});
+
+const MHCI_STATS_OR_NULL = { nullable: true, allOf: [{ $ref: getSchemaPath(MhciStatsDto) }] };
+const WORD_SHARES = { type: 'object', additionalProperties: { type: 'number' } } as const;
+
 /**
  * The OpenAPI schemas of the answers, one named schema per shape (DESIGN §17: a generated client
  * knows that `count` answers numbers and `mhci` statistics). A group's `mhci` and `wordcloud`
@@ -42,64 +54,50 @@ const PERIODS =
  * `mhci` is `null` without sessions, and a participant's word cloud is never `null` (`{}`).
  */
 export const METRIC_ANSWER_SCHEMAS = {
-  count: namedSchema('CountAnswer', {
-    description: `Sessions per period. ${PERIODS}`,
-    type: 'object',
-    properties: { all: { type: 'integer', minimum: 0 } },
-    additionalProperties: { type: 'integer', minimum: 0 },
-    example: { all: 42 },
-  }),
-  groupMhci: namedSchema('GroupMhciAnswer', {
-    description:
-      `MHCI statistics per period; \`null\` for a period whose sessions come from fewer ` +
-      `participants than the enterprise's privacy floor, and for a range without sessions. ${PERIODS}`,
-    type: 'object',
-    properties: {
-      all: { nullable: true, allOf: [{ $ref: getSchemaPath(MhciStatsDto) }] },
-    },
-    additionalProperties: { nullable: true, allOf: [{ $ref: getSchemaPath(MhciStatsDto) }] },
-    example: {
-      all: {
-        minMhci: 31.2,
-        maxMhci: 88.4,
-        avgMhci: 64.07,
-        percentile25Mhci: 55.5,
-        percentile50Mhci: 64.1,
-        percentile75Mhci: 73.9,
+  count: namedSchema(
+    'CountAnswer',
+    byPeriod({ type: 'integer', minimum: 0 }, 'Sessions per period.', { all: 42 }),
+  ),
+  groupMhci: namedSchema(
+    'GroupMhciAnswer',
+    byPeriod(
+      MHCI_STATS_OR_NULL,
+      'MHCI statistics per period; `null` for a period whose sessions come from fewer ' +
+        "participants than the enterprise's privacy floor, and for a range without sessions.",
+      {
+        all: {
+          minMhci: 31.2,
+          maxMhci: 88.4,
+          avgMhci: 64.07,
+          percentile25Mhci: 55.5,
+          percentile50Mhci: 64.1,
+          percentile75Mhci: 73.9,
+        },
       },
-    },
-  }),
-  participantMhci: namedSchema('ParticipantMhciAnswer', {
-    description:
-      `MHCI statistics per period of the sessions the participant shares at that level; ` +
-      `\`null\` when there are none. ${PERIODS}`,
-    type: 'object',
-    properties: {
-      all: { nullable: true, allOf: [{ $ref: getSchemaPath(MhciStatsDto) }] },
-    },
-    additionalProperties: { nullable: true, allOf: [{ $ref: getSchemaPath(MhciStatsDto) }] },
-    example: { all: null },
-  }),
-  groupWordcloud: namedSchema('GroupWordcloudAnswer', {
-    description:
+    ),
+  ),
+  participantMhci: namedSchema(
+    'ParticipantMhciAnswer',
+    byPeriod(
+      MHCI_STATS_OR_NULL,
+      'MHCI statistics per period of the sessions the participant shares at that level; ' +
+        '`null` when there are none.',
+      { all: null },
+    ),
+  ),
+  groupWordcloud: namedSchema(
+    'GroupWordcloudAnswer',
+    byPeriod(
+      { ...WORD_SHARES, nullable: true },
       "Each word's share of the counted words, per period; `null` for a period under the " +
-      `privacy floor, and for a range without sessions. ${PERIODS}`,
-    type: 'object',
-    properties: {
-      all: { type: 'object', nullable: true, additionalProperties: { type: 'number' } },
-    },
-    additionalProperties: {
-      type: 'object',
-      nullable: true,
-      additionalProperties: { type: 'number' },
-    },
-    example: { all: { tired: 0.12, sleep: 0.08 } },
-  }),
-  participantWordcloud: namedSchema('ParticipantWordcloudAnswer', {
-    description: `Each word's share of the participant's counted words, per period. ${PERIODS}`,
-    type: 'object',
-    properties: { all: { type: 'object', additionalProperties: { type: 'number' } } },
-    additionalProperties: { type: 'object', additionalProperties: { type: 'number' } },
-    example: { all: { walking: 0.25, calmer: 0.25 } },
-  }),
+        'privacy floor, and for a range without sessions.',
+      { all: { tired: 0.12, sleep: 0.08 } },
+    ),
+  ),
+  participantWordcloud: namedSchema(
+    'ParticipantWordcloudAnswer',
+    byPeriod(WORD_SHARES, "Each word's share of the participant's counted words, per period.", {
+      all: { walking: 0.25, calmer: 0.25 },
+    }),
+  ),
 };
