@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { EventsModule } from '../events/events.module';
+import { EventsModule } from '../webhooks/events/events.module';
 import { ParticipantsModule } from '../participants/participants.module';
 import { ErasureController } from './erasure.controller';
 import { ErasureRepository } from './erasure.repository';

@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { featureBucket } from '../checkin/ingestion/feature-buckets';
 import { EXTERNAL_ID_PATTERN } from '../common/ids';
 import { Database, Sql } from '../database/database';
-import { EventTypes, UserDeletedPayload } from '../events/events';
-import { EventsRepository } from '../events/events.repository';
+import { EventTypes, UserDeletedPayload } from '../webhooks/events/events';
+import { EventsRepository } from '../webhooks/events/events.repository';
 import { ConsentLedgerRepository } from '../participants/consent-ledger.repository';
 import { ErasedParticipant, ErasureRepository } from './erasure.repository';
 

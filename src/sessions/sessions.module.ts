@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { EventsModule } from '../events/events.module';
+import { EventsModule } from '../webhooks/events/events.module';
 import { GroupsModule } from '../groups/groups.module';
 import { ParticipantLinksModule } from '../participant-links/participant-links.module';
 import { ParticipantsModule } from '../participants/participants.module';

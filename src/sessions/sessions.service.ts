@@ -10,8 +10,8 @@ import {
 } from '../common/ids';
 import { plainEmailAddress } from '../common/validation/email-address';
 import { Database, Sql } from '../database/database';
-import { EventTypes, UserCreatedPayload } from '../events/events';
-import { EventsRepository } from '../events/events.repository';
+import { EventTypes, UserCreatedPayload } from '../webhooks/events/events';
+import { EventsRepository } from '../webhooks/events/events.repository';
 import { GroupsRepository } from '../groups/groups.repository';
 import { ParticipantRecord, ParticipantsRepository } from '../participants/participants.repository';
 import { ParticipantLinks } from '../participant-links/participant-links';

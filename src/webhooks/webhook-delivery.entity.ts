@@ -1,6 +1,6 @@
 import { Check, Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 import { ForeignKey } from '../database/entity-columns';
-import { EventEntity } from '../events/event.entity';
+import { EventEntity } from './events/event.entity';
 import { WebhookEndpointEntity } from './webhook-endpoint.entity';
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'cancelled';

@@ -6,6 +6,7 @@ import { ApiEndpointErrors } from '../common/swagger/api-errors.decorator';
 import { AbsentPathParameters, GroupIdParam, GroupIdPipe } from '../common/validation/path-params';
 import { GroupErrors } from '../groups/groups.errors';
 import {
+  codeProse,
   CreateWebhookDto,
   DeliveryDto,
   ReplayResultDto,
@@ -14,6 +15,7 @@ import {
   WebhookDto,
   WebhookWithSecretDto,
 } from './dto/webhook.dto';
+import { DEFAULT_EVENTS, OPT_IN_EVENTS } from './events/events';
 import { REPLAY_MAX_EVENTS, WebhookErrors } from './webhooks.errors';
 import { WebhooksService } from './webhooks.service';
 
@@ -57,8 +59,8 @@ export class WebhooksController {
     summary: 'Add a webhook endpoint to a group',
     description:
       'New endpoints are `enabled` and receive the event types of `enabledEvents`: by default ' +
-      '`user.created` and `user.session.result`; `user.privacy.updated` and `user.deleted` on ' +
-      'request. The answer includes the signing `secret` (Standard Webhooks), shown only here and ' +
+      `${codeProse(DEFAULT_EVENTS)}; ${codeProse(OPT_IN_EVENTS)} on request. ` +
+      'The answer includes the signing `secret` (Standard Webhooks), shown only here and ' +
       'on rotation.',
   })
   @ApiOkResponse({ type: WebhookWithSecretDto })

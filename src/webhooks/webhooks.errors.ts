@@ -4,6 +4,7 @@ import {
   missingPathParameter,
   mustBeString,
 } from '../common/errors/common.errors';
+import { SUBSCRIBABLE_EVENTS } from './events/events';
 
 /** At most this many events per replay call (DESIGN §16: replay is bounded). */
 export const REPLAY_MAX_EVENTS = 10_000;
@@ -19,8 +20,7 @@ export const WebhookErrors = {
   DescriptionTooLong: 'description must be at most 500 characters',
   StatusInvalid: "status must be 'enabled' or 'disabled'",
   DeliveryNotFound: 'Delivery not found',
-  EnabledEventsInvalid:
-    "Invalid enabledEvents. Should be an array with elements in ['user.created', 'user.session.result', 'user.privacy.updated', 'user.deleted'].",
+  EnabledEventsInvalid: `Invalid enabledEvents. Should be an array with elements in [${SUBSCRIBABLE_EVENTS.map((type) => `'${type}'`).join(', ')}].`,
   SinceMissing: missingBodyParameter('since'),
   SinceNotString: mustBeString('since'),
   SinceInvalid: 'since must be an ISO-8601 date or date-time with a time zone',

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../database/database';
 import { columnsOf, RowOf } from '../database/entity-columns';
-import { DELIVERIES_CHANNEL } from '../events/events';
+import { DELIVERIES_CHANNEL } from './events/events';
 import { WebhookDeliveryEntity } from './webhook-delivery.entity';
 import { EndpointStatus, WebhookEndpointEntity } from './webhook-endpoint.entity';
 

@@ -5,12 +5,12 @@ import { newWebhookId, WEBHOOK_ID_PATTERN } from '../common/ids';
 import type { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
 import { Database } from '../database/database';
-import { EventsRepository } from '../events/events.repository';
+import { DEFAULT_EVENTS } from './events/events';
+import { EventsRepository } from './events/events.repository';
 import { GroupErrors } from '../groups/groups.errors';
 import { GroupsRepository } from '../groups/groups.repository';
 import {
   canonicalEvents,
-  DEFAULT_EVENTS,
   DeliveryDto,
   ReplayResultDto,
   ReplayWebhookDto,

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { EventsModule } from '../../events/events.module';
+import { EventsModule } from '../../webhooks/events/events.module';
 import { IngestionRepository } from './ingestion.repository';
 import { IngestionService } from './ingestion.service';
 

@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { PAGE_ERROR_HANDLER } from '../../common/http/page-error-handler';
 import { HtmlPageExceptionFilter } from './html-exception.filter';
 import { ErasureModule } from '../../erasure/erasure.module';
-import { EventsModule } from '../../events/events.module';
+import { EventsModule } from '../../webhooks/events/events.module';
 import { SessionsModule } from '../../sessions/sessions.module';
 import { InteractModule } from '../../interact/interact.module';
 import { ParticipantLinksModule } from '../../participant-links/participant-links.module';

@@ -8,8 +8,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
 import { Database, Sql } from '../../database/database';
-import { EventTypes, PrivacyUpdatedPayload } from '../../events/events';
-import { EventsRepository } from '../../events/events.repository';
+import { EventTypes, PrivacyUpdatedPayload } from '../../webhooks/events/events';
+import { EventsRepository } from '../../webhooks/events/events.repository';
 import type { EmailType } from '../../interact/interact.errors';
 import { InteractRepository, UnsubscribeLink } from '../../interact/interact.repository';
 import {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../../database/database';
 import { columnsOf, RowOf } from '../../database/entity-columns';
-import type { EventEntity } from '../../events/event.entity';
+import type { EventEntity } from '../events/event.entity';
 import type { DeliveryAttemptEntity } from '../delivery-attempt.entity';
 import { WebhookDeliveryEntity } from '../webhook-delivery.entity';
 import { WebhookEndpointEntity } from '../webhook-endpoint.entity';

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { PiiCipher } from '../../common/crypto/pii-cipher';
 import type { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
-import { EVENT_PII_FIELDS, type EventType } from '../../events/events';
+import { EVENT_PII_FIELDS, type EventType } from '../events/events';
 import { EndpointAgents, postJson } from '../safe-http';
 import { DELIVERY_CONCURRENCY } from '../webhook-queue';
 import { signatureHeaders } from '../webhook-signer';

@@ -3,7 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Queue } from 'bull';
 import type { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
-import { DELIVERIES_CHANNEL } from '../../events/events';
+import { DELIVERIES_CHANNEL } from '../events/events';
 import { isRunnableJobState, OutboxSweeper, withTimeout } from '../../queues/outbox-sweeper';
 import {
   DELIVER_JOB,

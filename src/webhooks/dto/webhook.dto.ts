@@ -8,18 +8,23 @@ import {
   Rules,
   satisfies,
 } from '../../common/validation/rules';
+import {
+  DEFAULT_EVENTS,
+  EventTypes,
+  SUBSCRIBABLE_EVENTS,
+  SubscribableEvent,
+} from '../events/events';
 import { WebhookErrors } from '../webhooks.errors';
 
-/** The event types an endpoint can enable (DESIGN §16), in their canonical order. */
-export const SUBSCRIBABLE_EVENTS = [
-  'user.created',
-  'user.session.result',
-  'user.privacy.updated',
-  'user.deleted',
-] as const;
-export type SubscribableEvent = (typeof SUBSCRIBABLE_EVENTS)[number];
-/** What an endpoint created without `enabledEvents` takes: the spec's two events. */
-export const DEFAULT_EVENTS: readonly SubscribableEvent[] = ['user.created', 'user.session.result'];
+/** `a`, `b`, `c`: event types as code, for the OpenAPI descriptions. */
+export const codeList = (types: readonly string[]): string =>
+  types.map((type) => `\`${type}\``).join(', ');
+
+/** `a`, `b` and `c`: the same in a sentence. */
+export const codeProse = (types: readonly string[]): string =>
+  types.length < 2
+    ? codeList(types)
+    : `${codeList(types.slice(0, -1))} and ${codeList(types.slice(-1))}`;
 
 const isEventList = (value: unknown): boolean =>
   Array.isArray(value) &&
@@ -35,9 +40,8 @@ const ENABLED_EVENTS_DOC: ApiPropertyOptions = {
   enum: [...SUBSCRIBABLE_EVENTS],
   minItems: 1,
   description:
-    'The event types this endpoint receives: a non-empty list of `user.created`, ' +
-    '`user.session.result`, `user.privacy.updated`, `user.deleted` (duplicates collapse; stored ' +
-    'in that order).',
+    `The event types this endpoint receives: a non-empty list of ${codeList(SUBSCRIBABLE_EVENTS)} ` +
+    '(duplicates collapse; stored in that order).',
 };
 const DESCRIPTION_MAX = 500;
 const URL_MAX = 2048;
@@ -106,7 +110,7 @@ export class CreateWebhookDto {
   /** Checked after the spec's fields; absent = the spec's two events. */
   @ApiPropertyOptional({
     ...ENABLED_EVENTS_DOC,
-    example: ['user.created', 'user.privacy.updated', 'user.deleted'],
+    example: [EventTypes.UserCreated, EventTypes.PrivacyUpdated, EventTypes.Deleted],
     default: [...DEFAULT_EVENTS],
   })
   @Rules(holds(isEventList, WebhookErrors.EnabledEventsInvalid))
@@ -138,7 +142,7 @@ export class UpdateWebhookDto {
   status?: 'enabled' | 'disabled';
 
   /** Absent = unchanged. */
-  @ApiPropertyOptional({ ...ENABLED_EVENTS_DOC, example: ['user.privacy.updated'] })
+  @ApiPropertyOptional({ ...ENABLED_EVENTS_DOC, example: [EventTypes.PrivacyUpdated] })
   @Rules(holds(isEventList, WebhookErrors.EnabledEventsInvalid))
   enabledEvents?: string[];
 }
@@ -223,7 +227,7 @@ export class DeliveryDto {
   @ApiProperty({ example: 'evt_…' })
   eventId!: string;
 
-  @ApiProperty({ example: 'user.created' })
+  @ApiProperty({ example: EventTypes.UserCreated })
   eventType!: string;
 
   @ApiProperty({ example: 'delivered', enum: ['pending', 'delivered', 'failed', 'cancelled'] })

@@ -18,6 +18,29 @@ export const DELIVERIES_CHANNEL = 'webhook_deliveries';
 
 export type EventType = (typeof EventTypes)[keyof typeof EventTypes];
 
+/**
+ * The event types an endpoint can enable (`enabledEvents`), in their canonical order: the order
+ * they are stored, answered, documented and named in the error message.
+ */
+export const SUBSCRIBABLE_EVENTS = [
+  EventTypes.UserCreated,
+  EventTypes.SessionResult,
+  EventTypes.PrivacyUpdated,
+  EventTypes.Deleted,
+] as const;
+export type SubscribableEvent = (typeof SUBSCRIBABLE_EVENTS)[number];
+
+/** What an endpoint created without `enabledEvents` takes: the spec's two events. */
+export const DEFAULT_EVENTS: readonly SubscribableEvent[] = [
+  EventTypes.UserCreated,
+  EventTypes.SessionResult,
+];
+
+/** The event types an endpoint takes only when it asks for them. */
+export const OPT_IN_EVENTS: readonly SubscribableEvent[] = SUBSCRIBABLE_EVENTS.filter(
+  (type) => !DEFAULT_EVENTS.includes(type),
+);
+
 /** `user.created` object, minus the email (kept encrypted in `encrypted_pii`). */
 export interface UserCreatedPayload {
   groupID: number;

@@ -1,7 +1,7 @@
 import { Check, Column, CreateDateColumn, Entity, Index, PrimaryColumn } from 'typeorm';
-import { ForeignKey } from '../database/entity-columns';
-import { EnterpriseEntity } from '../enterprises/enterprise.entity';
-import { GroupEntity } from '../groups/group.entity';
+import { ForeignKey } from '../../database/entity-columns';
+import { EnterpriseEntity } from '../../enterprises/enterprise.entity';
+import { GroupEntity } from '../../groups/group.entity';
 
 /** Schema of `events`, the transactional outbox (DESIGN §9). */
 @Entity({ name: 'events' })

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { newEventId } from '../common/ids';
-import { PiiCipher } from '../common/crypto/pii-cipher';
-import { Database, Sql } from '../database/database';
+import { newEventId } from '../../common/ids';
+import { PiiCipher } from '../../common/crypto/pii-cipher';
+import { Database, Sql } from '../../database/database';
 import { DELIVERIES_CHANNEL, EventType, EventTypes } from './events';
 
 export interface NewEvent {
