@@ -3,7 +3,7 @@
  * the whole database is searched for the participant's external ID, email lookup hash, email and
  * a word only their transcript held; the group rollups must have changed by exactly their share.
  */
-import { featureBucket } from '../src/checkin/ingestion/feature-buckets';
+import { featureBucket } from '../src/metrics/rollups/feature-buckets';
 import { PAGE_ERRORS, PageTexts } from '../src/checkin/pages/pages.messages';
 import { PiiCipher } from '../src/common/crypto/pii-cipher';
 import { ParticipantErrors } from '../src/participants/participants.errors';

@@ -1,4 +1,4 @@
-import { featureBucket } from '../src/checkin/ingestion/feature-buckets';
+import { featureBucket } from '../src/metrics/rollups/feature-buckets';
 import { IngestionErrors } from '../src/checkin/ingestion/ingestion.errors';
 import { CommonErrors } from '../src/common/errors/common.errors';
 import { SessionErrors } from '../src/sessions/sessions.errors';

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
-import { RetentionRepository } from './retention.repository';
+import { SessionRecordsModule } from '../sessions/session-records.module';
+import { EventsModule } from '../webhooks/events/events.module';
 import { RetentionSweeper } from './retention.sweeper';
 import { TranscriptEncryption } from './transcript-encryption';
 
@@ -8,5 +9,8 @@ import { TranscriptEncryption } from './transcript-encryption';
  * the retention sweeps (RetentionSweeper). Imported by the worker process, and by the API process
  * only with RUN_WORKERS=true. It serves no HTTP route and consumes no queue.
  */
-@Module({ providers: [RetentionRepository, TranscriptEncryption, RetentionSweeper] })
+@Module({
+  imports: [SessionRecordsModule, EventsModule],
+  providers: [TranscriptEncryption, RetentionSweeper],
+})
 export class RetentionWorkerModule {}

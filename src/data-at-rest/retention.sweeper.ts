@@ -7,7 +7,9 @@ import {
 } from '@nestjs/common';
 import type { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
-import { RetentionRepository } from './retention.repository';
+import { IdempotencyRepository } from '../sessions/idempotency.repository';
+import { SessionsRepository } from '../sessions/sessions.repository';
+import { EventsRepository } from '../webhooks/events/events.repository';
 import { TranscriptEncryption } from './transcript-encryption';
 
 /** Rows per statement: every statement of a sweep is bounded. */
@@ -26,7 +28,8 @@ export interface SweepReport {
  * Data at rest, in every worker (DESIGN §14): at start-up and every RETENTION_SWEEP_INTERVAL_MS,
  * encrypt any transcript still in plaintext, then remove transcripts and features of sessions
  * completed more than TRANSCRIPT_RETENTION_DAYS ago (0: never), idempotency records after 24 h,
- * and events' personal data once all their deliveries are final. Each step runs bounded batches
+ * and events' personal data once all their deliveries are final — each through its table's owner
+(SessionsRepository, IdempotencyRepository, EventsRepository). Each step runs bounded batches
  * until one comes back short; sweeps in one process never overlap, and two workers sweeping at
  * once take disjoint rows (SKIP LOCKED). Email logs need no sweep: they never store the SMTP
  * server's text (mailer.ts `smtpFailureCode`).
@@ -39,7 +42,9 @@ export class RetentionSweeper implements OnApplicationBootstrap, BeforeApplicati
   private stopped = false;
 
   constructor(
-    private readonly repository: RetentionRepository,
+    private readonly sessions: SessionsRepository,
+    private readonly idempotency: IdempotencyRepository,
+    private readonly events: EventsRepository,
     private readonly transcripts: TranscriptEncryption,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -78,15 +83,13 @@ export class RetentionSweeper implements OnApplicationBootstrap, BeforeApplicati
     if (days > 0) {
       const completedBefore = new Date(Date.now() - days * DAY_MS);
       report.transcriptsRemoved = await this.drain(() =>
-        this.repository.removeExpiredTranscripts(completedBefore, RETENTION_BATCH),
+        this.sessions.removeExpiredTranscripts(completedBefore, RETENTION_BATCH),
       );
     }
     report.idempotencyRecordsDeleted = await this.drain(() =>
-      this.repository.deleteExpiredIdempotencyRecords(RETENTION_BATCH),
+      this.idempotency.deleteExpired(RETENTION_BATCH),
     );
-    report.eventPiiCleared = await this.drain(() =>
-      this.repository.clearDeliveredEventPii(RETENTION_BATCH),
-    );
+    report.eventPiiCleared = await this.drain(() => this.events.clearDeliveredPii(RETENTION_BATCH));
     if (Object.values(report).some((count) => count > 0)) {
       this.logger.log(`Retention sweep: ${JSON.stringify(report)}`);
     }

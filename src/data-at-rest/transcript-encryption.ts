@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { PiiCipher } from '../common/crypto/pii-cipher';
 import { Database } from '../database/database';
 import type { TranscriptTurn } from '../sessions/session.entity';
+import { SessionsRepository } from '../sessions/sessions.repository';
 import { sealTranscript } from '../sessions/transcript-codec';
-import { RetentionRepository } from './retention.repository';
 
 /**
  * Encrypts transcripts stored before encryption (the migration could only turn them into their
@@ -16,16 +16,16 @@ import { RetentionRepository } from './retention.repository';
 export class TranscriptEncryption {
   constructor(
     private readonly db: Database,
-    private readonly repository: RetentionRepository,
+    private readonly sessions: SessionsRepository,
     private readonly cipher: PiiCipher,
   ) {}
 
   /** One batch; returns how many transcripts it encrypted (fewer than `batchSize`: done). */
   async encryptBatch(batchSize: number): Promise<number> {
     return this.db.transaction(async (sql) => {
-      const rows = await this.repository.lockPlaintextTranscripts(batchSize, sql);
+      const rows = await this.sessions.lockPlaintextTranscripts(batchSize, sql);
       if (rows.length === 0) return 0;
-      await this.repository.storeSealedTranscripts(
+      await this.sessions.storeSealedTranscripts(
         rows.map(({ sessionId, transcript }) => ({
           sessionId,
           transcript: sealTranscript(this.cipher, JSON.parse(transcript) as TranscriptTurn[]),

@@ -1,8 +1,9 @@
 import { Module } from '@nestjs/common';
-import { EventsModule } from '../webhooks/events/events.module';
+import { MetricRollupsModule } from '../metrics/rollups/metric-rollups.module';
 import { ParticipantsModule } from '../participants/participants.module';
+import { SessionRecordsModule } from '../sessions/session-records.module';
+import { EventsModule } from '../webhooks/events/events.module';
 import { ErasureController } from './erasure.controller';
-import { ErasureRepository } from './erasure.repository';
 import { ErasureService } from './erasure.service';
 
 /**
@@ -10,9 +11,9 @@ import { ErasureService } from './erasure.service';
  * the settings page's "Delete my data" for the participant, `participants:erase` for the operator.
  */
 @Module({
-  imports: [ParticipantsModule, EventsModule],
+  imports: [ParticipantsModule, SessionRecordsModule, MetricRollupsModule, EventsModule],
   controllers: [ErasureController],
-  providers: [ErasureRepository, ErasureService],
+  providers: [ErasureService],
   exports: [ErasureService],
 })
 export class ErasureModule {}

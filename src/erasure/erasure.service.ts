@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { featureBucket } from '../checkin/ingestion/feature-buckets';
 import { EXTERNAL_ID_PATTERN } from '../common/ids';
 import { Database, Sql } from '../database/database';
+import { MetricRollupsRepository } from '../metrics/rollups/metric-rollups.repository';
+import { ConsentLedgerRepository } from '../participants/consent-ledger.repository';
+import { ErasedParticipant, ParticipantsRepository } from '../participants/participants.repository';
+import { IdempotencyRepository } from '../sessions/idempotency.repository';
 import { EventTypes, UserDeletedPayload } from '../webhooks/events/events';
 import { EventsRepository } from '../webhooks/events/events.repository';
-import { ConsentLedgerRepository } from '../participants/consent-ledger.repository';
-import { ErasedParticipant, ErasureRepository } from './erasure.repository';
 
 /** PostgreSQL's `deadlock_detected`. */
 const DEADLOCK = '40P01';
@@ -18,19 +19,23 @@ export type ErasureRequester =
   | { by: 'operator' };
 
 /**
- * Erasure (DESIGN §14), in one transaction: the participant's share is taken out of their groups'
- * word rollups, feature histograms and cohort counts; the events and idempotent answers that name
- * them are deleted; the participant row goes, and with it (cascade) their memberships, sessions
- * and results, word counts, features, mails, ledger rows and cohort rows; the ledger keeps one
- * anonymous `erasure` row and every group they belonged to gets a `user.deleted` event (their
- * external ID only in the event's encrypted data). Afterwards the external ID is unknown
- * everywhere, and the same email is a new participant.
+ * Erasure (docs/privacy.md), in one transaction, each table's owner forgetting its part: the
+ * participant's share is taken out of their groups' word rollups, feature histograms and cohort
+ * counts (metric rollups — first, while the rows that say what the share is still exist); the
+ * events and idempotent answers that name them are deleted (outbox, idempotency records); the
+ * participant row goes (participants), and with it, as their entities declare (ON DELETE
+ * CASCADE), their memberships, sessions and results, word counts, features, mails, ledger rows
+ * and cohort rows; the ledger keeps one anonymous `erasure` row and every group they belonged to
+ * gets a `user.deleted` event (their external ID only in the event's encrypted data). Afterwards
+ * the external ID is unknown everywhere, and the same email is a new participant.
  */
 @Injectable()
 export class ErasureService {
   constructor(
     private readonly db: Database,
-    private readonly erasure: ErasureRepository,
+    private readonly participants: ParticipantsRepository,
+    private readonly rollups: MetricRollupsRepository,
+    private readonly idempotency: IdempotencyRepository,
     private readonly ledger: ConsentLedgerRepository,
     private readonly events: EventsRepository,
   ) {}
@@ -54,7 +59,7 @@ export class ErasureService {
 
   private eraseOnce(externalId: string, requester: ErasureRequester): Promise<boolean> {
     return this.db.transaction(async (sql) => {
-      const participant = await this.erasure.lock(
+      const participant = await this.participants.lockForErasure(
         externalId,
         requester.by === 'enterprise' ? requester.enterpriseId : null,
         sql,
@@ -70,15 +75,10 @@ export class ErasureService {
 
   private async eraseLocked(participant: ErasedParticipant, sql: Sql): Promise<void> {
     const { id, enterpriseId, externalId } = participant;
-    await this.erasure.subtractWordCounts(id, sql);
-    await this.erasure.subtractHistograms(
-      histogramCounts(await this.erasure.featureValues(id, sql)),
-      sql,
-    );
-    await this.erasure.subtractCohorts(id, sql);
-    await this.erasure.deleteEventsNaming(enterpriseId, externalId, sql);
-    await this.erasure.deleteIdempotencyRecordsNaming(enterpriseId, externalId, sql);
-    await this.erasure.deleteParticipant(id, sql);
+    await this.rollups.forgetParticipant(id, sql);
+    await this.events.forgetParticipant(enterpriseId, externalId, sql);
+    await this.idempotency.forgetParticipant(enterpriseId, externalId, sql);
+    await this.participants.forget(id, sql);
     await this.ledger.appendErasure(enterpriseId, sql);
     const timestamp = new Date().toISOString();
     for (const groupId of participant.groupIds) {
@@ -95,23 +95,4 @@ export class ErasureService {
       );
     }
   }
-}
-
-/** Feature values → histogram counts per (group, name, bucket), sorted (the lock order). */
-function histogramCounts(values: readonly { groupId: number; name: string; value: number }[]) {
-  const counts = new Map<
-    string,
-    { groupId: number; name: string; bucket: number; count: number }
-  >();
-  for (const { groupId, name, value } of values) {
-    const bucket = featureBucket(value);
-    const key = `${groupId}\u0000${name}\u0000${bucket}`;
-    const entry = counts.get(key) ?? { groupId, name, bucket, count: 0 };
-    entry.count++;
-    counts.set(key, entry);
-  }
-  return [...counts.values()].sort(
-    (a, b) =>
-      a.groupId - b.groupId || (a.name < b.name ? -1 : a.name > b.name ? 1 : a.bucket - b.bucket),
-  );
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { PrivacyName } from '../common/privacy-model';
-import { Database } from '../database/database';
+import { Database, Sql } from '../database/database';
 import { columnsOf, RowOf } from '../database/entity-columns';
 import { GroupEntity } from './group.entity';
 
@@ -115,5 +115,10 @@ export class GroupsRepository {
   async existsAnywhere(groupId: number): Promise<boolean> {
     const rows = await this.db.rows('SELECT 1 FROM groups WHERE group_id = $1', [groupId]);
     return rows.length > 0;
+  }
+
+  /** One credit per completed check-in; balances may go negative (never blocks a check-in). */
+  async deductCredit(groupId: number, sql: Sql = this.db): Promise<void> {
+    await sql.rows('UPDATE groups SET credits = credits - 1 WHERE group_id = $1', [groupId]);
   }
 }

@@ -1,37 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { Database, Sql } from '../database/database';
+import { PREFERENCE_COLUMN } from '../participants/participants.repository';
 import { EMAILS_CHANNEL } from './email-queue';
 import { EmailType } from './interact.errors';
-
-/** The participants column holding each email type's preference. */
-export const PREFERENCE_COLUMN: Record<EmailType, string> = {
-  checkinReminder: 'pref_checkin_reminder',
-  privacyRequest: 'pref_privacy_request',
-};
-
-/** What an unsubscribe link names (ParticipantLinks.unsubscribeTargetOf). */
-export interface UnsubscribeLink {
-  participantId: string;
-  /** The membership whose mail carried it, at the link version signed; null: a link from
-   * before link versions. */
-  membership: { groupId: number; linkVersion: number } | null;
-}
-
-/**
- * An unsubscribe link is current while its membership's link version is the one it carries; a
- * link from before versions ($2 null) while none of the participant's links was ever revoked.
- * Parameters: $1 participant, $2 group, $3 version (see linkParameters); `p` is the participant.
- */
-const LINK_CURRENT = `CASE WHEN $2::bigint IS NULL
-    THEN NOT EXISTS (SELECT 1 FROM memberships m WHERE m.participant_id = p.id AND m.link_version > 0)
-    ELSE EXISTS (SELECT 1 FROM memberships m WHERE m.participant_id = p.id
-                    AND m.group_id = $2::bigint AND m.link_version = $3::integer) END`;
-
-const linkParameters = ({ participantId, membership }: UnsubscribeLink) => [
-  participantId,
-  membership?.groupId ?? null,
-  membership?.linkVersion ?? null,
-];
 
 /**
  * Email requests' SQL (the sending side is sending/email-sending.repository.ts). Queuing is one
@@ -133,35 +104,5 @@ export class InteractRepository {
     );
     if (rows.length > 0) await sql.rows(`SELECT pg_notify('${EMAILS_CHANNEL}', '')`);
     return rows.length > 0;
-  }
-
-  /** Whether an unsubscribe link is still valid: its participant exists and it is not revoked. */
-  async unsubscribeLinkValid(link: UnsubscribeLink): Promise<boolean> {
-    const [row] = await this.db.rows(
-      `SELECT 1 FROM participants p WHERE p.id = $1 AND ${LINK_CURRENT}`,
-      linkParameters(link),
-    );
-    return row !== undefined;
-  }
-
-  /**
-   * One-click unsubscribe: turns the preference off; answers the preference before, or null when
-   * the participant is gone or the link was revoked (DESIGN §15).
-   */
-  async unsubscribe(
-    link: UnsubscribeLink,
-    type: EmailType,
-    sql: Sql = this.db,
-  ): Promise<{ enterpriseId: string; before: boolean } | null> {
-    const [row] = await sql.rows<{ enterpriseId: string; before: boolean }>(
-      `WITH old AS (
-         SELECT id, enterprise_id, ${PREFERENCE_COLUMN[type]} AS before
-           FROM participants p WHERE p.id = $1 AND ${LINK_CURRENT} FOR UPDATE)
-       UPDATE participants p SET ${PREFERENCE_COLUMN[type]} = false FROM old
-        WHERE p.id = old.id
-       RETURNING old.enterprise_id AS "enterpriseId", old.before`,
-      linkParameters(link),
-    );
-    return row ?? null;
   }
 }

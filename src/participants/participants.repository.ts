@@ -2,16 +2,63 @@ import { Injectable } from '@nestjs/common';
 import type { PrivacyName } from '../common/privacy-model';
 import { Database, Sql } from '../database/database';
 import { columnsOf, RowOf } from '../database/entity-columns';
-import { MembershipEntity } from './membership.entity';
 import { ParticipantEntity } from './participant.entity';
 
 const PARTICIPANT = columnsOf(ParticipantEntity, ['id', 'externalId', 'requestedPrivacy']);
-const MEMBERSHIP = columnsOf(MembershipEntity, ['groupId', 'joinDate', 'privacyLevel']);
 
 export type ParticipantRecord = RowOf<typeof PARTICIPANT>;
-export type MembershipRecord = RowOf<typeof MEMBERSHIP>;
 
-/** Participants' and memberships' SQL. Reads of tenant data take the enterprise id. */
+/** A participant's email preferences: they hold for all their groups in the enterprise. */
+export interface EmailPreferences {
+  checkinReminder: boolean;
+  privacyRequest: boolean;
+}
+export type EmailPreference = keyof EmailPreferences;
+
+/** The participants column holding each email preference. */
+export const PREFERENCE_COLUMN: Record<EmailPreference, string> = {
+  checkinReminder: 'pref_checkin_reminder',
+  privacyRequest: 'pref_privacy_request',
+};
+
+/** What an unsubscribe link names (ParticipantLinks.unsubscribeTargetOf). */
+export interface UnsubscribeLink {
+  participantId: string;
+  /** The membership whose mail carried it, at the link version signed; null: a link from
+   * before link versions. */
+  membership: { groupId: number; linkVersion: number } | null;
+}
+
+/**
+ * An unsubscribe link is current while its membership's link version is the one it carries; a
+ * link from before versions ($2 null) while none of the participant's links was ever revoked.
+ * Parameters: $1 participant, $2 group, $3 version (see linkParameters); `p` is the participant.
+ */
+const LINK_CURRENT = `CASE WHEN $2::bigint IS NULL
+    THEN NOT EXISTS (SELECT 1 FROM memberships m WHERE m.participant_id = p.id AND m.link_version > 0)
+    ELSE EXISTS (SELECT 1 FROM memberships m WHERE m.participant_id = p.id
+                    AND m.group_id = $2::bigint AND m.link_version = $3::integer) END`;
+
+const linkParameters = ({ participantId, membership }: UnsubscribeLink) => [
+  participantId,
+  membership?.groupId ?? null,
+  membership?.linkVersion ?? null,
+];
+
+/** The participant an erasure is about, locked for its transaction. */
+export interface ErasedParticipant {
+  id: string;
+  enterpriseId: string;
+  externalId: string;
+  groupIds: number[];
+}
+
+/**
+ * Participants' SQL, and the only writer of `participants` (docs/design.md, "Table ownership"):
+ * identities, the enterprise's privacy requests, the participant's email preferences and their
+ * erasure. Reads of tenant data take the enterprise id; the participant pages' reads are scoped
+ * by the signed link instead (docs/privacy.md).
+ */
 @Injectable()
 export class ParticipantsRepository {
   constructor(private readonly db: Database) {}
@@ -53,20 +100,6 @@ export class ParticipantsRepository {
     return participant ?? null;
   }
 
-  /** Adds the membership; false when the participant already belongs to the group. */
-  async insertMembership(
-    participantId: string,
-    groupId: number,
-    sql: Sql = this.db,
-  ): Promise<boolean> {
-    const rows = await sql.rows(
-      `INSERT INTO memberships (participant_id, group_id) VALUES ($1, $2)
-       ON CONFLICT (participant_id, group_id) DO NOTHING RETURNING group_id`,
-      [participantId, groupId],
-    );
-    return rows.length > 0;
-  }
-
   /** The participant (this enterprise's) and whether it is a member of the group, in one query. */
   async findWithMembership(
     enterpriseId: string,
@@ -84,17 +117,6 @@ export class ParticipantsRepository {
     if (!row) return null;
     const { isMember, ...participant } = row;
     return { participant, isMember };
-  }
-
-  /** The enterprise's participant's memberships, oldest first. */
-  async listMemberships(enterpriseId: string, participantId: string): Promise<MembershipRecord[]> {
-    return this.db.rows<MembershipRecord>(
-      `SELECT ${MEMBERSHIP.select('m')}
-         FROM memberships m JOIN participants p ON p.id = m.participant_id
-        WHERE m.participant_id = $1 AND p.enterprise_id = $2
-        ORDER BY m.join_date, m.group_id`,
-      [participantId, enterpriseId],
-    );
   }
 
   /** The enterprise's participant's session ids, oldest first. */
@@ -120,6 +142,88 @@ export class ParticipantsRepository {
       [externalId, enterpriseId, names],
     );
     return rows.length > 0;
+  }
+
+  /**
+   * Email preferences belong to the participant (all their groups in the enterprise); answers
+   * them as they were, or null when the participant is gone.
+   */
+  async setEmailPreferences(
+    participantId: string,
+    preferences: EmailPreferences,
+    sql: Sql = this.db,
+  ): Promise<EmailPreferences | null> {
+    const [before] = await sql.rows<EmailPreferences>(
+      `WITH old AS (
+         SELECT id, pref_checkin_reminder, pref_privacy_request
+           FROM participants WHERE id = $1 FOR UPDATE)
+       UPDATE participants p SET pref_checkin_reminder = $2, pref_privacy_request = $3 FROM old
+        WHERE p.id = old.id
+       RETURNING old.pref_checkin_reminder AS "checkinReminder",
+                 old.pref_privacy_request AS "privacyRequest"`,
+      [participantId, preferences.checkinReminder, preferences.privacyRequest],
+    );
+    return before ?? null;
+  }
+
+  /** Whether an unsubscribe link is still valid: its participant exists and it is not revoked. */
+  async unsubscribeLinkValid(link: UnsubscribeLink): Promise<boolean> {
+    const [row] = await this.db.rows(
+      `SELECT 1 FROM participants p WHERE p.id = $1 AND ${LINK_CURRENT}`,
+      linkParameters(link),
+    );
+    return row !== undefined;
+  }
+
+  /**
+   * One-click unsubscribe: turns one preference off; answers it as it was, or null when the
+   * participant is gone or the link was revoked (docs/security.md).
+   */
+  async unsubscribe(
+    link: UnsubscribeLink,
+    preference: EmailPreference,
+    sql: Sql = this.db,
+  ): Promise<{ enterpriseId: string; before: boolean } | null> {
+    const [row] = await sql.rows<{ enterpriseId: string; before: boolean }>(
+      `WITH old AS (
+         SELECT id, enterprise_id, ${PREFERENCE_COLUMN[preference]} AS before
+           FROM participants p WHERE p.id = $1 AND ${LINK_CURRENT} FOR UPDATE)
+       UPDATE participants p SET ${PREFERENCE_COLUMN[preference]} = false FROM old
+        WHERE p.id = old.id
+       RETURNING old.enterprise_id AS "enterpriseId", old.before`,
+      linkParameters(link),
+    );
+    return row ?? null;
+  }
+
+  /**
+   * The participant an erasure is about (within the enterprise when one is given), with the
+   * groups they belong to, locked for the erasure's transaction; null when not found.
+   */
+  async lockForErasure(
+    externalId: string,
+    enterpriseId: string | null,
+    sql: Sql,
+  ): Promise<ErasedParticipant | null> {
+    const [participant] = await sql.rows<ErasedParticipant>(
+      `SELECT p.id, p.enterprise_id AS "enterpriseId", p.external_id AS "externalId",
+              coalesce((SELECT array_agg(m.group_id::int ORDER BY m.group_id)
+                          FROM memberships m WHERE m.participant_id = p.id), '{}') AS "groupIds"
+         FROM participants p
+        WHERE p.external_id = $1 AND ($2::uuid IS NULL OR p.enterprise_id = $2)
+        FOR UPDATE OF p`,
+      [externalId, enterpriseId],
+    );
+    return participant ?? null;
+  }
+
+  /**
+   * Erasure: deletes the participant row. What hangs off it goes with it, as each table's own
+   * entity declares (ON DELETE CASCADE): memberships, sessions and their results, word counts,
+   * features, mails, ledger rows, cohort rows and link bindings.
+   */
+  async forget(participantId: string, sql: Sql): Promise<void> {
+    await sql.rows('DELETE FROM participants WHERE id = $1', [participantId]);
   }
 
   private async findOne(

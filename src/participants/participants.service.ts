@@ -4,6 +4,7 @@ import { EXTERNAL_ID_PATTERN } from '../common/ids';
 import { ConsentLedgerRepository } from './consent-ledger.repository';
 import { ConsentRecordDto } from './dto/consent-record.dto';
 import { ParticipantDto } from './dto/participant.dto';
+import { MembershipsRepository } from './memberships.repository';
 import { ParticipantErrors } from './participants.errors';
 import { ParticipantRecord, ParticipantsRepository } from './participants.repository';
 
@@ -11,6 +12,7 @@ import { ParticipantRecord, ParticipantsRepository } from './participants.reposi
 export class ParticipantsService {
   constructor(
     private readonly participants: ParticipantsRepository,
+    private readonly memberships: MembershipsRepository,
     private readonly ledger: ConsentLedgerRepository,
   ) {}
 
@@ -25,7 +27,7 @@ export class ParticipantsService {
 
   async get(enterpriseId: string, externalId: string): Promise<ParticipantDto> {
     const participant = await this.require(enterpriseId, externalId);
-    const memberships = await this.participants.listMemberships(enterpriseId, participant.id);
+    const memberships = await this.memberships.listForEnterprise(enterpriseId, participant.id);
     return {
       externalID: participant.externalId,
       userGroups: memberships.map((membership) => ({

@@ -5,8 +5,8 @@ import type { IdempotencyKeyEntity } from './idempotency-key.entity';
 export type IdempotencyClaim =
   { kind: 'claimed' } | { kind: 'replay'; response: unknown } | { kind: 'mismatch' };
 
-/** How long a key's first response is replayed. */
-export const IDEMPOTENCY_RETENTION = "interval '24 hours'";
+/** How long a key's first response is replayed (and kept). */
+const IDEMPOTENCY_RETENTION = "interval '24 hours'";
 
 /**
  * `Idempotency-Key` on POST /session/create (DESIGN §8). The key is claimed inside the request's
@@ -55,5 +55,33 @@ export class IdempotencyRepository {
       'UPDATE idempotency_keys SET response = $3 WHERE enterprise_id = $1 AND key = $2',
       [enterpriseId, key, JSON.stringify(response)],
     );
+  }
+
+  /** Deletes stored answers that name the participant (erasure, in its transaction). */
+  async forgetParticipant(enterpriseId: string, externalId: string, sql: Sql): Promise<void> {
+    await sql.rows(
+      `DELETE FROM idempotency_keys
+        WHERE enterprise_id = $1 AND response->>'userIdentifier' = $2`,
+      [enterpriseId, externalId],
+    );
+  }
+
+  /**
+   * Retention: deletes up to `limit` records older than their 24 h, across tenants (bounded,
+   * `FOR UPDATE SKIP LOCKED`); returns how many.
+   */
+  async deleteExpired(limit: number): Promise<number> {
+    const rows = await this.db.rows(
+      `DELETE FROM idempotency_keys k
+        USING (SELECT enterprise_id, key FROM idempotency_keys
+                WHERE created_at < now() - ${IDEMPOTENCY_RETENTION}
+                ORDER BY created_at
+                LIMIT $1
+                FOR UPDATE SKIP LOCKED) due
+        WHERE k.enterprise_id = due.enterprise_id AND k.key = due.key
+       RETURNING k.key`,
+      [limit],
+    );
+    return rows.length;
   }
 }

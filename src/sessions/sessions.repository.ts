@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Database, Sql } from '../database/database';
 import { columnsOf } from '../database/entity-columns';
-import { SessionEntity } from './session.entity';
+import { SessionEntity, Subscores } from './session.entity';
 import type { SessionRecord } from './session-view';
 
 const SESSION = columnsOf(SessionEntity, [
@@ -18,7 +18,27 @@ const SESSION = columnsOf(SessionEntity, [
   'features',
 ]);
 
-/** Sessions' SQL. Reads are scoped by the calling enterprise. */
+/** A completed session's result, as stored (the transcript sealed). */
+export interface StoredResult {
+  completedAt: Date;
+  version: string;
+  mhci: number;
+  subscores: Subscores;
+  /** Sealed (transcript-codec.ts): never the plaintext. */
+  sealedTranscript: string;
+  features: Record<string, number>;
+  groupPercentiles: Record<string, number>;
+  userPercentiles: Record<string, number>;
+  resultHash: string;
+  synthetic: boolean;
+}
+
+/**
+ * Sessions' SQL, and the only writer of `sessions` (docs/design.md, "Table ownership"): created
+ * here for `POST /session/create`, completed here for ingestion, and cleared or re-sealed here
+ * for the data-at-rest sweeps. Reads on behalf of an enterprise are scoped by it; the sweeps act
+ * across tenants on the data's age and say so.
+ */
 @Injectable()
 export class SessionsRepository {
   constructor(private readonly db: Database) {}
@@ -72,5 +92,84 @@ export class SessionsRepository {
         ORDER BY s.created_at, s.session_id`,
       [participantId],
     );
+  }
+
+  /** Records a session's result (ingestion, in its transaction with the session locked). */
+  async complete(sessionId: string, result: StoredResult, sql: Sql = this.db): Promise<void> {
+    await sql.rows(
+      `UPDATE sessions
+          SET status = 'completed', completed_at = $2, version = $3, mhci = $4, subscores = $5,
+              transcript = $6, features = $7, group_percentiles = $8, user_percentiles = $9,
+              result_hash = $10, synthetic = $11
+        WHERE session_id = $1`,
+      [
+        sessionId,
+        result.completedAt,
+        result.version,
+        result.mhci,
+        JSON.stringify(result.subscores),
+        result.sealedTranscript,
+        JSON.stringify(result.features),
+        JSON.stringify(result.groupPercentiles),
+        JSON.stringify(result.userPercentiles),
+        result.resultHash,
+        result.synthetic,
+      ],
+    );
+  }
+
+  /**
+   * Up to `limit` transcripts still in plaintext (stored before encryption), locked for the
+   * caller's transaction; `FOR UPDATE SKIP LOCKED`, so two workers take disjoint rows.
+   */
+  async lockPlaintextTranscripts(
+    limit: number,
+    sql: Sql = this.db,
+  ): Promise<{ sessionId: string; transcript: string }[]> {
+    return sql.rows(
+      `SELECT session_id AS "sessionId", transcript FROM sessions
+        WHERE transcript LIKE '[%'
+        LIMIT $1
+        FOR UPDATE SKIP LOCKED`,
+      [limit],
+    );
+  }
+
+  async storeSealedTranscripts(
+    sealed: { sessionId: string; transcript: string }[],
+    sql: Sql = this.db,
+  ): Promise<void> {
+    await sql.rows(
+      `UPDATE sessions s SET transcript = v.transcript
+         FROM unnest($1::text[], $2::text[]) AS v(session_id, transcript)
+        WHERE s.session_id = v.session_id`,
+      [sealed.map((row) => row.sessionId), sealed.map((row) => row.transcript)],
+    );
+  }
+
+  /**
+   * Retention (docs/data-at-rest.md): removes the transcript and features of up to `limit`
+   * sessions completed before `completedBefore`, with what was derived from them per session:
+   * their word counts (a bag of the participant's words) and their feature rows (which only
+   * served percentiles). The scores stay; group rollups and histograms (anonymous counts) are
+   * left as they are. Bounded, and `FOR UPDATE SKIP LOCKED`: two workers sweep disjoint rows.
+   * Returns how many sessions it cleared.
+   */
+  async removeExpiredTranscripts(completedBefore: Date, limit: number): Promise<number> {
+    const rows = await this.db.rows(
+      `WITH due AS (
+         SELECT session_id FROM sessions
+          WHERE transcript IS NOT NULL AND completed_at < $1
+          ORDER BY completed_at
+          LIMIT $2
+          FOR UPDATE SKIP LOCKED),
+       words AS (DELETE FROM session_word_counts w USING due WHERE w.session_id = due.session_id),
+       features AS (DELETE FROM session_features f USING due WHERE f.session_id = due.session_id)
+       UPDATE sessions s SET transcript = NULL, features = NULL
+         FROM due WHERE s.session_id = due.session_id
+       RETURNING s.session_id`,
+      [completedBefore, limit],
+    );
+    return rows.length;
   }
 }

@@ -13,6 +13,7 @@ import { Database, Sql } from '../database/database';
 import { EventTypes, UserCreatedPayload } from '../webhooks/events/events';
 import { EventsRepository } from '../webhooks/events/events.repository';
 import { GroupsRepository } from '../groups/groups.repository';
+import { MembershipsRepository } from '../participants/memberships.repository';
 import { ParticipantRecord, ParticipantsRepository } from '../participants/participants.repository';
 import { ParticipantLinks } from '../participant-links/participant-links';
 import { CreateSessionDto, SessionCreatedDto } from './dto/create-session.dto';
@@ -39,6 +40,7 @@ export class SessionsService {
     private readonly db: Database,
     private readonly groups: GroupsRepository,
     private readonly participants: ParticipantsRepository,
+    private readonly memberships: MembershipsRepository,
     private readonly sessions: SessionsRepository,
     private readonly events: EventsRepository,
     private readonly idempotency: IdempotencyRepository,
@@ -183,7 +185,7 @@ export class SessionsService {
     const participant =
       created ?? (await this.participants.findByEmailHash(enterpriseId, emailHash, sql));
     if (!participant) throw new Error('participant vanished between insert and select');
-    if (!(await this.participants.insertMembership(participant.id, groupId, sql))) {
+    if (!(await this.memberships.insert(participant.id, groupId, sql))) {
       throw ApiError.badRequest(SessionErrors.AlreadyExists(participant.externalId));
     }
     if (created) {

@@ -6,9 +6,11 @@
 import { randomBytes } from 'node:crypto';
 import { EMAIL_ERROR_CODES } from '../../migrations/1764550800000-DataAtRest';
 import { PiiCipher } from '../../src/common/crypto/pii-cipher';
-import { RetentionRepository } from '../../src/data-at-rest/retention.repository';
 import { TranscriptEncryption } from '../../src/data-at-rest/transcript-encryption';
+import { IdempotencyRepository } from '../../src/sessions/idempotency.repository';
+import { SessionsRepository } from '../../src/sessions/sessions.repository';
 import { openTranscript, sealTranscript } from '../../src/sessions/transcript-codec';
+import { EventsRepository } from '../../src/webhooks/events/events.repository';
 import { TestDatabase } from './support';
 
 const TURNS = [
@@ -18,7 +20,10 @@ const TURNS = [
 
 describe('Retention and encryption at rest (PostgreSQL)', () => {
   let t: TestDatabase;
-  let repo: RetentionRepository;
+  // Retention's statements, each in its table's owner (docs/design.md, "Table ownership").
+  let sessions: SessionsRepository;
+  let idempotency: IdempotencyRepository;
+  let events: EventsRepository;
   const cipher = new PiiCipher(randomBytes(32));
   let enterpriseId: string;
   let groupId: number;
@@ -26,7 +31,9 @@ describe('Retention and encryption at rest (PostgreSQL)', () => {
 
   beforeAll(async () => {
     t = await TestDatabase.create();
-    repo = new RetentionRepository(t.db);
+    sessions = new SessionsRepository(t.db);
+    idempotency = new IdempotencyRepository(t.db);
+    events = new EventsRepository(t.db, cipher);
     enterpriseId = await t.enterprise();
     groupId = await t.group(enterpriseId);
     participantId = await t.participant(enterpriseId);
@@ -90,7 +97,7 @@ describe('Retention and encryption at rest (PostgreSQL)', () => {
         [groupId],
       );
 
-      expect(await repo.removeExpiredTranscripts(cutoff, 1_000)).toBe(1);
+      expect(await sessions.removeExpiredTranscripts(cutoff, 1_000)).toBe(1);
 
       expect(await sessionState(older)).toEqual({
         transcript: null,
@@ -111,7 +118,7 @@ describe('Retention and encryption at rest (PostgreSQL)', () => {
         await t.rows('SELECT word, count FROM group_word_counts WHERE group_id = $1', [groupId]),
       ).toEqual([{ word: 'tired', count: 3 }]);
       // Nothing left to do: a second sweep changes nothing.
-      expect(await repo.removeExpiredTranscripts(cutoff, 1_000)).toBe(0);
+      expect(await sessions.removeExpiredTranscripts(cutoff, 1_000)).toBe(0);
     });
 
     it('works in bounded batches, and two sweepers at once take disjoint rows', async () => {
@@ -128,14 +135,14 @@ describe('Retention and encryption at rest (PostgreSQL)', () => {
         [cutoff],
       );
       expect(due).toBe(9);
-      expect(await repo.removeExpiredTranscripts(cutoff, 2)).toBe(2);
-      const other = new RetentionRepository(await t.openDatabase(2));
+      expect(await sessions.removeExpiredTranscripts(cutoff, 2)).toBe(2);
+      const other = new SessionsRepository(await t.openDatabase(2));
       const [a, b] = await Promise.all([
-        repo.removeExpiredTranscripts(cutoff, 3),
+        sessions.removeExpiredTranscripts(cutoff, 3),
         other.removeExpiredTranscripts(cutoff, 3),
       ]);
       expect([a, b]).toEqual([3, 3]);
-      expect(await repo.removeExpiredTranscripts(cutoff, 3)).toBe(1);
+      expect(await sessions.removeExpiredTranscripts(cutoff, 3)).toBe(1);
       for (const sessionId of old) expect((await sessionState(sessionId)).transcript).toBeNull();
     });
   });
@@ -153,7 +160,7 @@ describe('Retention and encryption at rest (PostgreSQL)', () => {
           [enterpriseId, key],
         );
       }
-      expect(await repo.deleteExpiredIdempotencyRecords(1_000)).toBe(1);
+      expect(await idempotency.deleteExpired(1_000)).toBe(1);
       const left = await t.rows<{ key: string }>('SELECT key FROM idempotency_keys ORDER BY key');
       expect(left.map((row) => row.key)).toEqual(['new', 'young']);
     });
@@ -182,7 +189,7 @@ describe('Retention and encryption at rest (PostgreSQL)', () => {
       const oneRetrying = await withDeliveries(['delivered', 'pending']);
       const firstAttempt = await withDeliveries(['pending']);
 
-      expect(await repo.clearDeliveredEventPii(1_000)).toBe(3);
+      expect(await events.clearDeliveredPii(1_000)).toBe(3);
       const pii = await t.rows<{ id: string; held: boolean }>(
         'SELECT id, encrypted_pii IS NOT NULL AS held FROM events WHERE group_id = $1',
         [world.groupId],
@@ -196,8 +203,8 @@ describe('Retention and encryption at rest (PostgreSQL)', () => {
       await t.rows(`UPDATE webhook_deliveries SET status = 'delivered' WHERE event_id = $1`, [
         oneRetrying,
       ]);
-      expect(await repo.clearDeliveredEventPii(1_000)).toBe(1);
-      expect(await repo.clearDeliveredEventPii(1_000)).toBe(0);
+      expect(await events.clearDeliveredPii(1_000)).toBe(1);
+      expect(await events.clearDeliveredPii(1_000)).toBe(0);
     });
   });
 
@@ -233,7 +240,7 @@ describe('Retention and encryption at rest (PostgreSQL)', () => {
 
   describe('transcripts stored before encryption', () => {
     it('are encrypted in batches by the pass, readable the same; encrypted ones are left alone', async () => {
-      const encryption = new TranscriptEncryption(t.db, repo, cipher);
+      const encryption = new TranscriptEncryption(t.db, sessions, cipher);
       const plain = [];
       for (let i = 0; i < 5; i += 1) {
         const sessionId = await t.session(enterpriseId, participantId, groupId, {

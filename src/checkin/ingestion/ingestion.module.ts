@@ -1,4 +1,7 @@
 import { Module } from '@nestjs/common';
+import { GroupsModule } from '../../groups/groups.module';
+import { MetricRollupsModule } from '../../metrics/rollups/metric-rollups.module';
+import { SessionRecordsModule } from '../../sessions/session-records.module';
 import { EventsModule } from '../../webhooks/events/events.module';
 import { IngestionRepository } from './ingestion.repository';
 import { IngestionService } from './ingestion.service';
@@ -8,7 +11,7 @@ import { IngestionService } from './ingestion.service';
  * `sessions:simulate-result` both use.
  */
 @Module({
-  imports: [EventsModule],
+  imports: [SessionRecordsModule, MetricRollupsModule, GroupsModule, EventsModule],
   providers: [IngestionRepository, IngestionService],
   exports: [IngestionService],
 })

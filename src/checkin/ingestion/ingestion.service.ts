@@ -6,10 +6,17 @@ import { SESSION_ID_PATTERN } from '../../common/ids';
 import { Database } from '../../database/database';
 import { EventTypes, SessionResultPayload } from '../../webhooks/events/events';
 import { EventsRepository } from '../../webhooks/events/events.repository';
+import { GroupsRepository } from '../../groups/groups.repository';
+import {
+  featureValues,
+  MetricRollupsRepository,
+} from '../../metrics/rollups/metric-rollups.repository';
+import { SessionResultsRepository } from '../../sessions/session-results.repository';
+import { SessionsRepository } from '../../sessions/sessions.repository';
 import { sealTranscript } from '../../sessions/transcript-codec';
 import { countWords } from './words';
 import { IngestionErrors } from './ingestion.errors';
-import { featureValues, IngestionRepository } from './ingestion.repository';
+import { IngestionRepository } from './ingestion.repository';
 import { SessionResultDto } from './session-result.dto';
 
 export type IngestionOutcome = 'completed' | 'already-recorded';
@@ -45,6 +52,10 @@ export class IngestionService {
   constructor(
     private readonly db: Database,
     private readonly ingestion: IngestionRepository,
+    private readonly sessions: SessionsRepository,
+    private readonly results: SessionResultsRepository,
+    private readonly rollups: MetricRollupsRepository,
+    private readonly groups: GroupsRepository,
     private readonly events: EventsRepository,
     private readonly cipher: PiiCipher,
   ) {}
@@ -73,14 +84,11 @@ export class IngestionService {
       if (session.consentMissing) throw new ApiError(409, IngestionErrors.ConsentMissing);
       const completedAt = result.completedAt ? new Date(result.completedAt) : new Date();
       const features = featureValues(result.features);
-      await this.ingestion.addFeatures(session, features, sql);
-      const groupPercentiles = await this.ingestion.groupPercentiles(
-        session.groupId,
-        features,
-        sql,
-      );
-      const userPercentiles = await this.ingestion.participantPercentiles(sessionId, sql);
-      await this.ingestion.complete(
+      await this.results.addFeatures(session, features, sql);
+      await this.rollups.addFeatures(session.groupId, features, sql);
+      const groupPercentiles = await this.rollups.groupPercentiles(session.groupId, features, sql);
+      const userPercentiles = await this.results.participantPercentiles(sessionId, sql);
+      await this.sessions.complete(
         sessionId,
         {
           completedAt,
@@ -105,9 +113,10 @@ export class IngestionService {
         .filter((turn) => turn.role === 'user')
         .map((turn) => turn.content);
       const words = countWords(userTurns);
-      await this.ingestion.addWordCounts(session, completedAt, words, sql);
-      await this.ingestion.addToCohort(session, completedAt, words.size > 0, sql);
-      await this.ingestion.deductCredit(session.groupId, sql);
+      await this.results.addWordCounts(sessionId, words, sql);
+      await this.rollups.addWordCounts(session.groupId, completedAt, words, sql);
+      await this.rollups.addToCohort(session, completedAt, words.size > 0, sql);
+      await this.groups.deductCredit(session.groupId, sql);
       const payload: SessionResultPayload = {
         groupID: session.groupId,
         sessionID: session.sessionId,

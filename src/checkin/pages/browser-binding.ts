@@ -11,7 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { sha256Hex } from '../../common/crypto/secrets';
 import type { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
-import { Database } from '../../database/database';
+import { LinkBindingsRepository } from './link-bindings.repository';
 
 export const BROWSER_COOKIE = 'checkin_browser';
 /** The browser stays recognised for later check-ins from the same links (180 days). */
@@ -41,7 +41,7 @@ export class BrowserBinding {
   private readonly secure: boolean;
 
   constructor(
-    private readonly db: Database,
+    private readonly bindings: LinkBindingsRepository,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.secure = config.publicBaseUrl.startsWith('https:');
@@ -55,12 +55,9 @@ export class BrowserBinding {
   }
 
   async state(link: string, browser: Browser): Promise<Binding> {
-    const [row] = await this.db.rows<{ browserHash: string }>(
-      'SELECT browser_hash AS "browserHash" FROM link_bindings WHERE link = $1',
-      [link],
-    );
-    if (!row) return 'unbound';
-    return browser !== null && row.browserHash === sha256Hex(browser) ? 'here' : 'elsewhere';
+    const holder = await this.bindings.holderOf(link);
+    if (holder === null) return 'unbound';
+    return browser !== null && holder === sha256Hex(browser) ? 'here' : 'elsewhere';
   }
 
   /**
@@ -74,16 +71,8 @@ export class BrowserBinding {
   ): Promise<{ binding: Exclude<Binding, 'unbound'>; setCookie: string | null }> {
     const value = browser ?? randomBytes(32).toString('base64url');
     const hash = sha256Hex(value);
-    const [row] = await this.db.rows<{ browserHash: string }>(
-      `WITH bound AS (
-         INSERT INTO link_bindings (link, browser_hash, participant_id) VALUES ($1, $2, $3)
-         ON CONFLICT (link) DO NOTHING RETURNING browser_hash)
-       SELECT browser_hash AS "browserHash" FROM bound
-       UNION ALL
-       SELECT browser_hash FROM link_bindings WHERE link = $1 AND NOT EXISTS (SELECT 1 FROM bound)`,
-      [link, hash, participantId],
-    );
-    const binding = row?.browserHash === hash ? 'here' : 'elsewhere';
+    const binding =
+      (await this.bindings.bind(link, hash, participantId)) === hash ? 'here' : 'elsewhere';
     return {
       binding,
       setCookie: binding === 'here' && browser === null ? this.cookie(value) : null,
@@ -96,13 +85,7 @@ export class BrowserBinding {
    * settings-link bindings, all of revoked links now, are dropped.
    */
   async move(from: string, to: string, participantId: string): Promise<void> {
-    await this.db.rows(
-      `WITH moved AS (
-         UPDATE link_bindings SET link = $2 WHERE link = $1 AND participant_id = $3 RETURNING link)
-       DELETE FROM link_bindings
-        WHERE participant_id = $3 AND link LIKE 'settings:%' AND link <> $2 AND link <> $1`,
-      [from, to, participantId],
-    );
+    await this.bindings.move(from, to, participantId);
   }
 
   private cookie(value: string): string {

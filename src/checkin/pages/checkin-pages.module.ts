@@ -2,17 +2,16 @@ import { Module } from '@nestjs/common';
 import { PAGE_ERROR_HANDLER } from '../../common/http/page-error-handler';
 import { HtmlPageExceptionFilter } from './html-exception.filter';
 import { ErasureModule } from '../../erasure/erasure.module';
-import { EventsModule } from '../../webhooks/events/events.module';
-import { SessionsModule } from '../../sessions/sessions.module';
-import { InteractModule } from '../../interact/interact.module';
 import { ParticipantLinksModule } from '../../participant-links/participant-links.module';
 import { ParticipantsModule } from '../../participants/participants.module';
+import { ParticipantChoicesModule } from '../../privacy/participant-choices.module';
+import { SessionRecordsModule } from '../../sessions/session-records.module';
 import { CheckinPagesController } from './checkin-pages.controller';
 import { CheckinPagesRepository } from './checkin-pages.repository';
 import { CheckinPagesService } from './checkin-pages.service';
 import { BrowserBinding } from './browser-binding';
 import { PageRenderer } from './page-renderer';
-import { ParticipantChanges } from './participant-changes';
+import { LinkBindingsRepository } from './link-bindings.repository';
 import { ParticipantSettingsController } from './participant-settings.controller';
 import { UnsubscribeController } from './unsubscribe.controller';
 import { UnsubscribePages } from './unsubscribe-pages';
@@ -29,16 +28,15 @@ import { UnsubscribePages } from './unsubscribe-pages';
   imports: [
     ParticipantLinksModule,
     ParticipantsModule,
-    EventsModule,
-    InteractModule,
+    ParticipantChoicesModule,
     ErasureModule,
-    SessionsModule,
+    SessionRecordsModule,
   ],
   controllers: [CheckinPagesController, ParticipantSettingsController, UnsubscribeController],
   providers: [
     CheckinPagesRepository,
     CheckinPagesService,
-    ParticipantChanges,
+    LinkBindingsRepository,
     UnsubscribePages,
     BrowserBinding,
     PageRenderer,

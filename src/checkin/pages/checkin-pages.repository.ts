@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { Database, Sql } from '../../database/database';
+import { Database } from '../../database/database';
 import { columnsOf } from '../../database/entity-columns';
 import type { GroupEntity } from '../../groups/group.entity';
 import { MembershipEntity } from '../../participants/membership.entity';
 import { ParticipantEntity } from '../../participants/participant.entity';
+import type { EmailPreferences } from '../../participants/participants.repository';
 import type { SessionEntity } from '../../sessions/session.entity';
 
 /** What a participant's export holds of their identity and memberships (sessions aside). */
@@ -18,11 +19,6 @@ export interface ParticipantExport extends EmailPreferences {
     consentRequired: boolean;
     consentedAt: string | null;
   }[];
-}
-
-export interface EmailPreferences {
-  checkinReminder: boolean;
-  privacyRequest: boolean;
 }
 
 /** What the participant pages show and change of one membership (participant in a group). */
@@ -70,7 +66,8 @@ const MEMBER_COLUMNS = `${MEMBERSHIP.select('m')}, ${PREFERENCES.select('p')},
        g.requested_privacy AS "groupRequestedPrivacy"`;
 
 /**
- * The participant pages' SQL. There is no enterprise here: a participant is identified by a
+ * What the participant pages read (they write nothing themselves: a participant's choices go
+ * through privacy/participant-choices.ts to the tables' owners). There is no enterprise here: a participant is identified by a
  * signed token (ParticipantLinks) naming a session or a membership, which is the capability — it
  * reaches that one membership and nothing else. Memberships, sessions and participants belong to
  * one enterprise each (a session's membership is a foreign key), so no row of another tenant can
@@ -105,97 +102,6 @@ export class CheckinPagesRepository {
       [participantId, groupId],
     );
     return member ?? null;
-  }
-
-  /**
-   * Gives (`true`) or withdraws (`false`) consent; withdrawing also sets the level to 0 (DESIGN
-   * §14) and bumps the link version, so every earlier link of the membership stops working
-   * (§15). Answers the membership as it was and the link version now, or null when it is gone.
-   * The first consent counts.
-   */
-  async setConsent(
-    participantId: string,
-    groupId: number,
-    consent: boolean,
-    sql: Sql = this.db,
-  ): Promise<{ consented: boolean; privacyLevel: number; linkVersion: number } | null> {
-    const [before] = await sql.rows<{
-      consented: boolean;
-      privacyLevel: number;
-      linkVersion: number;
-    }>(
-      `WITH old AS (
-         SELECT participant_id, group_id, consented_at IS NOT NULL AS consented, privacy_level
-           FROM memberships WHERE participant_id = $1 AND group_id = $2 FOR UPDATE)
-       UPDATE memberships m
-          SET consented_at = CASE WHEN $3 THEN coalesce(m.consented_at, now()) END,
-              privacy_level = CASE WHEN $3 THEN m.privacy_level ELSE 0 END,
-              link_version = CASE WHEN $3 OR NOT old.consented THEN m.link_version
-                                  ELSE m.link_version + 1 END
-         FROM old
-        WHERE m.participant_id = old.participant_id AND m.group_id = old.group_id
-       RETURNING old.consented, old.privacy_level AS "privacyLevel",
-                 m.link_version AS "linkVersion"`,
-      [participantId, groupId, consent],
-    );
-    return before ?? null;
-  }
-
-  /**
-   * "Sign out my links" (DESIGN §15): bumps the link version of every membership of the
-   * participant, so every settings and unsubscribe link sent before stops working. Answers the
-   * memberships' new versions.
-   */
-  async signOutLinks(
-    participantId: string,
-    sql: Sql = this.db,
-  ): Promise<{ groupId: number; linkVersion: number }[]> {
-    return sql.rows<{ groupId: number; linkVersion: number }>(
-      `UPDATE memberships SET link_version = link_version + 1 WHERE participant_id = $1
-       RETURNING group_id AS "groupId", link_version AS "linkVersion"`,
-      [participantId],
-    );
-  }
-
-  /** Sets the member's own privacy level; answers the level before, or null when it is gone. */
-  async setPrivacyLevel(
-    participantId: string,
-    groupId: number,
-    level: number,
-    sql: Sql = this.db,
-  ): Promise<number | null> {
-    const [before] = await sql.rows<{ level: number }>(
-      `WITH old AS (
-         SELECT participant_id, group_id, privacy_level
-           FROM memberships WHERE participant_id = $1 AND group_id = $2 FOR UPDATE)
-       UPDATE memberships m SET privacy_level = $3 FROM old
-        WHERE m.participant_id = old.participant_id AND m.group_id = old.group_id
-       RETURNING old.privacy_level AS level`,
-      [participantId, groupId, level],
-    );
-    return before?.level ?? null;
-  }
-
-  /**
-   * Email preferences belong to the participant (all their groups in the enterprise); answers
-   * them as they were, or null when the participant is gone.
-   */
-  async setEmailPreferences(
-    participantId: string,
-    preferences: EmailPreferences,
-    sql: Sql = this.db,
-  ): Promise<EmailPreferences | null> {
-    const [before] = await sql.rows<EmailPreferences>(
-      `WITH old AS (
-         SELECT id, pref_checkin_reminder, pref_privacy_request
-           FROM participants WHERE id = $1 FOR UPDATE)
-       UPDATE participants p SET pref_checkin_reminder = $2, pref_privacy_request = $3 FROM old
-        WHERE p.id = old.id
-       RETURNING old.pref_checkin_reminder AS "checkinReminder",
-                 old.pref_privacy_request AS "privacyRequest"`,
-      [participantId, preferences.checkinReminder, preferences.privacyRequest],
-    );
-    return before ?? null;
   }
 
   /** The participant's own data for their export: identity, preferences and every membership. */

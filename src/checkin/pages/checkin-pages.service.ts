@@ -37,7 +37,7 @@ import {
 import { checkinPageModel, consentPending, settingsPageModel } from './page-models';
 import { PageRenderer } from './page-renderer';
 import { Browser, BrowserBinding, checkinLink, settingsLink } from './browser-binding';
-import { ParticipantChanges, PageVia } from './participant-changes';
+import { PageVia, ParticipantChoices } from '../../privacy/participant-choices';
 import { PageTexts } from './pages.messages';
 
 /** The response, with the browser cookie set when this request minted one. */
@@ -53,7 +53,7 @@ export const PENDING_REFRESH_SECONDS = 5;
 export class CheckinPagesService {
   constructor(
     private readonly repository: CheckinPagesRepository,
-    private readonly changes: ParticipantChanges,
+    private readonly choices: ParticipantChoices,
     private readonly binding: BrowserBinding,
     private readonly ledger: ConsentLedgerRepository,
     private readonly erasure: ErasureService,
@@ -109,7 +109,7 @@ export class CheckinPagesService {
 
   async giveConsent(token: string, browser: Browser): Promise<Response> {
     const session = await this.boundSessionFor(token, browser);
-    this.found((await this.changes.setConsent(session, true, 'checkin')) !== null);
+    this.found((await this.choices.setConsent(session, true, 'checkin')) !== null);
     return this.savedCheckin(token, 'consent');
   }
 
@@ -194,7 +194,7 @@ export class CheckinPagesService {
     if (member.consentedAt === null) {
       return withCookie(this.savedSettings(valid, 'withdrawn'), setCookie);
     }
-    const changed = await this.changes.setConsent(member, false, 'settings');
+    const changed = await this.choices.setConsent(member, false, 'settings');
     if (changed === null) throw PageError.notFound();
     return this.movedToFreshLink(valid, { ...member, ...changed }, 'withdrawn', setCookie);
   }
@@ -205,7 +205,7 @@ export class CheckinPagesService {
    */
   async signOutLinks(token: unknown, browser: Browser): Promise<Response> {
     const { member, token: valid, setCookie } = await this.postingMemberFor(token, browser);
-    const versions = await this.repository.signOutLinks(member.participantId);
+    const versions = await this.choices.signOutLinks(member.participantId);
     const mine = versions.find((row) => row.groupId === member.groupId);
     if (!mine) throw PageError.notFound();
     return this.movedToFreshLink(valid, { ...member, ...mine }, 'signed-out', setCookie);
@@ -279,7 +279,7 @@ export class CheckinPagesService {
   ): Promise<void> {
     const level = parsePrivacyLevel(form);
     if (level === null) throw new PageError(400, 'invalid-privacy-level', backHref);
-    this.found(await this.changes.setPrivacyLevel(member, level, via));
+    this.found(await this.choices.setPrivacyLevel(member, level, via));
   }
 
   private async applyEmailPreferences(
@@ -288,7 +288,7 @@ export class CheckinPagesService {
     via: PageVia,
   ): Promise<void> {
     const preferences = parseEmailPreferences(form);
-    this.found(await this.changes.setEmailPreferences(member, preferences, via));
+    this.found(await this.choices.setEmailPreferences(member, preferences, via));
   }
 
   private async sessionFor(token: string): Promise<CheckinSession> {

@@ -3,15 +3,11 @@
  * object by request-body.ts). Pure: each returns the field's value or null when it is invalid.
  */
 import { MAX_PRIVACY_LEVEL, MIN_PRIVACY_LEVEL } from '../../common/privacy-model';
+import type { EmailPreferences } from '../../participants/participants.repository';
 import { SAVED_MESSAGES, SavedFlag } from './pages.messages';
 
 /** A parsed form body; absent when the request had none. */
 export type PageForm = Record<string, unknown> | undefined | null;
-
-export interface EmailPreferences {
-  checkinReminder: boolean;
-  privacyRequest: boolean;
-}
 
 const field = (form: PageForm, name: string): unknown =>
   form !== null && typeof form === 'object' && Object.hasOwn(form, name) ? form[name] : undefined;

@@ -6,12 +6,15 @@
  */
 import { Injectable } from '@nestjs/common';
 import { EMAIL_TYPES, EmailType } from '../../interact/interact.errors';
-import { InteractRepository, UnsubscribeLink } from '../../interact/interact.repository';
 import { unsubscribePath } from '../../participant-links/link-paths';
 import { ParticipantLinks } from '../../participant-links/participant-links';
+import {
+  ParticipantsRepository,
+  UnsubscribeLink,
+} from '../../participants/participants.repository';
+import { ParticipantChoices } from '../../privacy/participant-choices';
 import { PageError } from './page-error';
 import { PageRenderer } from './page-renderer';
-import { ParticipantChanges } from './participant-changes';
 import { PageTexts } from './pages.messages';
 
 /** A valid unsubscribe link's target, with its email type checked, and the token it came in. */
@@ -24,15 +27,15 @@ interface UnsubscribeTarget extends UnsubscribeLink {
 export class UnsubscribePages {
   constructor(
     private readonly links: ParticipantLinks,
-    private readonly interact: InteractRepository,
-    private readonly changes: ParticipantChanges,
+    private readonly participants: ParticipantsRepository,
+    private readonly choices: ParticipantChoices,
     private readonly renderer: PageRenderer,
   ) {}
 
   /** GET: asks, changes nothing. A revoked link (DESIGN §15) is not valid here already. */
   async confirm(token: unknown): Promise<Response> {
     const target = this.targetOf(token);
-    if (!(await this.interact.unsubscribeLinkValid(target))) throw UnsubscribePages.notValid();
+    if (!(await this.participants.unsubscribeLinkValid(target))) throw UnsubscribePages.notValid();
     return this.renderer.page('unsubscribe', {
       title: PageTexts.unsubscribeTitle,
       text: PageTexts.unsubscribeQuestion(target.emailType),
@@ -43,7 +46,7 @@ export class UnsubscribePages {
   /** POST: turns the preference off, with its ledger row. */
   async unsubscribe(token: unknown): Promise<Response> {
     const target = this.targetOf(token);
-    if (!(await this.changes.unsubscribe(target, target.emailType))) {
+    if (!(await this.choices.unsubscribe(target, target.emailType))) {
       throw UnsubscribePages.notValid();
     }
     return this.renderer.page('notice', {

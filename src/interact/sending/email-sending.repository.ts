@@ -6,7 +6,7 @@ import type { GroupEntity } from '../../groups/group.entity';
 import type { MembershipEntity } from '../../participants/membership.entity';
 import type { ParticipantEntity } from '../../participants/participant.entity';
 import { EmailMessageEntity, EmailStatus } from '../email-message.entity';
-import { PREFERENCE_COLUMN } from '../interact.repository';
+import { PREFERENCE_COLUMN } from '../../participants/participants.repository';
 import { SANDBOX_EMAILS_KEPT, type SandboxEmailEntity } from '../sandbox-email.entity';
 
 const MESSAGE = columnsOf(EmailMessageEntity, [

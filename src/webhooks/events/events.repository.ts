@@ -13,7 +13,12 @@ export interface NewEvent {
   pii?: Record<string, string>;
 }
 
-/** Writes to the outbox, in the transaction of the change that caused the event. */
+/**
+ * The outbox (docs/webhooks.md): events are written here, in the transaction of the change that
+ * caused them, with one delivery per endpoint that takes them. The only writer of `events`
+ * besides erasure and retention, which call {@link forgetParticipant} and
+ * {@link clearDeliveredPii} here.
+ */
 @Injectable()
 export class EventsRepository {
   constructor(
@@ -71,5 +76,42 @@ export class EventsRepository {
     ]);
     await sql.rows(`SELECT pg_notify('${DELIVERIES_CHANNEL}', '')`);
     return id;
+  }
+
+  /**
+   * Erasure (docs/privacy.md): deletes the enterprise's events that name the participant (their
+   * `user.created`, `user.session.result` and `user.privacy.updated`, with any pending deliveries
+   * and the delivery log), so no payload keeps their external ID or email.
+   */
+  async forgetParticipant(enterpriseId: string, externalId: string, sql: Sql): Promise<void> {
+    await sql.rows(
+      `DELETE FROM events
+        WHERE enterprise_id = $1
+          AND (payload->>'userIdentifier' = $2 OR payload->>'externalUserID' = $2)`,
+      [enterpriseId, externalId],
+    );
+  }
+
+  /**
+   * Retention (docs/data-at-rest.md): clears the personal data of up to `limit` events none of
+   * whose deliveries is still pending (each delivered, failed for good or cancelled — or the event
+   * had no endpoint), across tenants (bounded, `FOR UPDATE SKIP LOCKED`); returns how many. A
+   * delivery redelivered later is sent without it (DeliveryService.envelope).
+   */
+  async clearDeliveredPii(limit: number): Promise<number> {
+    const rows = await this.db.rows(
+      `WITH due AS (
+         SELECT e.id FROM events e
+          WHERE e.encrypted_pii IS NOT NULL
+            AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d
+                             WHERE d.event_id = e.id AND d.status = 'pending')
+          ORDER BY e.created_at
+          LIMIT $1
+          FOR UPDATE OF e SKIP LOCKED)
+       UPDATE events e SET encrypted_pii = NULL FROM due WHERE e.id = due.id
+       RETURNING e.id`,
+      [limit],
+    );
+    return rows.length;
   }
 }

@@ -1,6 +1,6 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
-import { ForeignKey } from '../../../database/entity-columns';
-import { GroupEntity } from '../../../groups/group.entity';
+import { ForeignKey } from '../../database/entity-columns';
+import { GroupEntity } from '../../groups/group.entity';
 
 /** Schema of `group_word_counts`: the per-group, per-day rollup read by group word clouds. */
 @Entity({ name: 'group_word_counts' })

@@ -1,7 +1,7 @@
 import { Check, Column, Entity, Index, PrimaryColumn } from 'typeorm';
-import { ForeignKey } from '../../../database/entity-columns';
-import { GroupEntity } from '../../../groups/group.entity';
-import { ParticipantEntity } from '../../../participants/participant.entity';
+import { ForeignKey } from '../../database/entity-columns';
+import { GroupEntity } from '../../groups/group.entity';
+import { ParticipantEntity } from '../../participants/participant.entity';
 
 /**
  * Schema of `group_day_participants`: who completed sessions in a group on a UTC day, and how

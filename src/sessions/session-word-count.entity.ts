@@ -1,6 +1,6 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
-import { ForeignKey } from '../../../database/entity-columns';
-import { SessionEntity } from '../../../sessions/session.entity';
+import { ForeignKey } from '../database/entity-columns';
+import { SessionEntity } from './session.entity';
 
 /** Schema of `session_word_counts`: words of a session's participant turns. */
 @Entity({ name: 'session_word_counts' })

@@ -1,10 +1,10 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
-import { ForeignKey } from '../../../database/entity-columns';
-import { GroupEntity } from '../../../groups/group.entity';
+import { ForeignKey } from '../../database/entity-columns';
+import { GroupEntity } from '../../groups/group.entity';
 
 /**
  * Schema of `group_feature_histograms`: per group and feature, how many completed sessions fall in
- * each value bucket (`feature_bucket`, ../feature-buckets.ts); group percentiles read it instead
+ * each value bucket (`feature_bucket`, feature-buckets.ts); group percentiles read it instead
  * of scanning the group.
  */
 @Entity({ name: 'group_feature_histograms' })

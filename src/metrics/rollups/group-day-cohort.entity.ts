@@ -1,6 +1,6 @@
 import { Check, Column, Entity, PrimaryColumn } from 'typeorm';
-import { ForeignKey } from '../../../database/entity-columns';
-import { GroupEntity } from '../../../groups/group.entity';
+import { ForeignKey } from '../../database/entity-columns';
+import { GroupEntity } from '../../groups/group.entity';
 
 /**
  * Schema of `group_day_cohorts`: per group and UTC day, how many distinct participants completed

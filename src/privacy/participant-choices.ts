@@ -1,35 +1,46 @@
 /**
- * The changes a participant makes on their pages and with an email's unsubscribe link, each in
- * one transaction with what it owes (DESIGN §14): a consent-ledger row per value that changed, a
+ * The one home of the choices a participant makes (docs/privacy.md): their privacy level, their
+ * consent, the version of their links and their email preferences. Every page and link changes
+ * them through here — the check-in page, the settings page, the one-click unsubscribe — each in
+ * one transaction with what it owes: a consent-ledger row per value that changed, a
  * `user.privacy.updated` event for the enterprise when the level changed, and a notice mail to
- * the participant when it rose.
+ * the participant when it rose. The tables are written by their owners (participants/).
  */
 import { Inject, Injectable } from '@nestjs/common';
-import type { AppConfig } from '../../config/config';
-import { APP_CONFIG } from '../../config/config.module';
-import { Database, Sql } from '../../database/database';
-import { EventTypes, PrivacyUpdatedPayload } from '../../webhooks/events/events';
-import { EventsRepository } from '../../webhooks/events/events.repository';
-import type { EmailType } from '../../interact/interact.errors';
-import { InteractRepository, UnsubscribeLink } from '../../interact/interact.repository';
+import type { AppConfig } from '../config/config';
+import { APP_CONFIG } from '../config/config.module';
+import { Database, Sql } from '../database/database';
+import { InteractRepository } from '../interact/interact.repository';
+import { ConsentEntry, ConsentLedgerRepository } from '../participants/consent-ledger.repository';
+import { MembershipsRepository } from '../participants/memberships.repository';
+import type { ParticipantEntity } from '../participants/participant.entity';
 import {
-  ConsentEntry,
-  ConsentLedgerRepository,
-} from '../../participants/consent-ledger.repository';
-import {
-  CheckinPagesRepository,
+  EmailPreference,
   EmailPreferences,
-  MemberSettings,
-} from './checkin-pages.repository';
+  ParticipantsRepository,
+  UnsubscribeLink,
+} from '../participants/participants.repository';
+import { EventTypes, PrivacyUpdatedPayload } from '../webhooks/events/events';
+import { EventsRepository } from '../webhooks/events/events.repository';
 
 /** Which page made the change. */
 export type PageVia = 'checkin' | 'settings';
 
+/** The membership a choice is about, as a page knows it from its signed link. */
+export interface Member {
+  enterpriseId: string;
+  participantId: string;
+  groupId: number;
+  /** For the enterprise's event about a change. */
+  externalId: ParticipantEntity['externalId'];
+}
+
 @Injectable()
-export class ParticipantChanges {
+export class ParticipantChoices {
   constructor(
     private readonly db: Database,
-    private readonly repository: CheckinPagesRepository,
+    private readonly memberships: MembershipsRepository,
+    private readonly participants: ParticipantsRepository,
     private readonly ledger: ConsentLedgerRepository,
     private readonly events: EventsRepository,
     private readonly interact: InteractRepository,
@@ -41,12 +52,12 @@ export class ParticipantChanges {
    * earlier links); answers the membership's link version now, or null if the member is gone.
    */
   setConsent(
-    member: MemberSettings,
+    member: Member,
     consent: boolean,
     via: PageVia,
   ): Promise<{ linkVersion: number } | null> {
     return this.db.transaction(async (sql) => {
-      const before = await this.repository.setConsent(
+      const before = await this.memberships.setConsent(
         member.participantId,
         member.groupId,
         consent,
@@ -67,9 +78,9 @@ export class ParticipantChanges {
   }
 
   /** Sets the member's privacy level; false if the member is gone. */
-  setPrivacyLevel(member: MemberSettings, level: number, via: PageVia): Promise<boolean> {
+  setPrivacyLevel(member: Member, level: number, via: PageVia): Promise<boolean> {
     return this.db.transaction(async (sql) => {
-      const before = await this.repository.setPrivacyLevel(
+      const before = await this.memberships.setPrivacyLevel(
         member.participantId,
         member.groupId,
         level,
@@ -84,12 +95,12 @@ export class ParticipantChanges {
 
   /** Sets the participant's email preferences; false if the participant is gone. */
   setEmailPreferences(
-    member: MemberSettings,
+    member: Member,
     preferences: EmailPreferences,
     via: PageVia,
   ): Promise<boolean> {
     return this.db.transaction(async (sql) => {
-      const before = await this.repository.setEmailPreferences(
+      const before = await this.participants.setEmailPreferences(
         member.participantId,
         preferences,
         sql,
@@ -108,11 +119,11 @@ export class ParticipantChanges {
   /**
    * One-click unsubscribe: turns one email preference off (it applies to all the participant's
    * groups, so the ledger row names no group); false if the participant is gone or the link was
-   * revoked (DESIGN §15).
+   * revoked (docs/security.md).
    */
-  unsubscribe(link: UnsubscribeLink, emailType: EmailType): Promise<boolean> {
+  unsubscribe(link: UnsubscribeLink, preference: EmailPreference): Promise<boolean> {
     return this.db.transaction(async (sql) => {
-      const before = await this.interact.unsubscribe(link, emailType, sql);
+      const before = await this.participants.unsubscribe(link, preference, sql);
       if (!before) return false;
       await this.ledger.append(
         [
@@ -120,7 +131,7 @@ export class ParticipantChanges {
             enterpriseId: before.enterpriseId,
             participantId: link.participantId,
             groupId: null,
-            change: emailType,
+            change: preference,
             from: before.before,
             to: false,
             via: 'unsubscribe',
@@ -132,8 +143,16 @@ export class ParticipantChanges {
     });
   }
 
+  /**
+   * "Sign out my links" (docs/security.md): every settings and unsubscribe link the participant
+   * was sent, in every group, stops working. Answers the memberships' new link versions.
+   */
+  signOutLinks(participantId: string): Promise<{ groupId: number; linkVersion: number }[]> {
+    return this.memberships.bumpLinkVersions(participantId);
+  }
+
   private entry(
-    member: MemberSettings,
+    member: Member,
     via: PageVia,
     change: ConsentEntry['change'],
     from: number | boolean,
@@ -150,12 +169,7 @@ export class ParticipantChanges {
     };
   }
 
-  private async levelChanged(
-    member: MemberSettings,
-    from: number,
-    to: number,
-    sql: Sql,
-  ): Promise<void> {
+  private async levelChanged(member: Member, from: number, to: number, sql: Sql): Promise<void> {
     if (from === to) return;
     const payload: PrivacyUpdatedPayload = {
       groupID: member.groupId,

@@ -1,6 +1,6 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
-import { ForeignKey } from '../../../database/entity-columns';
-import { SessionEntity } from '../../../sessions/session.entity';
+import { ForeignKey } from '../database/entity-columns';
+import { SessionEntity } from './session.entity';
 
 /** Schema of `session_features`: one row per (completed session, feature), for percentiles. */
 @Entity({ name: 'session_features' })

@@ -1,0 +1,116 @@
+import { Injectable } from '@nestjs/common';
+import { Database, Sql } from '../database/database';
+import { columnsOf, RowOf } from '../database/entity-columns';
+import { MembershipEntity } from './membership.entity';
+
+const MEMBERSHIP = columnsOf(MembershipEntity, ['groupId', 'joinDate', 'privacyLevel']);
+
+export type MembershipRecord = RowOf<typeof MEMBERSHIP>;
+
+/** A membership as it was before a consent change, and its link version after it. */
+export interface ConsentBefore {
+  consented: boolean;
+  privacyLevel: number;
+  linkVersion: number;
+}
+
+/**
+ * Memberships' SQL, and the only writer of `memberships` (docs/design.md, "Table ownership"):
+ * joining a group, and the three things a participant changes on a membership — their privacy
+ * level, their consent and the version of their links (docs/privacy.md). The rules around those
+ * changes (the ledger, the event, the notice) live in one place, privacy/participant-choices.ts;
+ * every page and link goes through it.
+ */
+@Injectable()
+export class MembershipsRepository {
+  constructor(private readonly db: Database) {}
+
+  /** Adds the membership; false when the participant already belongs to the group. */
+  async insert(participantId: string, groupId: number, sql: Sql = this.db): Promise<boolean> {
+    const rows = await sql.rows(
+      `INSERT INTO memberships (participant_id, group_id) VALUES ($1, $2)
+       ON CONFLICT (participant_id, group_id) DO NOTHING RETURNING group_id`,
+      [participantId, groupId],
+    );
+    return rows.length > 0;
+  }
+
+  /** The enterprise's participant's memberships, oldest first. */
+  async listForEnterprise(
+    enterpriseId: string,
+    participantId: string,
+  ): Promise<MembershipRecord[]> {
+    return this.db.rows<MembershipRecord>(
+      `SELECT ${MEMBERSHIP.select('m')}
+         FROM memberships m JOIN participants p ON p.id = m.participant_id
+        WHERE m.participant_id = $1 AND p.enterprise_id = $2
+        ORDER BY m.join_date, m.group_id`,
+      [participantId, enterpriseId],
+    );
+  }
+
+  /**
+   * Gives (`true`) or withdraws (`false`) consent; withdrawing also sets the level to 0 and bumps
+   * the link version, so every earlier link of the membership stops working (docs/privacy.md,
+   * docs/security.md). Answers the membership as it was and the link version now, or null when
+   * it is gone. The first consent counts.
+   */
+  async setConsent(
+    participantId: string,
+    groupId: number,
+    consent: boolean,
+    sql: Sql = this.db,
+  ): Promise<ConsentBefore | null> {
+    const [before] = await sql.rows<ConsentBefore>(
+      `WITH old AS (
+         SELECT participant_id, group_id, consented_at IS NOT NULL AS consented, privacy_level
+           FROM memberships WHERE participant_id = $1 AND group_id = $2 FOR UPDATE)
+       UPDATE memberships m
+          SET consented_at = CASE WHEN $3 THEN coalesce(m.consented_at, now()) END,
+              privacy_level = CASE WHEN $3 THEN m.privacy_level ELSE 0 END,
+              link_version = CASE WHEN $3 OR NOT old.consented THEN m.link_version
+                                  ELSE m.link_version + 1 END
+         FROM old
+        WHERE m.participant_id = old.participant_id AND m.group_id = old.group_id
+       RETURNING old.consented, old.privacy_level AS "privacyLevel",
+                 m.link_version AS "linkVersion"`,
+      [participantId, groupId, consent],
+    );
+    return before ?? null;
+  }
+
+  /** Sets the member's own privacy level; answers the level before, or null when it is gone. */
+  async setPrivacyLevel(
+    participantId: string,
+    groupId: number,
+    level: number,
+    sql: Sql = this.db,
+  ): Promise<number | null> {
+    const [before] = await sql.rows<{ level: number }>(
+      `WITH old AS (
+         SELECT participant_id, group_id, privacy_level
+           FROM memberships WHERE participant_id = $1 AND group_id = $2 FOR UPDATE)
+       UPDATE memberships m SET privacy_level = $3 FROM old
+        WHERE m.participant_id = old.participant_id AND m.group_id = old.group_id
+       RETURNING old.privacy_level AS level`,
+      [participantId, groupId, level],
+    );
+    return before?.level ?? null;
+  }
+
+  /**
+   * "Sign out my links" (docs/security.md): bumps the link version of every membership of the
+   * participant, so every settings and unsubscribe link sent before stops working. Answers the
+   * memberships' new versions.
+   */
+  async bumpLinkVersions(
+    participantId: string,
+    sql: Sql = this.db,
+  ): Promise<{ groupId: number; linkVersion: number }[]> {
+    return sql.rows<{ groupId: number; linkVersion: number }>(
+      `UPDATE memberships SET link_version = link_version + 1 WHERE participant_id = $1
+       RETURNING group_id AS "groupId", link_version AS "linkVersion"`,
+      [participantId],
+    );
+  }
+}

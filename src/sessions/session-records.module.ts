@@ -1,0 +1,15 @@
+import { Module } from '@nestjs/common';
+import { IdempotencyRepository } from './idempotency.repository';
+import { SessionResultsRepository } from './session-results.repository';
+import { SessionsRepository } from './sessions.repository';
+
+/**
+ * The sessions module's tables, without its routes: for the modules that read them or ask their
+ * owner to change them (ingestion, erasure, the pages, the retention worker, which has no
+ * controllers).
+ */
+@Module({
+  providers: [SessionsRepository, SessionResultsRepository, IdempotencyRepository],
+  exports: [SessionsRepository, SessionResultsRepository, IdempotencyRepository],
+})
+export class SessionRecordsModule {}
