@@ -1,6 +1,6 @@
 /**
  * The architecture's boundaries, checked by `npm run lint` (dependency-cruiser): an import that
- * crosses one fails CI. test/architecture.e2e-spec.ts proves each rule fails on a crossing import.
+ * crosses one fails CI. test/integration/architecture.spec.ts proves each rule fails on a crossing import.
  *
  * The house (docs/design.md, "Modules and boundaries"):
  * - the kernel — `config/` (a leaf), `common/` (may use config), `database/` (may use config),
