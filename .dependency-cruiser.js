@@ -1,8 +1,8 @@
 /**
  * The architecture's boundaries, checked by `npm run lint` (dependency-cruiser): an import that
- * crosses one fails CI. test/architecture.e2e-spec.ts proves each rule fails on a crossing import.
+ * crosses one fails CI. test/integration/architecture.spec.ts proves each rule fails on a crossing import.
  *
- * The house (README "Architecture"):
+ * The house (docs/design.md, "Modules and boundaries"):
  * - the kernel — `config/` (a leaf), `common/` (may use config), `database/` (may use config),
  *   `queues/` (may use common and config) — imports no feature module;
  * - feature folders (groups, participants, sessions, …) may import each other in one direction
