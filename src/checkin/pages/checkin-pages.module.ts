@@ -14,6 +14,7 @@ import { PageRenderer } from './page-renderer';
 import { LinkBindingsRepository } from './link-bindings.repository';
 import { ParticipantSettingsController } from './participant-settings.controller';
 import { UnsubscribeController } from './unsubscribe.controller';
+import { SettingsPagesService } from './settings-pages.service';
 import { UnsubscribePages } from './unsubscribe-pages';
 
 /**
@@ -36,6 +37,7 @@ import { UnsubscribePages } from './unsubscribe-pages';
   providers: [
     CheckinPagesRepository,
     CheckinPagesService,
+    SettingsPagesService,
     LinkBindingsRepository,
     UnsubscribePages,
     BrowserBinding,

@@ -2,7 +2,7 @@ import { Body, Controller, Get, Post, Query, UseFilters } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { Public } from '../../common/auth/public.decorator';
 import { type Browser, RequestBrowser } from './browser-binding';
-import { CheckinPagesService } from './checkin-pages.service';
+import { SettingsPagesService } from './settings-pages.service';
 import { HtmlPageExceptionFilter } from './html-exception.filter';
 import type { PageForm } from './page-forms';
 
@@ -15,7 +15,7 @@ import type { PageForm } from './page-forms';
 @UseFilters(HtmlPageExceptionFilter)
 @Controller('participant/settings')
 export class ParticipantSettingsController {
-  constructor(private readonly pages: CheckinPagesService) {}
+  constructor(private readonly pages: SettingsPagesService) {}
 
   @Get()
   page(
