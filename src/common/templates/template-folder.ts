@@ -30,7 +30,7 @@ function references(eta: Eta, file: string, source: string): string[] {
           `${file}: ${call[1]}(…) must name its template with a string literal`,
         );
       }
-      found.push(eta.resolvePath!(literal[2], { filepath: file }));
+      found.push(eta.resolvePath(literal[2], { filepath: file }));
     }
   }
   return found;
@@ -54,7 +54,7 @@ function readReachable(eta: Eta, dir: string, entries: readonly string[]): Map<s
     sources.set(file, source);
     for (const next of references(eta, file, source)) visit(next, relative(dir, file));
   };
-  for (const entry of entries) visit(eta.resolvePath!(entry), 'an entry');
+  for (const entry of entries) visit(eta.resolvePath(entry), 'an entry');
   return sources;
 }
 
