@@ -2,6 +2,8 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
+import { renderPage } from '../src/checkin/pages/page-templates';
+import { PAGE_ERRORS } from '../src/checkin/pages/pages.messages';
 import { SANDBOX_NOTE } from '../src/enterprises/enterprises.service';
 import { databaseUrl, dropDatabase, testDatabasePrefix } from './support/databases';
 import { createEnterpriseWithCli, freePort, runToExit, startService } from './support/processes';
@@ -131,6 +133,7 @@ describe('Start-up', () => {
     });
 
     it('starts in production when everything is set (a list of link secrets replaces the single one; MAIL_TRANSPORT=file said explicitly)', async () => {
+      const port = await freePort();
       const service = await startService(
         {
           ...without('CHECKIN_TOKEN_SECRET', 'SMTP_URL'),
@@ -138,10 +141,16 @@ describe('Start-up', () => {
           MAIL_TRANSPORT: 'file',
           DATABASE_URL: databaseUrl(fresh),
         },
-        await freePort(),
+        port,
       );
       try {
         expect(service.output()).not.toMatch(/local secrets|random for this process/);
+        // dist/ serves the pages from the templates the build copied (nest-cli.json assets).
+        const page = await fetch(`http://127.0.0.1:${port}/checkin/not-a-link`);
+        expect(page.status).toBe(404);
+        expect(await page.text()).toBe(
+          renderPage('error', { ...PAGE_ERRORS['not-found'], backHref: null }),
+        );
       } finally {
         expect(await service.stop()).toBe(true);
       }

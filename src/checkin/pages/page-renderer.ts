@@ -1,3 +1,18 @@
+/**
+ * The participant pages as responses. Where the markup lives: every page is an Eta template of
+ * its own in `src/checkin/pages/templates/` (`checkin.eta`, `settings.eta`, …), the parts pages
+ * share (layout, saved message, privacy, preferences and hand-off sections) in
+ * `templates/partials/`, and the stylesheet in `templates/style.css`, which the layout inlines
+ * (the pages load nothing). The mails are alike in `src/interact/sending/templates/`. The build
+ * copies these folders to the same place under `dist/` (`nest-cli.json` `assets`), and the code
+ * finds them next to itself, so `src/` (tests) and `dist/` (a build) behave the same. How they
+ * are loaded: once, when the process starts (common/templates/template-folder.ts), by one Eta
+ * engine with auto-escaping, following `include(…)`/`layout(…)` from each page; a page naming a
+ * missing template stops the start, and a render never reads the disk. Whitespace is output as
+ * written (`autoTrim` off); `-%>` ends a tag without the line break after it. The typed page models
+ * stay in TypeScript (page-templates.ts), the texts in pages.messages.ts. See docs/design.md
+ * "Templates".
+ */
 import { Inject, Injectable } from '@nestjs/common';
 import type { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';

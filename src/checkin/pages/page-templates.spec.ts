@@ -1,4 +1,14 @@
-import { renderPage, type SettingsPageModel } from './page-templates';
+import {
+  filesIn,
+  loadTemplateFolder,
+  unusedTemplates,
+} from '../../common/templates/template-folder';
+import {
+  PAGE_TEMPLATE_DIR,
+  PAGE_TEMPLATES,
+  renderPage,
+  type SettingsPageModel,
+} from './page-templates';
 import { PAGE_ERRORS, PageTexts } from './pages.messages';
 
 const HOSTILE = `<script>alert("x")</script>'&`;
@@ -141,6 +151,20 @@ describe('renderPage', () => {
     expect(html).not.toContain('<script');
     expect(PageTexts.unsubscribedText('privacyRequest')).toBe(
       'You will no longer receive privacy review requests. You can turn them back on in your settings.',
+    );
+  });
+});
+
+describe('the page templates (templates/)', () => {
+  const entries = Object.values(PAGE_TEMPLATES);
+
+  it('has every template a page names, and every file in the folder is used', () => {
+    expect(() =>
+      loadTemplateFolder(PAGE_TEMPLATE_DIR, entries, { autoEscape: true }),
+    ).not.toThrow();
+    expect(unusedTemplates(PAGE_TEMPLATE_DIR, entries)).toEqual([]);
+    expect(filesIn(PAGE_TEMPLATE_DIR)).toEqual(
+      expect.arrayContaining([...entries, 'partials/layout.eta', 'style.css']),
     );
   });
 });
