@@ -41,25 +41,14 @@ export { KEY_ID_PATTERN, LEGACY_KEY_ID } from './validators';
 
 /** The sections of docs/configuration.md and .env.example, in order. */
 export const GROUPS = {
-  service: {
-    title: 'Service',
-    description:
-      'Which rules apply, where the API listens, how it logs and how it stops. Production is ' +
-      'the default: unless NODE_ENV is development or test, the production rules apply.',
-  },
-  database: {
-    title: 'PostgreSQL',
-    description: 'The database is created at start-up when missing.',
-  },
-  redis: {
-    title: 'Redis, queues and workers',
-    description: 'Redis holds the queues and the shared limits. It must be reachable at start-up.',
-  },
+  service: { title: 'Service' },
+  database: { title: 'PostgreSQL' },
+  redis: { title: 'Redis, queues and workers' },
   limits: {
     title: 'API keys, rate limits and client addresses',
     description:
-      'Limits are shared by every API process through Redis, in fixed windows; 0 turns one off. ' +
-      'If Redis cannot answer, requests are let through (fail open).',
+      'The limits are shared by every API process through Redis, in fixed windows; 0 turns one ' +
+      'off. If Redis cannot answer, requests are let through (fail open).',
   },
   keys: {
     title: 'Keys: participant data at rest and signed links',
@@ -69,18 +58,8 @@ export const GROUPS = {
       'or k0 in a list stops the API, the worker and the CLI with one line naming the variable ' +
       'and the entry; secrets are never repeated in the message. See docs/data-at-rest.md.',
   },
-  engine: {
-    title: 'The analysis engine',
-    description:
-      'Where the check-in page hands the participant over, and how the engine authenticates ' +
-      'when it posts the result.',
-  },
-  webhooks: {
-    title: 'Webhooks and the queue dashboard',
-    description:
-      'Delivery retries, timeouts and the sweeper that finds due or stuck deliveries. See ' +
-      'docs/webhooks.md.',
-  },
+  engine: { title: 'The analysis engine' },
+  webhooks: { title: 'Webhooks and the queue dashboard', description: 'See docs/webhooks.md.' },
   emails: {
     title: 'Emails',
     description:
@@ -95,11 +74,8 @@ export const GROUPS = {
       'Run by the workers. Idempotency records go after 24 h, events’ personal data once ' +
       'delivered. See docs/data-at-rest.md.',
   },
-  development: {
-    title: 'Development and tests',
-    description: 'Conveniences that production never uses or has off.',
-  },
-} as const satisfies Record<string, { title: string; description: string }>;
+  development: { title: 'Development and tests' },
+} as const satisfies Record<string, { title: string; description?: string }>;
 
 /** Where `npm start` (development) and tests keep the secrets they generate on first start. */
 export const LOCAL_SECRETS_FILE_DEFAULT = 'var/local-secrets.env';
