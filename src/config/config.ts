@@ -663,7 +663,7 @@ export function loadConfig(env: Environment): AppConfig {
   for (const { name } of VARIABLES) if (isSet(env, name)) given[name] = env[name] as string;
   // Production unless said otherwise (docs/security.md): forgetting NODE_ENV must not run a
   // deployment with development settings.
-  const nodeEnv = given.NODE_ENV ?? 'production';
+  const nodeEnv = given.NODE_ENV ?? NODE_ENV.declaration.default;
   const isProduction = nodeEnv === 'production';
   const missing = missingSecrets(given);
   const input: Record<string, string> = {};
@@ -676,7 +676,10 @@ export function loadConfig(env: Environment): AppConfig {
   }
   // Outside production a missing secret is random for this process only (entry points first fill
   // them from LOCAL_SECRETS_FILE, so they survive restarts); nothing secret is a constant.
-  if (!isProduction) Object.assign(input, randomSecretsFor(missing));
+  if (!isProduction) {
+    const random = randomSecrets();
+    for (const name of missing) input[name] = random[name];
+  }
   Object.assign(input, given);
 
   const result = schema.safeParse(input);
@@ -705,11 +708,6 @@ export function loadConfig(env: Environment): AppConfig {
 
 const isSecret = (name: string) => VARIABLES.some((d) => d.name === name && d.secret);
 
-function randomSecretsFor(names: RequiredSecret[]): Record<string, string> {
-  const random = randomSecrets();
-  return Object.fromEntries(names.map((name) => [name, random[name]]));
-}
-
 /** MAIL_TRANSPORT and SMTP_URL must agree. */
 function mailTransportProblems(given: Record<string, string>): string[] {
   if (given.MAIL_TRANSPORT === 'smtp' && !given.SMTP_URL) {
@@ -734,16 +732,15 @@ function productionProblems(
   const problems = missingSecretNames.map((name) => `${name} must be set in production`);
   const required = VARIABLES.filter((d) => d.production?.required && !d.secret);
   const others = VARIABLES.filter((d) => d.production && !d.production.required);
-  for (const { name, production } of [...required, ...others]) {
-    const rule = production as NonNullable<Declaration<unknown>['production']>;
-    if (given[name] === undefined) {
-      if (rule.required && !(rule.unlessSet && given[rule.unlessSet] !== undefined)) {
-        problems.push(`${name} must be set in production${rule.hint ?? ''}`);
-      }
-      if (rule.required) continue;
+  for (const { name, production: rule } of [...required, ...others]) {
+    if (!rule) continue;
+    if (rule.required && given[name] === undefined) {
+      const replaced = rule.unlessSet !== undefined && given[rule.unlessSet] !== undefined;
+      if (!replaced) problems.push(`${name} must be set in production${rule.hint ?? ''}`);
+    } else if (parsed[name] !== undefined) {
+      const refusal = rule.refuse?.(parsed[name]);
+      if (refusal) problems.push(`${name} ${refusal}`);
     }
-    const refusal = rule.refuse?.(parsed[name] ?? null);
-    if (refusal) problems.push(`${name} ${refusal}`);
   }
   return problems;
 }
