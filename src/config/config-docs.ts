@@ -164,8 +164,10 @@ export function configurationTables(): string {
     TABLES_BEGIN,
     '',
     markdown(
-      `Production refuses to start without ${productionRequires()}. Secrets are never repeated ` +
-        'in an error message.',
+      `Production refuses to start without ${productionRequires()}. Secrets, never repeated in ` +
+        `an error message: ${VARIABLES.filter((d) => d.secret)
+          .map((d) => d.name)
+          .join(', ')}.`,
     ),
   ];
   for (const group of byGroup()) {
@@ -175,7 +177,7 @@ export function configurationTables(): string {
       ...table(
         ['Variable', 'Default', 'Meaning'],
         group.variables.map((variable) => [
-          variable.secret ? `${code(variable.name)} (secret)` : code(variable.name),
+          variable.secret ? `${code(variable.name)} (_secret_)` : code(variable.name),
           markdown(defaultCell(variable)),
           markdown(variable.description),
         ]),
