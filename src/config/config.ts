@@ -1,372 +1,645 @@
 /**
- * The one place that reads the environment. Every variable is parsed and validated here, at
- * start-up; a wrong value stops the process with the variable's name and the reason.
- * Everything else receives the typed `AppConfig` (see config.module.ts).
+ * The one place that reads the environment, and the one place a variable is declared.
+ *
+ * `DECLARATIONS` below is shaped like the typed configuration every module receives (`AppConfig`,
+ * see config.module.ts): at each place sits the declaration of the variable whose value lands
+ * there — its name, its zod rule, its default, a description, whether it is a secret and what
+ * production demands of it. From that tree follow the type (`AppConfig`), the parsing
+ * (`loadConfig`: every variable validated at start-up, a wrong value stops the process with the
+ * variable's name and the reason), the secret lists, `CONFIG_VARIABLES`, `.env.example` and the
+ * table in docs/configuration.md (`npm run config:docs`; a unit test fails when they drift).
+ * Adding a variable is one declaration here, and its use. Settings computed from several
+ * variables are `combine(…)`s; rules across variables are the named functions at the end.
+ * See docs/configuration.md.
  */
 import { randomBytes } from 'node:crypto';
-import { isIP } from 'node:net';
 import { z } from 'zod';
+import {
+  booleanString,
+  dataKey,
+  dataKeyList,
+  duration,
+  durationList,
+  integer,
+  LEGACY_KEY_ID,
+  parseDurations,
+  tokenSecretList,
+  trustProxy,
+  url,
+} from './validators';
+import {
+  combine,
+  optional,
+  resolve,
+  variable,
+  variablesIn,
+  type Declaration,
+  type Settings,
+} from './variable';
 
-const booleanString = z
-  .enum(['true', 'false', '1', '0', 'yes', 'no'], {
-    error: 'must be true or false',
-  })
-  .transform((value) => value === 'true' || value === '1' || value === 'yes');
+export { KEY_ID_PATTERN, LEGACY_KEY_ID } from './validators';
 
-const integer = (min: number, max: number) =>
-  z
-    .string()
-    .regex(/^\d+$/, { error: `must be a whole number between ${min} and ${max}` })
-    .transform(Number)
-    .refine((value) => value >= min && value <= max, {
-      error: `must be a whole number between ${min} and ${max}`,
-    });
-
-const url = (protocols: string[]) =>
-  z.string().refine(
-    (value) => {
-      try {
-        return protocols.includes(new URL(value).protocol);
-      } catch {
-        return false;
-      }
-    },
-    { error: `must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}` },
-  );
+/** The sections of docs/configuration.md and .env.example, in order. */
+export const GROUPS = {
+  service: { title: 'Service' },
+  database: { title: 'PostgreSQL' },
+  redis: { title: 'Redis, queues and workers' },
+  limits: {
+    title: 'API keys, rate limits and client addresses',
+    description:
+      'The limits are shared by every API process through Redis, in fixed windows; 0 turns one ' +
+      'off. If Redis cannot answer, requests are let through (fail open).',
+  },
+  keys: {
+    title: 'Keys: participant data at rest and signed links',
+    description:
+      'A key id is 1-16 letters, digits, _ or -; k0 is reserved for the single variables. A ' +
+      'malformed list, a key that is not 32 bytes, a secret under 32 characters, a repeated id ' +
+      'or k0 in a list stops the API, the worker and the CLI with one line naming the variable ' +
+      'and the entry; secrets are never repeated in the message. See docs/data-at-rest.md.',
+  },
+  engine: { title: 'The analysis engine' },
+  webhooks: { title: 'Webhooks and the queue dashboard', description: 'See docs/webhooks.md.' },
+  emails: {
+    title: 'Emails',
+    description:
+      'With SMTP_URL mails go through pooled SMTP. With MAIL_TRANSPORT=file each mail is ' +
+      'written as an .eml file under MAIL_DIR (the log says where): the default in development ' +
+      'and test. Production refuses to start with neither SMTP_URL nor an explicit ' +
+      "MAIL_TRANSPORT=file (mails carry participants' links). See docs/emails.md.",
+  },
+  retention: {
+    title: 'Retention',
+    description:
+      'Run by the workers. Idempotency records go after 24 h, events’ personal data once ' +
+      'delivered. See docs/data-at-rest.md.',
+  },
+  development: { title: 'Development and tests' },
+} as const satisfies Record<string, { title: string; description?: string }>;
 
 /** Where `npm start` (development) and tests keep the secrets they generate on first start. */
 export const LOCAL_SECRETS_FILE_DEFAULT = 'var/local-secrets.env';
 
-/** The names proxy-addr (Fastify's `trustProxy`) knows for address ranges. */
-const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
-
-/** `10.0.0.1`, `10.0.0.0/8`, `fd00::/8`, or a range name. */
-function isProxyAddress(entry: string): boolean {
-  if (PROXY_RANGE_NAMES.includes(entry)) return true;
-  const [address, prefix, ...rest] = entry.split('/');
-  const version = isIP(address);
-  if (version === 0 || rest.length > 0) return false;
-  if (prefix === undefined) return true;
-  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128);
-}
-
-/**
- * `TRUST_PROXY`: which proxies' `X-Forwarded-For` decides the client address (the limits per
- * address, DESIGN §15). `false`/`0`: none, the peer's address is the client's; a whole number:
- * that many proxies in front of the service; or a comma-separated list of proxy addresses/CIDRs.
- * `true` (trust any header) is refused: every client could then choose its own address.
- */
-function trustProxy() {
-  const rule =
-    'must be false, the number of proxies in front of the service (e.g. 1), or a ' +
-    'comma-separated list of proxy addresses or CIDRs (e.g. 10.0.0.0/8,192.168.1.5)';
-  return z
-    .string()
-    .superRefine((value, context) => {
-      const fail = (message: string) => context.addIssue({ code: 'custom', message });
-      if (value === 'false') return;
-      if (value === 'true') {
-        fail(
-          'must not be true: every client could then choose its own address with ' +
-            'X-Forwarded-For; give the number of proxies (e.g. 1) or their addresses',
-        );
-      } else if (/^\d+$/.test(value)) {
-        if (Number(value) > 100) fail(rule);
-      } else if (!value.split(',').every((entry) => isProxyAddress(entry.trim()))) {
-        fail(rule);
-      }
-    })
-    .transform((value): false | number | string[] => {
-      if (value === 'false' || value === '0') return false;
-      if (/^\d+$/.test(value)) return Number(value);
-      return value.split(',').map((entry) => entry.trim());
-    });
-}
-
-const schema = z.object({
-  NODE_ENV: z
-    .enum(['development', 'test', 'production'], {
-      error: 'must be one of development, test, production',
-    })
-    .optional(),
-  HOST: z.string().min(1, { error: 'must not be empty' }).default('0.0.0.0'),
-  PORT: integer(0, 65535).default(3000),
-  PUBLIC_BASE_URL: url(['http:', 'https:'])
-    .transform((value) => value.replace(/\/+$/, ''))
-    .optional(),
-  LOG_LEVEL: z
-    .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
-      error: 'must be one of fatal, error, warn, info, debug, trace, silent',
-    })
-    .default('info'),
-  DATABASE_URL: url(['postgres:', 'postgresql:']).default(
-    'postgres://postgres@127.0.0.1:5432/checkin',
-  ),
-  DB_POOL_SIZE: integer(1, 1000).default(10),
-  SHUTDOWN_DRAIN_MS: integer(0, 600_000).default(5_000),
-  DB_MIGRATE_ON_START: booleanString.default(true),
-  REDIS_URL: url(['redis:', 'rediss:']).default('redis://127.0.0.1:6379'),
-  API_KEY_CACHE_TTL_MS: integer(0, 60_000).default(5_000),
-  RATE_LIMIT_REQUESTS: integer(0, 1_000_000_000).default(6_000),
-  RATE_LIMIT_WINDOW: z
-    .string()
-    .regex(/^\d+(s|m|h)$/, { error: 'must be a duration like 60s or 1m' })
-    .refine((value) => parseDurations(value)[0] > 0, { error: 'must be longer than 0s' })
-    .default('1m'),
-  PUBLIC_RATE_LIMIT_REQUESTS: integer(0, 1_000_000_000).default(300),
-  AUTH_FAILURE_LIMIT: integer(0, 1_000_000_000).default(30),
-  TRUST_PROXY: trustProxy().optional(),
-  DEMO_BOOTSTRAP: booleanString.optional(),
-  DATA_ENCRYPTION_KEY: z
-    .string()
-    .refine((value) => secretBytes(value)?.length === 32, {
-      error: 'must be 32 bytes, as 64 hex characters or base64 (openssl rand -base64 32)',
-    })
-    .optional(),
-  DATA_ENCRYPTION_KEYS: keyList('data', (value) => secretBytes(value)?.length === 32).optional(),
-  CHECKIN_TOKEN_SECRET: z.string().min(32, { error: 'must be at least 32 characters' }).optional(),
-  CHECKIN_TOKEN_SECRETS: keyList('token', (value) => value.length >= 32).optional(),
-  CHECKIN_TOKEN_TTL_HOURS: integer(1, 24 * 30).default(24),
-  ENGINE_URL: url(['http:', 'https:']).optional(),
-  ENGINE_TOKEN: z.string().min(32, { error: 'must be at least 32 characters' }).optional(),
-  RUN_WORKERS: booleanString.default(true),
-  WEBHOOK_ALLOW_PRIVATE_URLS: booleanString.optional(),
-  WEBHOOK_RETRY_SCHEDULE: z
-    .string()
-    .regex(/^\d+(s|m|h)(,\d+(s|m|h))*$/, {
-      error: 'must be a comma-separated list of durations like 5s,5m,30m,2h',
-    })
-    .default('5s,5m,30m,2h,5h,10h,10h,24h'),
-  WEBHOOK_TIMEOUT_MS: integer(100, 120_000).default(15_000),
-  WEBHOOK_SWEEP_INTERVAL_MS: integer(50, 600_000).default(1_000),
-  WEBHOOK_DISABLE_AFTER_HOURS: integer(1, 24 * 365).default(120),
-  QUEUE_PREFIX: z
-    .string()
-    .regex(/^[A-Za-z0-9_-]{1,64}$/, { error: 'must be 1 to 64 letters, digits, _ or -' })
-    .default('checkin'),
-  SMTP_URL: url(['smtp:', 'smtps:']).optional(),
-  MAIL_TRANSPORT: z.enum(['smtp', 'file'], { error: 'must be smtp or file' }).optional(),
-  LOCAL_SECRETS_FILE: z.string().min(1).default(LOCAL_SECRETS_FILE_DEFAULT),
-  EMAIL_FROM: z
-    .string()
-    .min(3, { error: 'must be an address like "Check-in <no-reply@example.com>"' })
-    .default('Check-in <no-reply@checkin.local>'),
-  EMAIL_DEDUP_WINDOW: z
-    .string()
-    .regex(/^\d+(s|m|h)$/, { error: 'must be a duration like 30m or 1h' })
-    .default('1h'),
-  EMAIL_LINK_TTL_DAYS: integer(1, 14).default(14),
-  CHECKIN_REMINDER_URL: url(['http:', 'https:']).optional(),
-  MAIL_DIR: z.string().min(1).default('var/mail'),
-  ADMIN_TOKEN: z.string().min(16, { error: 'must be at least 16 characters' }).optional(),
-  TRANSCRIPT_RETENTION_DAYS: integer(0, 36_500).default(365),
-  RETENTION_SWEEP_INTERVAL_MS: integer(1_000, 86_400_000).default(600_000),
-});
-
-/**
- * The key id of `DATA_ENCRYPTION_KEY` and `CHECKIN_TOKEN_SECRET`: what they signed or sealed
- * before key ids existed (`v1.` ciphertexts, two-part tokens) and since, while no list is set.
- * Reserved: the lists cannot name it.
- */
-export const LEGACY_KEY_ID = 'k0';
-
-/** A key id: short, and free of the separators of ciphertexts (`.`), lists (`,`, `:`). */
-export const KEY_ID_PATTERN = /^[A-Za-z0-9_-]{1,16}$/;
-
-/** `id:secret` entries of a key list, split (a secret may itself hold `:`). */
-function keyListEntries(list: string): { id: string; secret: string }[] {
-  return list.split(',').map((entry) => {
-    const colon = entry.indexOf(':');
-    return colon < 0
-      ? { id: '', secret: entry.trim() }
-      : { id: entry.slice(0, colon).trim(), secret: entry.slice(colon + 1).trim() };
-  });
-}
-
-/**
- * `DATA_ENCRYPTION_KEYS` / `CHECKIN_TOKEN_SECRETS`: `id:secret,id:secret,…`, newest first.
- * Every problem is named with the entry's key id (never the secret).
- */
-function keyList(kind: 'data' | 'token', validSecret: (secret: string) => boolean) {
-  const secretRule =
-    kind === 'data'
-      ? 'a 32-byte key (64 hex characters or base64, openssl rand -base64 32)'
-      : 'a secret of at least 32 characters';
-  return z.string().superRefine((value, context) => {
-    const seen = new Set<string>();
-    for (const [index, { id, secret }] of keyListEntries(value).entries()) {
-      const where = `entry ${index + 1}`;
-      const fail = (message: string) => context.addIssue({ code: 'custom', message });
-      if (!KEY_ID_PATTERN.test(id)) {
-        fail(
-          `must be a comma-separated list of id:secret, newest first, with ids of 1 to 16 letters, digits, _ or - (${where} has no valid key id)`,
-        );
-      } else if (id === LEGACY_KEY_ID) {
-        fail(`must not use the key id ${LEGACY_KEY_ID}, which names the single key (${where})`);
-      } else if (seen.has(id)) {
-        fail(`names the key id ${id} twice`);
-      } else if (!validSecret(secret)) {
-        fail(`key ${id} must be ${secretRule}`);
-      }
-      seen.add(id);
-    }
-  });
-}
-
 /** The limits per client address count in fixed windows of one minute. */
 const ADDRESS_LIMIT_WINDOW_MS = 60_000;
 
-const DURATION_UNIT_MS = { s: 1_000, m: 60_000, h: 3_600_000 } as const;
+// Variables that more than one setting reads are declared first, then placed in the tree.
 
-/** `5s,5m,2h` → milliseconds. */
-function parseDurations(list: string): number[] {
-  return list.split(',').map((item) => {
-    const unit = item.slice(-1) as keyof typeof DURATION_UNIT_MS;
-    return Number(item.slice(0, -1)) * DURATION_UNIT_MS[unit];
-  });
-}
+const NODE_ENV = variable({
+  name: 'NODE_ENV',
+  group: 'service',
+  schema: z.enum(['development', 'test', 'production'], {
+    error: 'must be one of development, test, production',
+  }),
+  default: 'production',
+  example: 'production',
+  description:
+    '`development`, `test` or `production`. Unset means production, so that forgetting it ' +
+    'cannot run a deployment with development settings; `npm start` sets development (demo ' +
+    'enterprise, generated secrets, mails as files).',
+});
 
-/** A 32-byte secret given as 64 hex characters or base64; undefined when it is neither. */
-function secretBytes(value: string): Buffer | undefined {
-  if (/^[0-9a-fA-F]{64}$/.test(value)) return Buffer.from(value, 'hex');
-  if (/^[A-Za-z0-9+/_-]+={0,2}$/.test(value)) return Buffer.from(value, 'base64');
-  return undefined;
-}
+const PORT = variable({
+  name: 'PORT',
+  group: 'service',
+  schema: integer(0, 65535),
+  default: '3000',
+  description: 'Port the HTTP API listens on.',
+});
 
-/** The secrets production requires; elsewhere they come from LOCAL_SECRETS_FILE (see local-secrets.ts). */
-export const REQUIRED_SECRETS = [
-  'DATA_ENCRYPTION_KEY',
-  'CHECKIN_TOKEN_SECRET',
-  'ENGINE_TOKEN',
-] as const;
-export type RequiredSecret = (typeof REQUIRED_SECRETS)[number];
+const DATA_ENCRYPTION_KEY = variable({
+  name: 'DATA_ENCRYPTION_KEY',
+  group: 'keys',
+  schema: dataKey(),
+  secret: true,
+  generate: () => randomBytes(32).toString('base64'),
+  production: { required: true },
+  description:
+    'Participant data at rest: 32 bytes as 64 hex characters or base64 (openssl rand -base64 ' +
+    '32). Emails, transcripts and webhook secrets are encrypted (AES-256-GCM) with a key ' +
+    'derived from it (key id k0) or from the newest DATA_ENCRYPTION_KEYS entry; emails are ' +
+    'looked up by an HMAC derived from it, which is never rotated, so keep it set.',
+});
 
-/** A fresh random value for each required secret, in the form its variable takes. */
-export function randomSecrets(): Record<RequiredSecret, string> {
-  return {
-    DATA_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-    CHECKIN_TOKEN_SECRET: randomBytes(32).toString('base64url'),
-    ENGINE_TOKEN: randomBytes(32).toString('base64url'),
-  };
-}
+const SMTP_URL = optional({
+  name: 'SMTP_URL',
+  group: 'emails',
+  schema: url(['smtp:', 'smtps:']),
+  example: 'smtp://127.0.0.1:1025',
+  production: {
+    required: true,
+    unlessSet: 'MAIL_TRANSPORT',
+    hint: ' (or MAIL_TRANSPORT=file to write mails as files under MAIL_DIR)',
+  },
+  description: 'Send mails through pooled SMTP: smtp:// or smtps://user:pass@host:port.',
+});
 
-/** The required secrets an environment lacks (a list of link secrets replaces the single one). */
-export function missingSecrets(env: Record<string, string | undefined>): RequiredSecret[] {
-  const set = (name: string) => env[name] !== undefined && env[name] !== '';
-  return REQUIRED_SECRETS.filter(
-    (name) => !set(name) && !(name === 'CHECKIN_TOKEN_SECRET' && set('CHECKIN_TOKEN_SECRETS')),
-  );
-}
-
-/** Variables whose values are never repeated in an error message (it goes to logs). */
-const SECRET_VARIABLES = new Set([
-  'DATA_ENCRYPTION_KEY',
-  'DATA_ENCRYPTION_KEYS',
-  'CHECKIN_TOKEN_SECRET',
-  'CHECKIN_TOKEN_SECRETS',
-  'ENGINE_TOKEN',
-  'ADMIN_TOKEN',
-]);
-
-type ParsedEnv = z.infer<typeof schema>;
-
-/** Every variable the service reads (`.env.example` lists exactly these). */
-export const CONFIG_VARIABLES = Object.keys(schema.shape);
-
-export interface AppConfig {
-  /** `NODE_ENV`; production when unset (DESIGN §15). */
-  env: 'development' | 'test' | 'production';
-  isProduction: boolean;
-  host: string;
-  port: number;
+const DECLARATIONS = {
+  /** `NODE_ENV`; production when unset (docs/security.md). */
+  env: NODE_ENV,
+  isProduction: combine({ env: NODE_ENV }, ({ env }) => env === 'production'),
+  host: variable({
+    name: 'HOST',
+    group: 'service',
+    schema: z.string().min(1, { error: 'must not be empty' }),
+    default: '0.0.0.0',
+    description: 'Interface the HTTP API listens on.',
+  }),
+  port: PORT,
+  /** Without PUBLIC_BASE_URL (never in production): http://localhost:PORT. */
+  publicBaseUrl: combine(
+    {
+      port: PORT,
+      url: optional({
+        name: 'PUBLIC_BASE_URL',
+        group: 'service',
+        schema: url(['http:', 'https:']).transform((value) => value.replace(/\/+$/, '')),
+        example: 'https://checkin.example.com',
+        whenUnset: '`http://localhost:$PORT`',
+        production: {
+          required: true,
+          hint: ', to the https:// address participants reach',
+          refuse: (value) =>
+            new URL(value).protocol !== 'https:'
+              ? `must be an https:// URL in production (got "${value}")`
+              : undefined,
+        },
+        description:
+          'The address participants and integrators reach us at (check-in links, Swagger ' +
+          '"servers"); https:// in production.',
+      }),
+    },
+    ({ port, url }) => url ?? `http://localhost:${port}`,
+  ),
+  logLevel: variable({
+    name: 'LOG_LEVEL',
+    group: 'service',
+    schema: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
+      error: 'must be one of fatal, error, warn, info, debug, trace, silent',
+    }),
+    default: 'info',
+    description:
+      '`fatal`, `error`, `warn`, `info`, `debug`, `trace` or `silent`. Logs are JSON lines on ' +
+      'stdout (readable ones at a development terminal).',
+  }),
+  database: {
+    url: variable({
+      name: 'DATABASE_URL',
+      group: 'database',
+      schema: url(['postgres:', 'postgresql:']),
+      default: 'postgres://postgres@127.0.0.1:5432/checkin',
+      description: 'The PostgreSQL database, created at start-up when missing.',
+    }),
+    poolSize: variable({
+      name: 'DB_POOL_SIZE',
+      group: 'database',
+      schema: integer(1, 1000),
+      default: '10',
+      description: 'Connections per process.',
+    }),
+    migrateOnStart: variable({
+      name: 'DB_MIGRATE_ON_START',
+      group: 'database',
+      schema: booleanString,
+      default: 'true',
+      description:
+        'Run pending migrations at start-up (under an advisory lock, safe with several ' +
+        'processes).',
+    }),
+  },
   /** SIGTERM: how long the API keeps serving (health 503) before it closes. */
-  shutdownDrainMs: number;
-  publicBaseUrl: string;
-  logLevel: ParsedEnv['LOG_LEVEL'];
-  database: { url: string; poolSize: number; migrateOnStart: boolean };
+  shutdownDrainMs: variable({
+    name: 'SHUTDOWN_DRAIN_MS',
+    group: 'service',
+    schema: integer(0, 600_000),
+    default: '5000',
+    description:
+      'On SIGTERM the API keeps serving this long (ms) while /health answers 503 and responses ' +
+      'say "Connection: close", so a load balancer moves traffic away; then it stops listening, ' +
+      "finishes in-flight requests and exits 0. Set it to your load balancer's health-check " +
+      'interval × failures.',
+  }),
   /** Redis, and the key prefix of this deployment's queues. */
-  redis: { url: string; queuePrefix: string };
-  apiKeyCacheTtlMs: number;
-  /** Per API key, shared through Redis; requests 0 = off (DESIGN §5). */
-  rateLimit: { requests: number; windowMs: number };
+  redis: {
+    url: variable({
+      name: 'REDIS_URL',
+      group: 'redis',
+      schema: url(['redis:', 'rediss:']),
+      default: 'redis://127.0.0.1:6379',
+      description: 'Redis (queues and shared limits); must be reachable at start-up.',
+    }),
+    queuePrefix: variable({
+      name: 'QUEUE_PREFIX',
+      group: 'redis',
+      schema: z
+        .string()
+        .regex(/^[A-Za-z0-9_-]{1,64}$/, { error: 'must be 1 to 64 letters, digits, _ or -' }),
+      default: 'checkin',
+      description: 'Key prefix of the queues in Redis (several deployments can share one Redis).',
+    }),
+  },
+  apiKeyCacheTtlMs: variable({
+    name: 'API_KEY_CACHE_TTL_MS',
+    group: 'limits',
+    schema: integer(0, 60_000),
+    default: '5000',
+    description:
+      'How long an API key lookup is cached in-process (ms); a revoked key stops working ' +
+      'within this.',
+  }),
+  /** Per API key, shared through Redis; requests 0 = off (docs/api.md). */
+  rateLimit: {
+    requests: variable({
+      name: 'RATE_LIMIT_REQUESTS',
+      group: 'limits',
+      schema: integer(0, 1_000_000_000),
+      default: '6000',
+      description:
+        'Per API key: at most this many requests per RATE_LIMIT_WINDOW, then 429 {"error":"Too ' +
+        'many requests"} with Retry-After. Counted in each process and settled with Redis ' +
+        'every 100 ms or every RATE_LIMIT_REQUESTS/100 hits, so several processes may let ' +
+        'through up to about 2 × processes × (limit/100) more.',
+    }),
+    windowMs: variable({
+      name: 'RATE_LIMIT_WINDOW',
+      group: 'limits',
+      schema: z
+        .string()
+        .regex(/^\d+(s|m|h)$/, { error: 'must be a duration like 60s or 1m' })
+        .refine((value) => parseDurations(value)[0] > 0, { error: 'must be longer than 0s' })
+        .transform((value) => parseDurations(value)[0]),
+      default: '1m',
+      description: 'The window of RATE_LIMIT_REQUESTS (s, m or h).',
+    }),
+  },
   /**
-   * Per client address, shared through Redis, in a fixed window; 0 = off (DESIGN §15).
+   * Per client address, shared through Redis, in a fixed window; 0 = off (docs/security.md).
    * `publicRequests`: requests to the participant pages and the ingestion endpoint;
    * `authFailures`: requests refused for a missing or wrong key or engine token, past which every
    * API request from the address is refused for the rest of the window.
    */
-  addressLimits: { publicRequests: number; authFailures: number; windowMs: number };
+  addressLimits: {
+    publicRequests: variable({
+      name: 'PUBLIC_RATE_LIMIT_REQUESTS',
+      group: 'limits',
+      schema: integer(0, 1_000_000_000),
+      default: '300',
+      description:
+        'Per client address and minute: requests to the participant pages (/checkin/…, ' +
+        '/participant/…) and to the ingestion endpoint (the engine itself, presenting ' +
+        'ENGINE_TOKEN, is not counted).',
+    }),
+    authFailures: variable({
+      name: 'AUTH_FAILURE_LIMIT',
+      group: 'limits',
+      schema: integer(0, 1_000_000_000),
+      default: '30',
+      description:
+        'Per client address and minute: requests refused for a missing or wrong API key or ' +
+        'engine token, past which every API request from that address is answered 429 (even ' +
+        'with a valid key) for the rest of the minute.',
+    }),
+    windowMs: ADDRESS_LIMIT_WINDOW_MS,
+  },
   /**
    * Fastify's `trustProxy`, so that `request.ip` is the client's address behind proxies: false
    * (the peer is the client), a number of proxies, or the proxies' addresses/CIDRs.
    */
-  trustProxy: false | number | string[];
+  trustProxy: variable({
+    name: 'TRUST_PROXY',
+    group: 'limits',
+    schema: trustProxy(),
+    default: 'false',
+    example: '10.0.0.0/8',
+    description:
+      'Behind a load balancer or reverse proxy, which X-Forwarded-For to believe for the ' +
+      "client address (else every client shares the proxy's address): the proxies' addresses " +
+      'or CIDRs, comma-separated, or their number (e.g. 1; only when clients cannot reach the ' +
+      'service except through them). false: the connecting peer is the client; true is refused.',
+  }),
+  /** Create a demo enterprise (and print its key) when the database has none. */
+  demoBootstrap: variable({
+    name: 'DEMO_BOOTSTRAP',
+    group: 'development',
+    schema: booleanString,
+    default: 'false',
+    developmentDefault: 'true',
+    example: 'true',
+    description: 'Create a demo enterprise and print its API key when the database has none.',
+  }),
   /**
    * 32-byte `DATA_ENCRYPTION_KEY`: the root of the email look-up hashes (HMAC, never rotated:
    * equal emails must keep equal hashes) and the data key with id `k0`.
    */
-  dataEncryptionKey: Buffer;
+  dataEncryptionKey: DATA_ENCRYPTION_KEY,
   /**
    * The data keys for personal data at rest (AES-256-GCM, via HKDF), newest first: those of
    * `DATA_ENCRYPTION_KEYS`, then `k0` = `DATA_ENCRYPTION_KEY`. New ciphertexts use the first.
    */
-  dataKeys: { id: string; key: Buffer }[];
+  dataKeys: combine(
+    {
+      listed: optional({
+        name: 'DATA_ENCRYPTION_KEYS',
+        group: 'keys',
+        schema: dataKeyList(),
+        secret: true,
+        example: 'k2:<32 bytes base64>,k1:<32 bytes base64>',
+        description:
+          "Rotation: more data keys, newest first, as id:key (k0 is DATA_ENCRYPTION_KEY's). New " +
+          'ciphertexts use the first; each older one still decrypts while it is listed.',
+      }),
+      single: DATA_ENCRYPTION_KEY,
+    },
+    ({ listed, single }) => [...(listed ?? []), { id: LEGACY_KEY_ID, key: single }],
+  ),
   checkin: {
     /**
      * Link-signing secrets, newest first: `CHECKIN_TOKEN_SECRETS`, then `k0` =
      * `CHECKIN_TOKEN_SECRET` when set (or, with neither set outside production, the development
      * secret). New links are signed with the first; a removed key's links no longer verify.
      */
-    tokenSecrets: { id: string; secret: string }[];
-    tokenTtlHours: number;
+    tokenSecrets: combine(
+      {
+        single: optional({
+          name: 'CHECKIN_TOKEN_SECRET',
+          group: 'keys',
+          schema: z.string().min(32, { error: 'must be at least 32 characters' }),
+          secret: true,
+          generate: () => randomBytes(32).toString('base64url'),
+          production: { required: true, unlessSet: 'CHECKIN_TOKEN_SECRETS' },
+          description:
+            'Check-in links (redirectUrl, settings links in emails) are signed with this secret ' +
+            '(at least 32 characters, key id k0; openssl rand -base64 32) and expire after ' +
+            'CHECKIN_TOKEN_TTL_HOURS.',
+        }),
+        listed: optional({
+          name: 'CHECKIN_TOKEN_SECRETS',
+          group: 'keys',
+          schema: tokenSecretList(),
+          secret: true,
+          example: 't2:<secret>,t1:<secret>',
+          description:
+            'Rotation: link secrets, newest first, as id:secret (at least 32 characters each). ' +
+            'New links are signed with the first; a link verifies while its key is listed (or ' +
+            'is k0 and CHECKIN_TOKEN_SECRET is set). In production it may replace ' +
+            'CHECKIN_TOKEN_SECRET.',
+        }),
+      },
+      ({ single, listed }) => [
+        ...(listed ?? []),
+        ...(single !== null ? [{ id: LEGACY_KEY_ID, secret: single }] : []),
+      ],
+    ),
+    tokenTtlHours: variable({
+      name: 'CHECKIN_TOKEN_TTL_HOURS',
+      group: 'keys',
+      schema: integer(1, 24 * 30),
+      default: '24',
+      description: 'Check-in links expire after this many hours (1-720).',
+    }),
     /** Where the check-in page hands the participant to the analysis engine; unset: no hand-off link. */
-    engineUrl: string | null;
-  };
+    engineUrl: optional({
+      name: 'ENGINE_URL',
+      group: 'engine',
+      schema: url(['http:', 'https:']),
+      example: 'https://engine.example.com/checkin',
+      whenUnset: 'no hand-off link',
+      description:
+        'Where the check-in page sends the participant (the session id is appended as ' +
+        '?sessionID=…).',
+    }),
+  },
   /** Bearer token the analysis engine presents to the ingestion endpoint. */
-  engineToken: string;
+  engineToken: variable({
+    name: 'ENGINE_TOKEN',
+    group: 'engine',
+    schema: z.string().min(32, { error: 'must be at least 32 characters' }),
+    secret: true,
+    generate: () => randomBytes(32).toString('base64url'),
+    production: { required: true },
+    description:
+      'The bearer token the engine presents to POST /internal/sessions/{id}/result (at least 32 ' +
+      'characters).',
+  }),
   /** Run the queue processors (webhook deliveries) in this process too. */
-  runWorkers: boolean;
+  runWorkers: variable({
+    name: 'RUN_WORKERS',
+    group: 'redis',
+    schema: booleanString,
+    default: 'true',
+    description:
+      'Queue processors (webhook deliveries) also run inside the API process. Set false when ' +
+      'running separate workers (npm run start:worker).',
+  }),
   webhooks: {
     /** Development and tests only: allow http:// and private addresses (refused in production). */
-    allowPrivateUrls: boolean;
+    allowPrivateUrls: variable({
+      name: 'WEBHOOK_ALLOW_PRIVATE_URLS',
+      group: 'webhooks',
+      schema: booleanString,
+      // On in development, so a receiver on the developer's machine works (the quickstart).
+      default: 'false',
+      developmentDefault: 'true',
+      example: 'true',
+      production: {
+        refuse: (value) => (value ? 'must not be true in production' : undefined),
+      },
+      description:
+        'Allow http:// webhook URLs and private or loopback addresses (local receivers); true ' +
+        'is refused in production.',
+    }),
     /** Delay before each retry, in ms (the first attempt is immediate). */
-    retryScheduleMs: number[];
-    timeoutMs: number;
-    sweepIntervalMs: number;
+    retryScheduleMs: variable({
+      name: 'WEBHOOK_RETRY_SCHEDULE',
+      group: 'webhooks',
+      schema: durationList(),
+      default: '5s,5m,30m,2h,5h,10h,10h,24h',
+      description:
+        'Delays before each retry of a failed delivery (s, m, h); the first attempt is ' +
+        'immediate.',
+    }),
+    timeoutMs: variable({
+      name: 'WEBHOOK_TIMEOUT_MS',
+      group: 'webhooks',
+      schema: integer(100, 120_000),
+      default: '15000',
+      description: 'Timeout of a delivery request (ms).',
+    }),
+    sweepIntervalMs: variable({
+      name: 'WEBHOOK_SWEEP_INTERVAL_MS',
+      group: 'webhooks',
+      schema: integer(50, 600_000),
+      default: '1000',
+      description: 'How often the sweeper looks for due or stuck deliveries (ms).',
+    }),
     /** An endpoint failing continuously this long is disabled. */
-    disableAfterMs: number;
-  };
+    disableAfterMs: variable({
+      name: 'WEBHOOK_DISABLE_AFTER_HOURS',
+      group: 'webhooks',
+      schema: integer(1, 24 * 365).transform((hours) => hours * 3_600_000),
+      default: '120',
+      description: 'An endpoint failing continuously this many hours is disabled.',
+    }),
+  },
   email: {
+    smtpUrl: SMTP_URL,
     /**
      * `smtp`: pooled SMTP to `smtpUrl`. `file`: each mail is written as an .eml file under
      * `mailDir` (development default; production only with MAIL_TRANSPORT=file said explicitly).
      */
-    transport: 'smtp' | 'file';
-    smtpUrl: string | null;
-    from: string;
-    dedupWindowMs: number;
+    transport: combine(
+      {
+        smtpUrl: SMTP_URL,
+        chosen: optional({
+          name: 'MAIL_TRANSPORT',
+          group: 'emails',
+          schema: z.enum(['smtp', 'file'], { error: 'must be smtp or file' }),
+          example: 'smtp',
+          whenUnset: '`smtp` with SMTP_URL, else `file`',
+          description: '`smtp` (needs SMTP_URL) or `file` (mails as .eml files under MAIL_DIR).',
+        }),
+      },
+      ({ smtpUrl, chosen }) => chosen ?? (smtpUrl ? 'smtp' : 'file'),
+    ),
+    from: variable({
+      name: 'EMAIL_FROM',
+      group: 'emails',
+      schema: z
+        .string()
+        .min(3, { error: 'must be an address like "Check-in <no-reply@example.com>"' }),
+      default: 'Check-in <no-reply@checkin.local>',
+      description: 'The sender of every mail.',
+    }),
+    dedupWindowMs: variable({
+      name: 'EMAIL_DEDUP_WINDOW',
+      group: 'emails',
+      schema: duration('30m or 1h'),
+      default: '1h',
+      description: 'The same (participant, email type) is not sent twice within this window.',
+    }),
     /** Settings and unsubscribe links in mails stay valid this long. */
-    linkTtlHours: number;
-    checkinReminderUrl: string | null;
-    mailDir: string;
-  };
+    linkTtlHours: variable({
+      name: 'EMAIL_LINK_TTL_DAYS',
+      group: 'emails',
+      schema: integer(1, 14).transform((days) => days * 24),
+      default: '14',
+      description:
+        'Settings and unsubscribe links in mails stay valid this many days (1-14). "Sign out my ' +
+        'links" on the settings page, consent withdrawal and erasure revoke them earlier.',
+    }),
+    checkinReminderUrl: optional({
+      name: 'CHECKIN_REMINDER_URL',
+      group: 'emails',
+      schema: url(['http:', 'https:']),
+      example: 'https://app.example.com/checkin',
+      whenUnset: 'no reminder link',
+      description:
+        "Where check-in reminder mails send participants (your app's check-in entry point).",
+    }),
+    mailDir: variable({
+      name: 'MAIL_DIR',
+      group: 'emails',
+      schema: z.string().min(1),
+      default: 'var/mail',
+      description: 'Where MAIL_TRANSPORT=file writes the mails.',
+    }),
+  },
+  /** Where development and test processes keep generated secrets (LOCAL_SECRETS_FILE). */
+  localSecretsFile: variable({
+    name: 'LOCAL_SECRETS_FILE',
+    group: 'development',
+    schema: z.string().min(1),
+    default: LOCAL_SECRETS_FILE_DEFAULT,
+    description:
+      'Development and test only: where secrets that are not set are kept. The first process ' +
+      'to start generates the file with random values (mode 0600; var/ is git-ignored); every ' +
+      'later process on the machine reads it. Delete it for new secrets. Never used in ' +
+      'production.',
+  }),
   /** Protects the queue dashboard at /admin/queues; unset: the dashboard is off. */
-  adminToken: string | null;
+  adminToken: optional({
+    name: 'ADMIN_TOKEN',
+    group: 'webhooks',
+    schema: z.string().min(16, { error: 'must be at least 16 characters' }),
+    secret: true,
+    whenUnset: 'the dashboard is off',
+    description:
+      'Protects the queue dashboard (Bull Board) at /admin/queues: bearer token, or the ' +
+      'password of HTTP basic auth (at least 16 characters).',
+  }),
+  retention: {
+    /** Transcripts and features of sessions completed longer ago are removed; 0 keeps them. */
+    transcriptDays: variable({
+      name: 'TRANSCRIPT_RETENTION_DAYS',
+      group: 'retention',
+      schema: integer(0, 36_500),
+      default: '365',
+      description:
+        'Transcripts and features of sessions completed more than this many days ago are ' +
+        'removed (scores stay); 0 keeps them.',
+    }),
+    /** How often a worker runs the retention sweeps. */
+    sweepIntervalMs: variable({
+      name: 'RETENTION_SWEEP_INTERVAL_MS',
+      group: 'retention',
+      schema: integer(1_000, 86_400_000),
+      default: '600000',
+      description: 'How often each worker runs the data-at-rest sweeps (ms).',
+    }),
+  },
+};
+
+export interface AppConfig extends Settings<typeof DECLARATIONS> {
   /**
    * Outside production: secrets that were not configured and are random for this process only
    * (a warning is logged). Entry points fill them from `localSecretsFile` first.
    */
   ephemeralSecrets: RequiredSecret[];
-  /** Where development and test processes keep generated secrets (LOCAL_SECRETS_FILE). */
-  localSecretsFile: string;
-  /** Create a demo enterprise (and print its key) when the database has none. */
-  demoBootstrap: boolean;
-  retention: {
-    /** Transcripts and features of sessions completed longer ago are removed; 0 keeps them. */
-    transcriptDays: number;
-    /** How often a worker runs the retention sweeps. */
-    sweepIntervalMs: number;
-  };
+}
+
+/** Every variable, in the order of DECLARATIONS (problems are reported in this order). */
+export const VARIABLES: readonly Declaration<unknown>[] = variablesIn(DECLARATIONS);
+
+/** Every variable the service reads (`.env.example` lists exactly these). */
+export const CONFIG_VARIABLES = VARIABLES.map((declaration) => declaration.name);
+
+/** The secrets production requires; elsewhere they come from LOCAL_SECRETS_FILE (see local-secrets.ts). */
+export const REQUIRED_SECRETS = VARIABLES.filter(
+  (declaration) => declaration.secret && declaration.production?.required,
+).map((declaration) => declaration.name);
+export type RequiredSecret = string;
+
+// A declaration mistake stops every process (and every test) at once.
+for (const [index, { name, group, generate }] of VARIABLES.entries()) {
+  if (CONFIG_VARIABLES.indexOf(name) !== index) throw new Error(`${name} is declared twice`);
+  if (!(group in GROUPS)) throw new Error(`${name}: unknown group ${group}`);
+  if (REQUIRED_SECRETS.includes(name) && !generate) {
+    throw new Error(`${name}: a secret production requires needs generate()`);
+  }
+}
+
+/** A fresh random value for each required secret, in the form its variable takes. */
+export function randomSecrets(): Record<RequiredSecret, string> {
+  return Object.fromEntries(
+    VARIABLES.filter((declaration) => REQUIRED_SECRETS.includes(declaration.name)).map(
+      (declaration) => [declaration.name, (declaration.generate as () => string)()],
+    ),
+  );
+}
+
+type Environment = Record<string, string | undefined>;
+
+/** Empty strings count as unset, as in most dotenv tooling. */
+const isSet = (env: Environment, name: string) => env[name] !== undefined && env[name] !== '';
+
+/** The required secrets an environment lacks (a list of link secrets replaces the single one). */
+export function missingSecrets(env: Environment): RequiredSecret[] {
+  return VARIABLES.filter(
+    (declaration) =>
+      REQUIRED_SECRETS.includes(declaration.name) &&
+      !isSet(env, declaration.name) &&
+      !(declaration.production?.unlessSet && isSet(env, declaration.production.unlessSet)),
+  ).map((declaration) => declaration.name);
 }
 
 export class ConfigError extends Error {
@@ -376,140 +649,98 @@ export class ConfigError extends Error {
   }
 }
 
+/** Every variable's rule (defaults are filled in as text before, so they are validated too). */
+const schema = z.object(
+  Object.fromEntries(VARIABLES.map(({ name, schema }) => [name, schema.optional()])),
+);
+
 /**
  * Parses an environment (process.env in production; an explicit object in tests).
  * Empty strings count as unset, as in most dotenv tooling.
  */
-export function loadConfig(env: Record<string, string | undefined>): AppConfig {
+export function loadConfig(env: Environment): AppConfig {
+  const given: Record<string, string> = {};
+  for (const { name } of VARIABLES) if (isSet(env, name)) given[name] = env[name] as string;
+  // Production unless said otherwise (docs/security.md): forgetting NODE_ENV must not run a
+  // deployment with development settings.
+  const nodeEnv = given.NODE_ENV ?? NODE_ENV.declaration.default;
+  const isProduction = nodeEnv === 'production';
+  const missing = missingSecrets(given);
   const input: Record<string, string> = {};
-  for (const key of Object.keys(schema.shape)) {
-    const value = env[key];
-    if (value !== undefined && value !== '') input[key] = value;
+  for (const declaration of VARIABLES) {
+    const fallback =
+      nodeEnv === 'development' && declaration.developmentDefault !== undefined
+        ? declaration.developmentDefault
+        : declaration.default;
+    if (fallback !== undefined) input[declaration.name] = fallback;
   }
+  // Outside production a missing secret is random for this process only (entry points first fill
+  // them from LOCAL_SECRETS_FILE, so they survive restarts); nothing secret is a constant.
+  if (!isProduction) {
+    const random = randomSecrets();
+    for (const name of missing) input[name] = random[name];
+  }
+  Object.assign(input, given);
+
   const result = schema.safeParse(input);
   if (!result.success) {
-    const problems = result.error.issues.map((issue) => {
-      const name = String(issue.path[0] ?? 'environment');
-      const got =
-        input[name] !== undefined && !SECRET_VARIABLES.has(name) ? ` (got "${input[name]}")` : '';
-      return `${name} ${issue.message}${got}`;
-    });
-    throw new ConfigError(problems);
+    throw new ConfigError(
+      result.error.issues.map((issue) => {
+        const name = String(issue.path[0] ?? 'environment');
+        const shown = given[name] !== undefined && !isSecret(name);
+        return `${name} ${issue.message}${shown ? ` (got "${given[name]}")` : ''}`;
+      }),
+    );
   }
-  const parsed = result.data;
-  // Production unless said otherwise (DESIGN §15): forgetting NODE_ENV must not run a deployment
-  // with development settings.
-  const nodeEnv = parsed.NODE_ENV ?? 'production';
-  const isProduction = nodeEnv === 'production';
-  const missing = missingSecrets(input);
-  const mailTransport = parsed.MAIL_TRANSPORT ?? (parsed.SMTP_URL ? 'smtp' : 'file');
-  const problems: string[] = [];
-  if (parsed.MAIL_TRANSPORT === 'smtp' && !parsed.SMTP_URL) {
-    problems.push('SMTP_URL must be set when MAIL_TRANSPORT is smtp');
-  }
-  if (parsed.MAIL_TRANSPORT === 'file' && parsed.SMTP_URL) {
-    problems.push('SMTP_URL must not be set when MAIL_TRANSPORT is file (choose one transport)');
-  }
+  const parsed = result.data as Record<string, unknown>;
+  const problems = mailTransportProblems(given);
   if (isProduction) {
-    problems.push(...missing.map((name) => `${name} must be set in production`));
-    if (parsed.PUBLIC_BASE_URL === undefined) {
-      problems.push(
-        'PUBLIC_BASE_URL must be set in production, to the https:// address participants reach',
-      );
-    } else if (new URL(parsed.PUBLIC_BASE_URL).protocol !== 'https:') {
-      problems.push(
-        `PUBLIC_BASE_URL must be an https:// URL in production (got "${parsed.PUBLIC_BASE_URL}")`,
-      );
-    }
-    if (!parsed.SMTP_URL && parsed.MAIL_TRANSPORT === undefined) {
-      problems.push(
-        'SMTP_URL must be set in production (or MAIL_TRANSPORT=file to write mails as files under MAIL_DIR)',
-      );
-    }
-    if (parsed.WEBHOOK_ALLOW_PRIVATE_URLS) {
-      problems.push('WEBHOOK_ALLOW_PRIVATE_URLS must not be true in production');
-    }
-    if (problems.length > 0 && parsed.NODE_ENV === undefined) {
+    problems.push(...productionProblems(given, parsed, missing));
+    if (problems.length > 0 && given.NODE_ENV === undefined) {
       problems.push(
         'NODE_ENV is not set, so production rules apply (on a laptop, `npm start` runs in development)',
       );
     }
   }
   if (problems.length > 0) throw new ConfigError(problems);
-  // Outside production a missing secret is random for this process only (entry points first fill
-  // them from LOCAL_SECRETS_FILE, so they survive restarts); nothing secret is a constant.
-  const ephemeral: Partial<Record<RequiredSecret, string>> = randomSecrets();
-  for (const name of REQUIRED_SECRETS) if (!missing.includes(name)) delete ephemeral[name];
-  const dataEncryptionKey = secretBytes(
-    parsed.DATA_ENCRYPTION_KEY ?? (ephemeral.DATA_ENCRYPTION_KEY as string),
-  ) as Buffer;
-  const tokenSecret = parsed.CHECKIN_TOKEN_SECRET ?? ephemeral.CHECKIN_TOKEN_SECRET;
-  return {
-    env: nodeEnv,
-    isProduction,
-    host: parsed.HOST,
-    port: parsed.PORT,
-    shutdownDrainMs: parsed.SHUTDOWN_DRAIN_MS,
-    publicBaseUrl: parsed.PUBLIC_BASE_URL ?? `http://localhost:${parsed.PORT}`,
-    logLevel: parsed.LOG_LEVEL,
-    database: {
-      url: parsed.DATABASE_URL,
-      poolSize: parsed.DB_POOL_SIZE,
-      migrateOnStart: parsed.DB_MIGRATE_ON_START,
-    },
-    redis: { url: parsed.REDIS_URL, queuePrefix: parsed.QUEUE_PREFIX },
-    apiKeyCacheTtlMs: parsed.API_KEY_CACHE_TTL_MS,
-    rateLimit: {
-      requests: parsed.RATE_LIMIT_REQUESTS,
-      windowMs: parseDurations(parsed.RATE_LIMIT_WINDOW)[0],
-    },
-    addressLimits: {
-      publicRequests: parsed.PUBLIC_RATE_LIMIT_REQUESTS,
-      authFailures: parsed.AUTH_FAILURE_LIMIT,
-      windowMs: ADDRESS_LIMIT_WINDOW_MS,
-    },
-    trustProxy: parsed.TRUST_PROXY ?? false,
-    demoBootstrap: parsed.DEMO_BOOTSTRAP ?? nodeEnv === 'development',
-    dataEncryptionKey,
-    dataKeys: [
-      ...keyListEntries(parsed.DATA_ENCRYPTION_KEYS ?? '')
-        .filter((entry) => entry.id !== '')
-        .map(({ id, secret }) => ({ id, key: secretBytes(secret) as Buffer })),
-      { id: LEGACY_KEY_ID, key: dataEncryptionKey },
-    ],
-    retention: {
-      transcriptDays: parsed.TRANSCRIPT_RETENTION_DAYS,
-      sweepIntervalMs: parsed.RETENTION_SWEEP_INTERVAL_MS,
-    },
-    checkin: {
-      tokenSecrets: [
-        ...(parsed.CHECKIN_TOKEN_SECRETS ? keyListEntries(parsed.CHECKIN_TOKEN_SECRETS) : []),
-        ...(tokenSecret !== undefined ? [{ id: LEGACY_KEY_ID, secret: tokenSecret }] : []),
-      ],
-      tokenTtlHours: parsed.CHECKIN_TOKEN_TTL_HOURS,
-      engineUrl: parsed.ENGINE_URL ?? null,
-    },
-    engineToken: parsed.ENGINE_TOKEN ?? (ephemeral.ENGINE_TOKEN as string),
-    ephemeralSecrets: missing,
-    localSecretsFile: parsed.LOCAL_SECRETS_FILE,
-    runWorkers: parsed.RUN_WORKERS,
-    adminToken: parsed.ADMIN_TOKEN ?? null,
-    email: {
-      transport: mailTransport,
-      smtpUrl: parsed.SMTP_URL ?? null,
-      from: parsed.EMAIL_FROM,
-      dedupWindowMs: parseDurations(parsed.EMAIL_DEDUP_WINDOW)[0],
-      linkTtlHours: parsed.EMAIL_LINK_TTL_DAYS * 24,
-      checkinReminderUrl: parsed.CHECKIN_REMINDER_URL ?? null,
-      mailDir: parsed.MAIL_DIR,
-    },
-    webhooks: {
-      // Unset: on in development, so a receiver on the developer's machine works (the quickstart).
-      allowPrivateUrls: parsed.WEBHOOK_ALLOW_PRIVATE_URLS ?? nodeEnv === 'development',
-      retryScheduleMs: parseDurations(parsed.WEBHOOK_RETRY_SCHEDULE),
-      timeoutMs: parsed.WEBHOOK_TIMEOUT_MS,
-      sweepIntervalMs: parsed.WEBHOOK_SWEEP_INTERVAL_MS,
-      disableAfterMs: parsed.WEBHOOK_DISABLE_AFTER_HOURS * 3_600_000,
-    },
-  };
+  return { ...resolve(DECLARATIONS, parsed), ephemeralSecrets: missing };
+}
+
+const isSecret = (name: string) => VARIABLES.some((d) => d.name === name && d.secret);
+
+/** MAIL_TRANSPORT and SMTP_URL must agree. */
+function mailTransportProblems(given: Record<string, string>): string[] {
+  if (given.MAIL_TRANSPORT === 'smtp' && !given.SMTP_URL) {
+    return ['SMTP_URL must be set when MAIL_TRANSPORT is smtp'];
+  }
+  if (given.MAIL_TRANSPORT === 'file' && given.SMTP_URL) {
+    return ['SMTP_URL must not be set when MAIL_TRANSPORT is file (choose one transport)'];
+  }
+  return [];
+}
+
+/**
+ * What production demands (each declaration's `production`): first what must be set — the
+ * required secrets, then the other required variables (or, when set, the values refused) — then
+ * the values production refuses of the variables it does not require.
+ */
+function productionProblems(
+  given: Record<string, string>,
+  parsed: Record<string, unknown>,
+  missingSecretNames: RequiredSecret[],
+): string[] {
+  const problems = missingSecretNames.map((name) => `${name} must be set in production`);
+  const required = VARIABLES.filter((d) => d.production?.required && !d.secret);
+  const others = VARIABLES.filter((d) => d.production && !d.production.required);
+  for (const { name, production: rule } of [...required, ...others]) {
+    if (!rule) continue;
+    if (rule.required && given[name] === undefined) {
+      const replaced = rule.unlessSet !== undefined && given[rule.unlessSet] !== undefined;
+      if (!replaced) problems.push(`${name} must be set in production${rule.hint ?? ''}`);
+    } else if (parsed[name] !== undefined) {
+      const refusal = rule.refuse?.(parsed[name]);
+      if (refusal) problems.push(`${name} ${refusal}`);
+    }
+  }
+  return problems;
 }

@@ -34,8 +34,8 @@ function parse(text: string): Partial<Record<RequiredSecret, string>> {
   const values: Partial<Record<RequiredSecret, string>> = {};
   for (const line of text.split('\n')) {
     const match = /^([A-Z_]+)=(.+)$/.exec(line.trim());
-    if (match && (REQUIRED_SECRETS as readonly string[]).includes(match[1])) {
-      values[match[1] as RequiredSecret] = match[2];
+    if (match && REQUIRED_SECRETS.includes(match[1])) {
+      values[match[1]] = match[2];
     }
   }
   return values;

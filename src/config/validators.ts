@@ -1,0 +1,185 @@
+/**
+ * The zod rules the variable declarations in config.ts are built from. Each takes the variable's
+ * text and either yields its typed value or fails with the reason that follows the variable's
+ * name in the start-up message (`PORT must be a whole number between 0 and 65535`).
+ */
+import { isIP } from 'node:net';
+import { z } from 'zod';
+
+export const booleanString = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'], {
+    error: 'must be true or false',
+  })
+  .transform((value) => value === 'true' || value === '1' || value === 'yes');
+
+export const integer = (min: number, max: number) =>
+  z
+    .string()
+    .regex(/^\d+$/, { error: `must be a whole number between ${min} and ${max}` })
+    .transform(Number)
+    .refine((value) => value >= min && value <= max, {
+      error: `must be a whole number between ${min} and ${max}`,
+    });
+
+export const url = (protocols: string[]) =>
+  z.string().refine(
+    (value) => {
+      try {
+        return protocols.includes(new URL(value).protocol);
+      } catch {
+        return false;
+      }
+    },
+    { error: `must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}` },
+  );
+
+const DURATION_UNIT_MS = { s: 1_000, m: 60_000, h: 3_600_000 } as const;
+
+/** `5s,5m,2h` → milliseconds. */
+export function parseDurations(list: string): number[] {
+  return list.split(',').map((item) => {
+    const unit = item.slice(-1) as keyof typeof DURATION_UNIT_MS;
+    return Number(item.slice(0, -1)) * DURATION_UNIT_MS[unit];
+  });
+}
+
+/** One duration (`30m`) → milliseconds; `example` names two in the message. */
+export const duration = (example: string) =>
+  z
+    .string()
+    .regex(/^\d+(s|m|h)$/, { error: `must be a duration like ${example}` })
+    .transform((value) => parseDurations(value)[0]);
+
+/** A comma-separated list of durations (`5s,5m,30m`) → milliseconds. */
+export const durationList = () =>
+  z
+    .string()
+    .regex(/^\d+(s|m|h)(,\d+(s|m|h))*$/, {
+      error: 'must be a comma-separated list of durations like 5s,5m,30m,2h',
+    })
+    .transform(parseDurations);
+
+/** A 32-byte secret given as 64 hex characters or base64; undefined when it is neither. */
+export function secretBytes(value: string): Buffer | undefined {
+  if (/^[0-9a-fA-F]{64}$/.test(value)) return Buffer.from(value, 'hex');
+  if (/^[A-Za-z0-9+/_-]+={0,2}$/.test(value)) return Buffer.from(value, 'base64');
+  return undefined;
+}
+
+/** A 32-byte key as 64 hex characters or base64 → its bytes. */
+export const dataKey = () =>
+  z
+    .string()
+    .refine((value) => secretBytes(value)?.length === 32, {
+      error: 'must be 32 bytes, as 64 hex characters or base64 (openssl rand -base64 32)',
+    })
+    .transform((value) => secretBytes(value) as Buffer);
+
+/**
+ * The key id of `DATA_ENCRYPTION_KEY` and `CHECKIN_TOKEN_SECRET`: what they signed or sealed
+ * before key ids existed (`v1.` ciphertexts, two-part tokens) and since, while no list is set.
+ * Reserved: the lists cannot name it.
+ */
+export const LEGACY_KEY_ID = 'k0';
+
+/** A key id: short, and free of the separators of ciphertexts (`.`), lists (`,`, `:`). */
+export const KEY_ID_PATTERN = /^[A-Za-z0-9_-]{1,16}$/;
+
+/** `id:secret` entries of a key list, split (a secret may itself hold `:`). */
+function keyListEntries(list: string): { id: string; secret: string }[] {
+  return list.split(',').map((entry) => {
+    const colon = entry.indexOf(':');
+    return colon < 0
+      ? { id: '', secret: entry.trim() }
+      : { id: entry.slice(0, colon).trim(), secret: entry.slice(colon + 1).trim() };
+  });
+}
+
+/**
+ * `DATA_ENCRYPTION_KEYS` / `CHECKIN_TOKEN_SECRETS`: `id:secret,id:secret,…`, newest first.
+ * Every problem is named with the entry's key id (never the secret).
+ */
+function keyList(kind: 'data' | 'token', validSecret: (secret: string) => boolean) {
+  const secretRule =
+    kind === 'data'
+      ? 'a 32-byte key (64 hex characters or base64, openssl rand -base64 32)'
+      : 'a secret of at least 32 characters';
+  return z
+    .string()
+    .superRefine((value, context) => {
+      const seen = new Set<string>();
+      for (const [index, { id, secret }] of keyListEntries(value).entries()) {
+        const where = `entry ${index + 1}`;
+        const fail = (message: string) => context.addIssue({ code: 'custom', message });
+        if (!KEY_ID_PATTERN.test(id)) {
+          fail(
+            `must be a comma-separated list of id:secret, newest first, with ids of 1 to 16 letters, digits, _ or - (${where} has no valid key id)`,
+          );
+        } else if (id === LEGACY_KEY_ID) {
+          fail(`must not use the key id ${LEGACY_KEY_ID}, which names the single key (${where})`);
+        } else if (seen.has(id)) {
+          fail(`names the key id ${id} twice`);
+        } else if (!validSecret(secret)) {
+          fail(`key ${id} must be ${secretRule}`);
+        }
+        seen.add(id);
+      }
+    })
+    .transform(keyListEntries);
+}
+
+/** `DATA_ENCRYPTION_KEYS` → `{ id, key }`, newest first. */
+export const dataKeyList = () =>
+  keyList('data', (value) => secretBytes(value)?.length === 32).transform((entries) =>
+    entries.map(({ id, secret }) => ({ id, key: secretBytes(secret) as Buffer })),
+  );
+
+/** `CHECKIN_TOKEN_SECRETS` → `{ id, secret }`, newest first. */
+export const tokenSecretList = () => keyList('token', (value) => value.length >= 32);
+
+/** The names proxy-addr (Fastify's `trustProxy`) knows for address ranges. */
+const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+/** `10.0.0.1`, `10.0.0.0/8`, `fd00::/8`, or a range name. */
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.includes(entry)) return true;
+  const [address, prefix, ...rest] = entry.split('/');
+  const version = isIP(address);
+  if (version === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128);
+}
+
+/**
+ * `TRUST_PROXY`: which proxies' `X-Forwarded-For` decides the client address (the limits per
+ * address, docs/security.md). `false`/`0`: none, the peer's address is the client's; a whole
+ * number: that many proxies in front of the service; or a comma-separated list of proxy
+ * addresses/CIDRs. `true` (trust any header) is refused: every client could then choose its own
+ * address.
+ */
+export function trustProxy() {
+  const rule =
+    'must be false, the number of proxies in front of the service (e.g. 1), or a ' +
+    'comma-separated list of proxy addresses or CIDRs (e.g. 10.0.0.0/8,192.168.1.5)';
+  return z
+    .string()
+    .superRefine((value, context) => {
+      const fail = (message: string) => context.addIssue({ code: 'custom', message });
+      if (value === 'false') return;
+      if (value === 'true') {
+        fail(
+          'must not be true: every client could then choose its own address with ' +
+            'X-Forwarded-For; give the number of proxies (e.g. 1) or their addresses',
+        );
+      } else if (/^\d+$/.test(value)) {
+        if (Number(value) > 100) fail(rule);
+      } else if (!value.split(',').every((entry) => isProxyAddress(entry.trim()))) {
+        fail(rule);
+      }
+    })
+    .transform((value): false | number | string[] => {
+      if (value === 'false' || value === '0') return false;
+      if (/^\d+$/.test(value)) return Number(value);
+      return value.split(',').map((entry) => entry.trim());
+    });
+}
