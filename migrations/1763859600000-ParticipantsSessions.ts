@@ -134,7 +134,7 @@ export class ParticipantsSessions1763859600000 implements MigrationInterface {
           REFERENCES groups (group_id) ON DELETE CASCADE
       )`);
 
-    // The transactional outbox (DESIGN §9). PII (user.created's email) is kept encrypted apart
+    // The transactional outbox (docs/webhooks.md). PII (user.created's email) is kept encrypted apart
     // from the payload and merged in only when a delivery is sent.
     await queryRunner.query(`
       CREATE TABLE events (

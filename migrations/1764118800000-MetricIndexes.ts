@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Covering indexes for metrics (DESIGN §11): `count` and `mhci` over a group's (or a
+ * Covering indexes for metrics (docs/metrics.md): `count` and `mhci` over a group's (or a
  * participant's) completed sessions in a date range become index-only range scans. Completion is
  * `completed_at IS NOT NULL` (the sessions_completed_consistency check ties it to status).
  */

@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Per-group, per-feature histograms (DESIGN §12): a group percentile sums the counts of the
+ * Per-group, per-feature histograms (docs/performance.md): a group percentile sums the counts of the
  * buckets below the session's value and counts exactly only inside the session's own bucket, so
  * ingestion never scans the group's sessions.
  *

@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Which Bull job carries a pending delivery, and since when (DESIGN §9). A sweeper takes due
+ * Which Bull job carries a pending delivery, and since when (docs/webhooks.md). A sweeper takes due
  * rows with FOR UPDATE SKIP LOCKED and stamps them, so two sweepers never queue one delivery and
  * a sweep never re-reads what it just queued; a row still pending long after it was queued is
  * checked against Redis and queued again under a new job id when its job is gone or stuck.

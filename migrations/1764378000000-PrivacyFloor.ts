@@ -19,7 +19,7 @@ export const COHORT_BACKFILL = [
 ];
 
 /**
- * The privacy floor of group metrics (DESIGN §13): each enterprise's `min_cohort_scores` and
+ * The privacy floor of group metrics (docs/metrics.md): each enterprise's `min_cohort_scores` and
  * `min_cohort_words` (defaults 5 and 10), and the rollups that count distinct participants per
  * group and UTC day without scanning sessions: `group_day_participants` (who, with their sessions
  * and word-giving sessions that day) and `group_day_cohorts` (how many). Both are filled from the

@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Participants own their data (DESIGN §14): the consent ledger (every consent, privacy-level and
+ * Participants own their data (docs/privacy.md): the consent ledger (every consent, privacy-level and
  * email-preference change, appended), the privacy-level notice mail (`privacyNotice`, with the
  * levels it names in `details`), and the browser each participant link is bound to.
  */

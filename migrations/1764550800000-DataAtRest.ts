@@ -11,7 +11,7 @@ export const EMAIL_ERROR_CODES = `UPDATE email_messages
     AND error !~ '^(smtp [0-9]{3}|E[A-Z]+|error)$'`;
 
 /**
- * Data at rest (DESIGN §14):
+ * Data at rest (docs/data-at-rest.md):
  * - `sessions.transcript` becomes `text`, to hold the transcript encrypted with the data keys.
  *   A migration has no key, so existing transcripts become their JSON text, and the workers'
  *   start-up pass (TranscriptEncryptionPass) encrypts them in batches; until then they are read

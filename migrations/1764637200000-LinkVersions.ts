@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Revocable links (DESIGN §15): each membership has a link version, carried by its settings and
+ * Revocable links (docs/security.md): each membership has a link version, carried by its settings and
  * unsubscribe links and bumped by "Sign out my links", consent withdrawal and erasure, which
  * invalidates every earlier link. Links from before carry no version and read as version 0.
  */

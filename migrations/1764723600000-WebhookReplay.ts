@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Webhook replay (DESIGN §16): `POST /webhooks/{groupID}/{webhookID}/replay` makes new deliveries
+ * Webhook replay (docs/webhooks.md): `POST /webhooks/{groupID}/{webhookID}/replay` makes new deliveries
  * of events the endpoint may already have received. An event keeps at most one original delivery
  * per endpoint (the outbox's invariant, now a partial unique index); replays are extra rows marked
  * `replay`, as many as were asked for. The plain (event, endpoint) index keeps serving the lookups

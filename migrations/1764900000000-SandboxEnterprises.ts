@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Sandbox enterprises (DESIGN §17), like a payment API's test mode:
+ * Sandbox enterprises (docs/integrating.md), like a payment API's test mode:
  * - `enterprises.sandbox` marks a tenant whose sessions can be completed without the analysis
  *   engine and whose mails are captured instead of sent;
  * - `sandbox_emails` holds each captured mail as the email worker rendered it: the subject, and

@@ -1,5 +1,5 @@
 /**
- * The committed OpenAPI document (DESIGN §17): `npm run openapi` writes `openapi.json` and the
+ * The committed OpenAPI document (docs/integrating.md): `npm run openapi` writes `openapi.json` and the
  * typed client's `clients/typescript/src/schema.ts` from it (scripts/openapi.js), and CI fails
  * when either is stale. The document is built from the same modules and the same builder as the
  * one the API serves at /docs-json, with Nest's preview mode: controllers and their metadata are

@@ -12,7 +12,7 @@ import { failCommand, printResult } from './cli-output';
 
 const DAY_MS = 86_400_000;
 
-/** A synthetic result is made up: production records only the analysis engine's (DESIGN §15). */
+/** A synthetic result is made up: production records only the analysis engine's (docs/security.md). */
 export const SIMULATE_REFUSED_IN_PRODUCTION =
   'sessions:simulate-result is refused in production: only the analysis engine records results';
 
@@ -58,7 +58,7 @@ export class SimulateResultCommand extends CommandRunner {
 
 /**
  * People per demo group: enough that a group's `mhci` and `wordcloud` reach the default privacy
- * floor (DESIGN §13), so a newcomer sees answers rather than `null`.
+ * floor (docs/metrics.md), so a newcomer sees answers rather than `null`.
  */
 const DEMO_PARTICIPANTS_PER_GROUP = Math.max(
   PRIVACY_FLOOR.defaultScores,
@@ -75,7 +75,7 @@ export const DEMO_SEED_SANDBOX_NOTICE =
   'never sent, so demo:seed is allowed in production too.';
 
 /**
- * Demo data: a sandbox enterprise (DESIGN §17) with two groups, participants and completed
+ * Demo data: a sandbox enterprise (docs/integrating.md) with two groups, participants and completed
  * (synthetic) sessions.
  */
 @Injectable()

@@ -138,7 +138,7 @@ export class RevokeApiKeyCommand extends JsonCommand {
   arguments: '<enterpriseId>',
   description:
     'Set the privacy floor of group metrics: mhci and wordcloud buckets with fewer distinct ' +
-    'participants answer null (DESIGN §13)',
+    'participants answer null (docs/metrics.md)',
 })
 export class SetPrivacyFloorCommand extends JsonCommand {
   @Option({

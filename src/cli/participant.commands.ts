@@ -4,7 +4,7 @@ import { ErasureService } from '../erasure/erasure.service';
 import { ParticipantErrors } from '../participants/participants.errors';
 import { failCommand, printResult } from './cli-output';
 
-/** Erases a participant on the operator's authority (DESIGN §14); external IDs are unique. */
+/** Erases a participant on the operator's authority (docs/privacy.md); external IDs are unique. */
 @Injectable()
 @Command({
   name: 'participants:erase',

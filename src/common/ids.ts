@@ -1,5 +1,5 @@
 /**
- * Identifier and secret generation (DESIGN §4). Every random part comes from
+ * Identifier and secret generation (docs/design.md). Every random part comes from
  * crypto.randomBytes; base62 strings use rejection sampling so each character is uniform.
  */
 import { randomBytes } from 'node:crypto';
@@ -17,7 +17,7 @@ export interface IdFormat {
 }
 
 /**
- * Every generated identifier's format, in one table (DESIGN §4). The benchmark's data generator
+ * Every generated identifier's format, in one table (docs/design.md). The benchmark's data generator
  * reads it too (with its own seeded randomness), so seeded rows look exactly like ours.
  */
 export const ID_FORMATS = {

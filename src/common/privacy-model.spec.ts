@@ -46,7 +46,7 @@ describe('privacy model', () => {
     expect(PRIVACY_LEVEL_TEXTS).toHaveLength(PRIVACY_LEVELS.length);
   });
 
-  it('reveals session fields cumulatively, as DESIGN §7 lists them', () => {
+  it('reveals session fields cumulatively, as docs/privacy.md lists them', () => {
     expect(sessionFieldsAt(0)).toEqual([
       'externalID',
       'sessionID',

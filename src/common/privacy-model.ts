@@ -1,5 +1,5 @@
 /**
- * The privacy model (DESIGN §7, §11, §13): the one place that says which requestable name is
+ * The privacy model (docs/privacy.md, docs/metrics.md): the one place that says which requestable name is
  * which level, which fields of a session each level reveals, which level each participant metric
  * needs, and how each level is described to people. Session views, metric gating, the database
  * constraints, the participant pages, the emails and the OpenAPI descriptions all read it.
@@ -55,14 +55,14 @@ export const sessionFieldsAt = (level: number): readonly SessionField[] =>
 export const levelRevealing = (field: SessionField): number =>
   SESSION_FIELDS_BY_LEVEL.findIndex((fields) => (fields as readonly string[]).includes(field));
 
-/** The metrics of groups and participants (DESIGN §11). */
+/** The metrics of groups and participants (docs/metrics.md). */
 export const METRICS = ['count', 'mhci', 'wordcloud'] as const;
 export type Metric = (typeof METRICS)[number];
 
 /**
  * Participant metrics use only sessions whose membership level (now) reveals what the metric
  * aggregates: `count` every session, `mhci` those that show the score, `wordcloud` those that
- * show the transcript. Group metrics are anonymised aggregates instead (DESIGN §11).
+ * show the transcript. Group metrics are anonymised aggregates instead (docs/metrics.md).
  */
 export const PARTICIPANT_METRIC_LEVEL: Readonly<Record<Metric, number>> = {
   count: MIN_PRIVACY_LEVEL,
@@ -71,7 +71,7 @@ export const PARTICIPANT_METRIC_LEVEL: Readonly<Record<Metric, number>> = {
 };
 
 /**
- * The privacy floor of group metrics (DESIGN §13): a bucket of a group metric is answered only
+ * The privacy floor of group metrics (docs/metrics.md): a bucket of a group metric is answered only
  * when its sessions come from at least this many distinct participants, else `null`. Scores
  * (`mhci`) and words (`wordcloud`, counted in participants whose words are in the bucket) have
  * their own floor per enterprise; `count` is never withheld. Only the operator changes a floor.
@@ -91,7 +91,7 @@ export const FLOORED_GROUP_METRICS = {
 
 export type PrivacyFloor = { minCohortScores: number; minCohortWords: number };
 
-/** Why a group metric's bucket can be `null`: said in the OpenAPI document and the README. */
+/** Why a group metric's bucket can be `null`: said in the OpenAPI document and docs/metrics.md. */
 export const describePrivacyFloor = (metric: keyof typeof FLOORED_GROUP_METRICS): string =>
   `Privacy floor: a bucket (\`all\`, or each period with groupBy) whose completed sessions come ` +
   `from fewer distinct participants than the enterprise's ${FLOORED_GROUP_METRICS[metric]} ` +

@@ -1,5 +1,5 @@
 /**
- * Secrets for a laptop and for tests (DESIGN §15). Production requires DATA_ENCRYPTION_KEY,
+ * Secrets for a laptop and for tests (docs/security.md). Production requires DATA_ENCRYPTION_KEY,
  * CHECKIN_TOKEN_SECRET and ENGINE_TOKEN to be set; in development and test, the ones not set are
  * read from LOCAL_SECRETS_FILE (default `var/local-secrets.env`, git-ignored), which the first
  * process to start generates with random values. So `npm start` works with no configuration,

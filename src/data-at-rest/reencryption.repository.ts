@@ -8,14 +8,14 @@ export interface SealedColumn {
   column: string;
 }
 
-/** Every column encrypted with the data keys (DESIGN §4, §14). */
+/** Every column encrypted with the data keys (docs/data-at-rest.md). */
 export const SEALED_COLUMNS: readonly SealedColumn[] = [
   { table: 'sessions', key: 'session_id', column: 'transcript' },
   { table: 'participants', key: 'id', column: 'email_ciphertext' },
   { table: 'events', key: 'id', column: 'encrypted_pii' },
   { table: 'webhook_endpoints', key: 'id', column: 'secret_ciphertext' },
   { table: 'webhook_endpoints', key: 'id', column: 'previous_secret_ciphertext' },
-  // A sandbox enterprise's captured mails (DESIGN §17): their text holds the participant's links.
+  // A sandbox enterprise's captured mails (docs/integrating.md): their text holds the participant's links.
   { table: 'sandbox_emails', key: 'email_message_id', column: 'text_ciphertext' },
 ];
 

@@ -20,8 +20,8 @@ export interface ReencryptionReport {
 /**
  * Re-encrypts every stored ciphertext (emails, transcripts, event personal data, webhook secrets,
  * captured sandbox mails) under the newest data key, so an older key can then be removed from
- * DATA_ENCRYPTION_KEYS without losing anything: the last step of a rotation (README "Data at
- * rest"). Transcripts stored before encryption are encrypted on the way. Idempotent; safe beside
+ * DATA_ENCRYPTION_KEYS without losing anything: the last step of a rotation
+ * (docs/data-at-rest.md). Transcripts stored before encryption are encrypted on the way. Idempotent; safe beside
  * running processes (rows are locked while rewritten, and anything written meanwhile already uses
  * the newest key).
  */

@@ -25,7 +25,7 @@ export interface SweepReport {
 }
 
 /**
- * Data at rest, in every worker (DESIGN §14): at start-up and every RETENTION_SWEEP_INTERVAL_MS,
+ * Data at rest, in every worker (docs/data-at-rest.md): at start-up and every RETENTION_SWEEP_INTERVAL_MS,
  * encrypt any transcript still in plaintext, then remove transcripts and features of sessions
  * completed more than TRANSCRIPT_RETENTION_DAYS ago (0: never), idempotency records after 24 h,
  * and events' personal data once all their deliveries are final — each through its table's owner

@@ -22,7 +22,7 @@ const INT8_OID = 20;
 
 /**
  * Type parsers of our own pool: `bigint` (int8) values are read as JavaScript numbers. Every
- * bigint we store is an identifier or a count that fits in 2^53 (DESIGN §4: group ids are JSON
+ * bigint we store is an identifier or a count that fits in 2^53 (docs/design.md: group ids are JSON
  * numbers), so entities describe them as `number` and rows need no conversion. Scoped to this
  * pool, not set globally on `pg`.
  */

@@ -8,7 +8,7 @@ export const DEMO_ENTERPRISE_NAME = 'Demo Enterprise';
 /**
  * Outside production (DEMO_BOOTSTRAP, default on in development), an empty database gets a demo
  * enterprise so `npm start` is immediately usable. Its API key is printed once, to stdout only.
- * It is a sandbox (DESIGN §17): a newcomer can complete sessions without the analysis engine, and
+ * It is a sandbox (docs/integrating.md): a newcomer can complete sessions without the analysis engine, and
  * its mails are captured (`GET /sandbox/emails`), never sent.
  */
 @Injectable()

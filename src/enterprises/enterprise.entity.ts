@@ -19,7 +19,7 @@ export class EnterpriseEntity {
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;
 
-  /** Privacy floor of group `mhci` (DESIGN §13), in distinct participants per bucket. */
+  /** Privacy floor of group `mhci` (docs/metrics.md), in distinct participants per bucket. */
   @Column({ name: 'min_cohort_scores', type: 'smallint', default: PRIVACY_FLOOR.defaultScores })
   minCohortScores!: number;
 
@@ -28,7 +28,7 @@ export class EnterpriseEntity {
   minCohortWords!: number;
 
   /**
-   * A sandbox (DESIGN §17, like a payment API's test mode): its sessions can be completed through
+   * A sandbox (docs/integrating.md, like a payment API's test mode): its sessions can be completed through
    * `POST /sandbox/sessions/{sessionID}/complete`, and its mails are captured, never sent. Set when
    * the enterprise is created (`enterprises:create --sandbox`, `demo:seed`), never changed.
    */

@@ -24,7 +24,7 @@ const PRIVACY_FLOOR_COLUMNS = columnsOf(EnterpriseEntity, ['minCohortScores', 'm
 export interface ActiveApiKey {
   apiKeyId: string;
   enterpriseId: string;
-  /** The enterprise is a sandbox (DESIGN §17): read with the key, so no request asks again. */
+  /** The enterprise is a sandbox (docs/integrating.md): read with the key, so no request asks again. */
   sandbox: EnterpriseEntity['sandbox'];
 }
 

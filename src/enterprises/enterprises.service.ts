@@ -19,7 +19,7 @@ export interface CreatedEnterprise {
   enterpriseId: string;
   name: string;
   apiKey: string;
-  /** A sandbox enterprise (DESIGN §17): sessions completed on request, mails captured. */
+  /** A sandbox enterprise (docs/integrating.md): sessions completed on request, mails captured. */
   sandbox: boolean;
 }
 
@@ -83,7 +83,7 @@ export class EnterprisesService {
   }
 
   /**
-   * Sets an enterprise's privacy floor (DESIGN §13), operator only: `scores` and/or `words`, each
+   * Sets an enterprise's privacy floor (docs/metrics.md), operator only: `scores` and/or `words`, each
    * a whole number 1–100 as typed on the command line; the other keeps its value.
    */
   async setPrivacyFloor(

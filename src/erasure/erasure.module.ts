@@ -7,7 +7,7 @@ import { ErasureController } from './erasure.controller';
 import { ErasureService } from './erasure.service';
 
 /**
- * Erasure of a participant (DESIGN §14): `DELETE /participants/{externalID}` for the enterprise,
+ * Erasure of a participant (docs/privacy.md): `DELETE /participants/{externalID}` for the enterprise,
  * the settings page's "Delete my data" for the participant, `participants:erase` for the operator.
  */
 @Module({

@@ -16,7 +16,7 @@ import { EnterpriseEntity } from '../enterprises/enterprise.entity';
 @Index('groups_enterprise_idx', ['enterpriseId', 'groupId'])
 @Check('groups_requested_privacy_names', PRIVACY_NAMES_CHECK)
 export class GroupEntity {
-  /** A JSON number (DESIGN §4): bigint ids fit in 2^53 and are read as numbers. */
+  /** A JSON number (docs/design.md): bigint ids fit in 2^53 and are read as numbers. */
   @PrimaryGeneratedColumn('identity', {
     name: 'group_id',
     type: 'bigint',

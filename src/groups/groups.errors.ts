@@ -1,6 +1,6 @@
 /**
  * Groups' client-facing messages. Spec strings are byte for byte, typos included (POST /groups
- * really says "path parameter groupName"); the rest are DESIGN §6's wording.
+ * really says "path parameter groupName"); the rest are docs/api.md's wording.
  */
 import { missingPathParameter, mustBeString } from '../common/errors/common.errors';
 

@@ -14,7 +14,7 @@ const GROUP = columnsOf(GroupEntity, [
   'credits',
 ]);
 
-/** A group as stored; `groupId` fits in a JSON number (DESIGN §4). */
+/** A group as stored; `groupId` fits in a JSON number (docs/design.md). */
 export type GroupRecord = RowOf<typeof GROUP>;
 
 /** Groups' SQL. Every method is scoped by the calling enterprise. */

@@ -7,7 +7,7 @@ import { MAIL_TYPES, type MailType } from './interact.errors';
 
 export type EmailStatus = 'queued' | 'sent' | 'failed' | 'skipped';
 
-/** Schema of `email_messages`, the email log (DESIGN §10). */
+/** Schema of `email_messages`, the email log (docs/emails.md). */
 @Entity({ name: 'email_messages' })
 @Index('email_messages_participant_type_idx', ['participantId', 'type', 'createdAt'])
 @Index('email_messages_queued_idx', ['createdAt'], { where: "status = 'queued'" })

@@ -1,4 +1,4 @@
-/** The email queue's contract (DESIGN §10). Rows in `email_messages` are the truth. */
+/** The email queue's contract (docs/emails.md). Rows in `email_messages` are the truth. */
 export const EMAIL_QUEUE = 'emails';
 export const SEND_EMAIL_JOB = 'send';
 export const EMAILS_CHANNEL = 'email_messages';

@@ -11,7 +11,7 @@ export type EmailType = (typeof EMAIL_TYPES)[number];
 
 /**
  * Every mail the service sends: the two an enterprise can request, and the security notice a
- * participant gets when their privacy level rises (DESIGN §14; not subject to preferences).
+ * participant gets when their privacy level rises (docs/privacy.md; not subject to preferences).
  */
 export const MAIL_TYPES = [...EMAIL_TYPES, 'privacyNotice'] as const;
 export type MailType = (typeof MAIL_TYPES)[number];

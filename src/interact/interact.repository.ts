@@ -71,7 +71,7 @@ export class InteractRepository {
   }
 
   /**
-   * The security notice of a raised privacy level (DESIGN §14): queued whatever the participant's
+   * The security notice of a raised privacy level (docs/privacy.md): queued whatever the participant's
    * preferences, at most one per participant and group within the window.
    */
   async queuePrivacyNotice(

@@ -9,7 +9,7 @@ import { ParticipantErrors } from '../participants/participants.errors';
 import type { EmailType } from './interact.errors';
 import { InteractRepository } from './interact.repository';
 
-/** Email requests (DESIGN §10): validate, queue in PostgreSQL, answer at once. */
+/** Email requests (docs/emails.md): validate, queue in PostgreSQL, answer at once. */
 @Injectable()
 export class InteractService {
   constructor(

@@ -4,7 +4,7 @@ import { EnterpriseEntity } from '../enterprises/enterprise.entity';
 import { EmailMessageEntity } from './email-message.entity';
 
 /**
- * Schema of `sandbox_emails` (DESIGN §17): a mail of a sandbox enterprise, captured by the email
+ * Schema of `sandbox_emails` (docs/integrating.md): a mail of a sandbox enterprise, captured by the email
  * worker instead of being sent — rendered exactly as it would have been sent. The text carries
  * the participant's signed links, so it is stored encrypted like other personal data; the
  * recipient is the participant's (encrypted) email. Deleted with its `email_messages` row

@@ -76,7 +76,7 @@ const PARTICIPANT_WORDCLOUD_ERRORS = metricErrors(PARTICIPANT_PATH, ParticipantE
 export class MetricsController {
   constructor(private readonly metrics: MetricsService) {}
 
-  // One operation per metric (DESIGN §17): each with its exact answer schema and query.
+  // One operation per metric (docs/integrating.md): each with its exact answer schema and query.
 
   @Get('groups/:groupID/count')
   @ApiOperation({ summary: "A group's session count", description: 'Never withheld.' })

@@ -1,4 +1,4 @@
-/** Metrics' messages: DESIGN §6's wording (the spec gives none for query parameters). */
+/** Metrics' messages: docs/api.md's wording (the spec gives none for query parameters). */
 export const MetricsErrors = {
   FromInvalid: "Invalid 'from' date. Please make sure to use the format YYYY-MM-DD.",
   ToInvalid: "Invalid 'to' date. Please make sure to use the format YYYY-MM-DD.",

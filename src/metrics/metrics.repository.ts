@@ -50,7 +50,7 @@ export interface MetricRange {
   groupBy: GroupBy | null;
 }
 
-/** Period keys (DESIGN §11): day YYYY-MM-DD, ISO week's Monday YYYY-MM-DD, month YYYY-MM. */
+/** Period keys (docs/metrics.md): day YYYY-MM-DD, ISO week's Monday YYYY-MM-DD, month YYYY-MM. */
 const PERIOD: Record<GroupBy, { unit: string; format: string }> = {
   day: { unit: 'day', format: 'YYYY-MM-DD' },
   week: { unit: 'week', format: 'YYYY-MM-DD' },
@@ -170,7 +170,7 @@ export class MetricsRepository {
   /**
    * CTEs ending in `cohort(key, shown)`: each period of the group's range that has completed
    * sessions, and whether its distinct participants (for words: those whose words are counted)
-   * reach the enterprise's floor (DESIGN §13). From the per-day rollup: a period whose busiest day
+   * reach the enterprise's floor (docs/metrics.md). From the per-day rollup: a period whose busiest day
    * reaches the floor passes at once (a year is 365 rows, whatever the group's size); otherwise
    * its days hold fewer participants than the floor each (at most 100), and the exact distinct
    * count over them is read from `group_day_participants`.

@@ -18,10 +18,10 @@ import { MetricRange, MetricScope, MetricsRepository } from './metrics.repositor
 const DEFAULT_TOP = 50;
 
 /**
- * Metrics (DESIGN §11). Privacy: a participant's metrics use only the sessions the privacy
+ * Metrics (docs/metrics.md). Privacy: a participant's metrics use only the sessions the privacy
  * model lets that metric see (PARTICIPANT_METRIC_LEVEL); a group's `mhci` and `wordcloud` answer
  * `null` for a period whose sessions come from fewer participants than the enterprise's privacy
- * floor (DESIGN §13; decided in the same SQL statement as the aggregate).
+ * floor (docs/metrics.md; decided in the same SQL statement as the aggregate).
  */
 @Injectable()
 export class MetricsService {

@@ -5,7 +5,7 @@
  * HMAC over `<key id>.<claims>` under that key's secret, so it cannot be forged or altered, and it
  * carries its own expiry. Nothing else about the participant is in it.
  *
- * Rotation (DESIGN §14): new links are signed with the newest secret (`CHECKIN_TOKEN_SECRETS`,
+ * Rotation (docs/data-at-rest.md): new links are signed with the newest secret (`CHECKIN_TOKEN_SECRETS`,
  * first entry); a link verifies while its key id is configured, so removing a key retires its
  * links (they read as invalid). Two-part tokens, `claims.HMAC`, were signed before key ids
  * existed, with CHECKIN_TOKEN_SECRET: they verify with key `k0` while it is configured.

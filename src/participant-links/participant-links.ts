@@ -10,7 +10,7 @@ export interface MembershipKey {
   groupId: number;
 }
 
-/** A membership's link, with the link version it was signed with (DESIGN §15). */
+/** A membership's link, with the link version it was signed with (docs/security.md). */
 export interface MembershipLink extends MembershipKey {
   linkVersion: number;
 }

@@ -23,7 +23,7 @@ export interface ConsentRecord {
   via: Exclude<ConsentVia, 'erasure'>;
 }
 
-/** The consent ledger (DESIGN §14): appended in the transaction of the change, never updated. */
+/** The consent ledger (docs/privacy.md): appended in the transaction of the change, never updated. */
 @Injectable()
 export class ConsentLedgerRepository {
   constructor(private readonly db: Database) {}
@@ -50,7 +50,7 @@ export class ConsentLedgerRepository {
   }
 
   /**
-   * The one row an erasure leaves (DESIGN §14): that an erasure happened in the enterprise, and
+   * The one row an erasure leaves (docs/privacy.md): that an erasure happened in the enterprise, and
    * when, with nothing that names the participant.
    */
   async appendErasure(enterpriseId: string, sql: Sql = this.db): Promise<void> {

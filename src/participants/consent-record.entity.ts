@@ -4,7 +4,7 @@ import { EnterpriseEntity } from '../enterprises/enterprise.entity';
 import { GroupEntity } from '../groups/group.entity';
 import { ParticipantEntity } from './participant.entity';
 
-/** What a ledger row records (DESIGN §14); `erasure` is the one anonymous row an erasure leaves. */
+/** What a ledger row records (docs/privacy.md); `erasure` is the one anonymous row an erasure leaves. */
 export const CONSENT_CHANGES = [
   'consent',
   'privacyLevel',

@@ -25,7 +25,7 @@ export class MembershipEntity {
   @Column({ name: 'join_date', type: 'timestamptz', default: () => 'now()' })
   joinDate!: Date;
 
-  /** 0–5, set by the participant only (DESIGN §7). */
+  /** 0–5, set by the participant only (docs/privacy.md). */
   @Column({ name: 'privacy_level', type: 'smallint', default: 0 })
   privacyLevel!: number;
 
@@ -34,7 +34,7 @@ export class MembershipEntity {
 
   /**
    * Carried by the membership's settings and unsubscribe links; bumping it invalidates every
-   * earlier link (DESIGN §15: sign-out, consent withdrawal).
+   * earlier link (docs/security.md: sign-out, consent withdrawal).
    */
   @Column({ name: 'link_version', type: 'integer', default: 0 })
   linkVersion!: number;

@@ -39,7 +39,7 @@ export class ParticipantsService {
     };
   }
 
-  /** The participant's consent ledger, oldest first (DESIGN §14). */
+  /** The participant's consent ledger, oldest first (docs/privacy.md). */
   async listConsents(enterpriseId: string, externalId: string): Promise<ConsentRecordDto[]> {
     const participant = await this.require(enterpriseId, externalId);
     const records = await this.ledger.list(enterpriseId, participant.id);

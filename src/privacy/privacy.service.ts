@@ -8,7 +8,7 @@ import { ParticipantErrors } from '../participants/participants.errors';
 import { ParticipantsRepository } from '../participants/participants.repository';
 
 /**
- * Privacy requests (DESIGN §7): enterprises only ask; participants decide on the check-in and
+ * Privacy requests (docs/privacy.md): enterprises only ask; participants decide on the check-in and
  * settings pages. A participant's own request overrides their groups'.
  */
 @Injectable()

@@ -1,5 +1,5 @@
 /**
- * The sandbox routes' messages (DESIGN §17). A session of another enterprise is `Session not
+ * The sandbox routes' messages (docs/integrating.md). A session of another enterprise is `Session not
  * found`, as `GET /sessions/{sessionID}` says; an enterprise that is not a sandbox gets the unknown
  * route's `Not found` on every `/sandbox/*` route.
  */

@@ -7,7 +7,7 @@ import { SandboxRepository } from './sandbox.repository';
 import { SandboxService } from './sandbox.service';
 
 /**
- * Sandbox enterprises (DESIGN §17): `POST /sandbox/sessions/{sessionID}/complete` and
+ * Sandbox enterprises (docs/integrating.md): `POST /sandbox/sessions/{sessionID}/complete` and
  * `GET /sandbox/emails`, for sandbox enterprises only (404 for the others). The mails themselves
  * are captured by the email worker (interact/sending/), which knows a sandbox's mails apart.
  */

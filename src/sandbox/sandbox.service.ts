@@ -12,7 +12,7 @@ import { SANDBOX_EMAILS_LIMIT, SandboxErrors } from './sandbox.errors';
 import { SandboxRepository } from './sandbox.repository';
 
 /**
- * Sandbox enterprises (DESIGN §17), like a payment API's test mode: complete a session without
+ * Sandbox enterprises (docs/integrating.md), like a payment API's test mode: complete a session without
  * the analysis engine, through the real ingestion path, and read the mails the email worker
  * captured instead of sending them. Only sandbox enterprises get here (SandboxEnterpriseGuard).
  */

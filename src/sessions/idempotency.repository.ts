@@ -9,7 +9,7 @@ export type IdempotencyClaim =
 const IDEMPOTENCY_RETENTION = "interval '24 hours'";
 
 /**
- * `Idempotency-Key` on POST /session/create (DESIGN §8). The key is claimed inside the request's
+ * `Idempotency-Key` on POST /session/create (docs/checkin-flow.md). The key is claimed inside the request's
  * own transaction: a concurrent request with the same key waits on the primary key until the
  * first commits (then it replays that response) or rolls back (then it runs itself). Only
  * successful responses are kept.

@@ -1,5 +1,5 @@
 /**
- * `returnURL` (spec Limits 1, DESIGN §15): HTTPS only, and never a local, private or reserved
+ * `returnURL` (spec Limits 1, docs/security.md): HTTPS only, and never a local, private or reserved
  * address — participants' browsers are sent there, so it must be a public site of the
  * enterprise. Host names are not resolved: names under `localhost`, names without a dot, and IP
  * literals that are not public unicast (common/net/public-address.ts: loopback, private,

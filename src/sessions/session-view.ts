@@ -1,5 +1,5 @@
 /**
- * What an enterprise sees of a session (spec "Session", DESIGN §7): the fields the privacy model
+ * What an enterprise sees of a session (spec "Session", docs/privacy.md): the fields the privacy model
  * reveals at the level in force now for the session's membership; level 0 while the result is
  * pending.
  */

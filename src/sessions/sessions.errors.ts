@@ -1,4 +1,4 @@
-/** Sessions' client-facing messages: the spec's strings byte for byte, then DESIGN's. */
+/** Sessions' client-facing messages: the spec's strings byte for byte, then our own (docs/api.md). */
 import {
   missingBodyParameter,
   missingPathParameter,

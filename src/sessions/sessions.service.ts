@@ -30,7 +30,7 @@ const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 const FOREIGN_KEY_VIOLATION = '23503';
 
 /**
- * Session creation (DESIGN §8): checks in the spec's order, then one transaction that finds or
+ * Session creation (docs/checkin-flow.md): checks in the spec's order, then one transaction that finds or
  * creates the participant's identity and membership, writes the session and, for a new identity,
  * the `user.created` event.
  */
@@ -65,12 +65,12 @@ export class SessionsService {
     if (!sameSecret(request.groupKey, group.key)) {
       throw ApiError.badRequest(SessionErrors.InvalidGroupKey);
     }
-    // An ok_ id, or one plain email address (DESIGN §15): what is stored is the parsed address.
+    // An ok_ id, or one plain email address (docs/security.md): what is stored is the parsed address.
     const trimmed = request.userIdentifier.trim();
     const isExternalId = EXTERNAL_ID_PATTERN.test(trimmed);
     const identifier = isExternalId ? trimmed : plainEmailAddress(trimmed);
     if (identifier === null) throw ApiError.badRequest(SessionErrors.IdentifierInvalid);
-    // Stored normalised (DESIGN §15); the DTO has already refused what this would not accept.
+    // Stored normalised (docs/security.md); the DTO has already refused what this would not accept.
     const returnUrl = normaliseReturnUrl(request.returnURL);
     if (returnUrl === null) throw ApiError.badRequest(SessionErrors.ReturnUrlNotHttps);
 
@@ -133,7 +133,7 @@ export class SessionsService {
 
   /**
    * The enterprise's session, else 400 `Session not found`: another enterprise's session and a
-   * malformed id are indistinguishable from an unknown one (DESIGN §5).
+   * malformed id are indistinguishable from an unknown one (docs/api.md).
    */
   async findOwned(enterpriseId: string, sessionId: string): Promise<SessionRecord> {
     const session = SESSION_ID_PATTERN.test(sessionId)

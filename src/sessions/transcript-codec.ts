@@ -1,5 +1,5 @@
 /**
- * Transcripts at rest (DESIGN §14): `sessions.transcript` holds the JSON of the turns encrypted
+ * Transcripts at rest (docs/data-at-rest.md): `sessions.transcript` holds the JSON of the turns encrypted
  * with the data keys (PiiCipher: AES-256-GCM, `v2.<key id>.…`). A value starting with `[` is a
  * transcript written before encryption (the migration turned the jsonb column into its JSON
  * text); it is read as it is until the workers' start-up pass (TranscriptEncryptionPass)

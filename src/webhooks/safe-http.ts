@@ -1,5 +1,5 @@
 /**
- * Outgoing webhook requests (DESIGN §9). The SSRF guard resolves the host itself, refuses every
+ * Outgoing webhook requests (docs/webhooks.md). The SSRF guard resolves the host itself, refuses every
  * address that is not public unicast (common/net/public-address.ts: loopback, private,
  * link-local, CGNAT, metadata, multicast, reserved; IPv4, IPv6, IPv4-mapped and IPv4-compatible
  * IPv6), and connects to the address it checked — the

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 
-/** The webhook delivery queue's contract (DESIGN §9): Bull schedules, PostgreSQL decides. */
+/** The webhook delivery queue's contract (docs/webhooks.md): Bull schedules, PostgreSQL decides. */
 export const WEBHOOK_QUEUE = 'webhooks';
 export const DELIVER_JOB = 'deliver';
 

@@ -6,7 +6,7 @@ import {
 } from '../common/errors/common.errors';
 import { SUBSCRIBABLE_EVENTS } from './events/events';
 
-/** At most this many events per replay call (DESIGN §16: replay is bounded). */
+/** At most this many events per replay call (docs/webhooks.md: replay is bounded). */
 export const REPLAY_MAX_EVENTS = 10_000;
 
 export const WebhookErrors = {

@@ -202,7 +202,7 @@ export class WebhooksRepository {
   }
 
   /**
-   * Replay (DESIGN §16): a new pending delivery to this endpoint of every event of its group and
+   * Replay (docs/webhooks.md): a new pending delivery to this endpoint of every event of its group and
    * enterprise created in [since, until) whose type the endpoint enables, in one statement (so
    * in one transaction), then NOTIFY at commit as the outbox write does. Nothing is written when
    * the window holds more than `max` such events; the answer says how many it holds (up to

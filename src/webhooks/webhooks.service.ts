@@ -37,7 +37,7 @@ const toDto = (endpoint: EndpointRecord): WebhookDto => ({
   enabledEvents: endpoint.enabledEvents,
 });
 
-/** Webhook endpoints per group (DESIGN §9); every call is scoped by the calling enterprise. */
+/** Webhook endpoints per group (docs/webhooks.md); every call is scoped by the calling enterprise. */
 @Injectable()
 export class WebhooksService {
   constructor(
@@ -176,7 +176,7 @@ export class WebhooksService {
 
   /**
    * Replays the window [since, until) of the group's events to this endpoint as new deliveries
-   * (DESIGN §16): only the types it enables, at most REPLAY_MAX_EVENTS, all or nothing. A disabled
+   * (docs/webhooks.md): only the types it enables, at most REPLAY_MAX_EVENTS, all or nothing. A disabled
    * endpoint is refused (409) rather than given deliveries that would be cancelled at once.
    */
   async replay(

@@ -1,4 +1,4 @@
-/** Messages of the analysis engine's ingestion endpoint (internal; DESIGN §8 wording). */
+/** Messages of the analysis engine's ingestion endpoint (internal; docs/checkin-flow.md wording). */
 import { missingBodyParameter, mustBeString } from '../../common/errors/common.errors';
 
 export const IngestionErrors = {

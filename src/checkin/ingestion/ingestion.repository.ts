@@ -14,12 +14,12 @@ const LOCKED_SESSION = columnsOf(SessionEntity, [
 
 /**
  * The session being completed, with its participant's external ID and whether its group asks
- * for consent that the member has not given (DESIGN §14).
+ * for consent that the member has not given (docs/privacy.md).
  */
 export type LockedSession = RowOf<typeof LOCKED_SESSION> & {
   externalId: string;
   consentMissing: boolean;
-  /** The session's enterprise is a sandbox (DESIGN §17). */
+  /** The session's enterprise is a sandbox (docs/integrating.md). */
   sandbox: boolean;
 };
 

@@ -42,10 +42,11 @@ function resultHash(result: SessionResultDto): string {
 }
 
 /**
- * Result ingestion (DESIGN §8). In one transaction, with the session row locked: store the
- * result, compute group and user percentiles, add the word counts and the day's cohort (DESIGN
- * §13), deduct a credit and write the `user.session.result` event. Posting the same result again
- * changes nothing; a different one is refused with 409.
+ * Result ingestion (docs/checkin-flow.md). In one transaction, with the session row locked: store
+ * the result, compute group and user percentiles, add the word counts and the day's cohort
+ * (docs/metrics.md), deduct a credit and write the `user.session.result` event — each table
+ * through its owner. Posting the same result again changes nothing; a different one is refused
+ * with 409.
  */
 @Injectable()
 export class IngestionService {
@@ -73,7 +74,7 @@ export class IngestionService {
       if (!session) throw ApiError.badRequest(IngestionErrors.SessionNotFound);
       // A sandbox takes made-up results only (its own completion route, the CLI's simulations):
       // its check-in pages never hand off to the engine, and no real analysis is stored where
-      // the enterprise reads the participants' mails (DESIGN §17).
+      // the enterprise reads the participants' mails (docs/integrating.md).
       if (session.sandbox && !options.synthetic) {
         throw new ApiError(409, IngestionErrors.SandboxSession);
       }

@@ -47,7 +47,7 @@ export const isPastDateTime = (value: string): boolean => {
   return Number.isFinite(time) && time <= Date.now() + CLOCK_SKEW_MS;
 };
 
-/** A finished analysis, as the engine posts it (DESIGN §8). Validated strictly. */
+/** A finished analysis, as the engine posts it (docs/checkin-flow.md). Validated strictly. */
 export class SessionResultDto {
   @ApiProperty({ example: 'v1.4.0', description: 'Version of the engine that scored the session.' })
   @Rules(

@@ -1,5 +1,5 @@
 /**
- * Word-cloud tokenising (DESIGN §11): participant turns only, lower-cased, letters only (any
+ * Word-cloud tokenising (docs/checkin-flow.md): participant turns only, lower-cased, letters only (any
  * script), English stopwords removed with the maintained `stopword` list. Apostrophes inside a
  * word are dropped first ("don't" → "dont") so contractions do not leave stray letters, and
  * one-letter tokens are ignored.

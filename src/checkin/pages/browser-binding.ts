@@ -1,5 +1,5 @@
 /**
- * Participant links bound to a browser (DESIGN §14). The enterprise receives the check-in link
+ * Participant links bound to a browser (docs/privacy.md). The enterprise receives the check-in link
  * (`redirectUrl`); so that it cannot act on the participant's behalf, the first browser to
  * "Start" a check-in (or to post on a settings link) owns the link: an HttpOnly, SameSite=Lax
  * cookie with a random value identifies it, and only its SHA-256 is stored. GET never binds, so

@@ -42,7 +42,7 @@ export interface MemberSettings
 export interface CheckinSession
   extends MemberSettings, Pick<SessionEntity, 'sessionId' | 'returnUrl'> {
   completed: boolean;
-  /** The session's enterprise is a sandbox (DESIGN §17): no real check-in happens there. */
+  /** The session's enterprise is a sandbox (docs/integrating.md): no real check-in happens there. */
   sandbox: boolean;
 }
 

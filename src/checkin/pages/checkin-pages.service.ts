@@ -69,7 +69,7 @@ export class CheckinPagesService {
         session,
         token,
         saved: parseSavedFlag(saved),
-        // checkinPageModel drops it for a sandbox's check-in (DESIGN §17).
+        // checkinPageModel drops it for a sandbox's check-in (docs/integrating.md).
         engineHref: engineUrl ? engineHandoffUrl(engineUrl, session.sessionId) : null,
         developmentCommand: this.config.isProduction
           ? null
@@ -78,7 +78,7 @@ export class CheckinPagesService {
     );
   }
 
-  /** "Start": binds the check-in to this browser (DESIGN §14), then shows the page. */
+  /** "Start": binds the check-in to this browser (docs/privacy.md), then shows the page. */
   async startCheckin(token: string, browser: Browser): Promise<Response> {
     const session = await this.sessionFor(token);
     const { binding, setCookie } = await this.binding.bind(
@@ -114,7 +114,7 @@ export class CheckinPagesService {
 
   /**
    * 302 to the return URL once the session is completed; until then a "still analysing" page.
-   * The stored return URL is read through the rule that accepts it (DESIGN §15): a row written
+   * The stored return URL is read through the rule that accepts it (docs/security.md): a row written
    * before it was normalised is redirected to its normalised form, and one the rule now refuses
    * (a line break, a reserved address, …) gets a "your check-in is complete" page instead of a
    * redirect — never a 5xx.
@@ -144,7 +144,7 @@ export class CheckinPagesService {
     return session;
   }
 
-  /** The session of a check-in this browser started; others are refused (DESIGN §14). */
+  /** The session of a check-in this browser started; others are refused (docs/privacy.md). */
   private async boundSessionFor(token: string, browser: Browser): Promise<CheckinSession> {
     const session = await this.sessionFor(token);
     const binding = await this.binding.state(checkinLink(session.sessionId), browser);

@@ -3,7 +3,7 @@ import { ForeignKey } from '../../database/entity-columns';
 import { ParticipantEntity } from '../../participants/participant.entity';
 
 /**
- * Schema of `link_bindings` (DESIGN §14): which browser a participant link belongs to. A
+ * Schema of `link_bindings` (docs/privacy.md): which browser a participant link belongs to. A
  * check-in link binds on "Start" (`checkin:<session id>`), a settings link on its first POST
  * (`settings:<sha256 of the token>`); the browser is the SHA-256 of a random HttpOnly cookie.
  * Another browser is refused and changes nothing.

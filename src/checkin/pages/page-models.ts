@@ -92,7 +92,7 @@ export function checkinPageModel(input: CheckinPageInput): CheckinPageModel {
     preferences: preferencesSection(session, action('preferences')),
     handoff: {
       // A sandbox's check-in never reaches the engine: nobody's real conversation is analysed
-      // where the enterprise reads the participants' mails (DESIGN §17).
+      // where the enterprise reads the participants' mails (docs/integrating.md).
       engineHref: session.sandbox ? null : input.engineHref,
       developmentCommand: input.engineHref || session.sandbox ? null : input.developmentCommand,
       sandboxCompletion: session.sandbox

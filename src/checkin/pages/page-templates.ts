@@ -41,7 +41,7 @@ export interface HandoffSectionModel {
   /** Outside production, without an engine: the command that simulates a result. */
   developmentCommand: string | null;
   /**
-   * A sandbox enterprise's check-in (DESIGN §17): never handed to the engine; the API call that
+   * A sandbox enterprise's check-in (docs/integrating.md): never handed to the engine; the API call that
    * completes it instead.
    */
   sandboxCompletion: string | null;
@@ -74,7 +74,7 @@ export interface SettingsPageModel {
   deleteHref: string;
   /** Present when the group asks for consent and it is given: the way to withdraw it. */
   withdraw: { action: string; text: string } | null;
-  /** "Sign out my links" (a POST): every earlier link stops working (DESIGN §15). */
+  /** "Sign out my links" (a POST): every earlier link stops working (docs/security.md). */
   signOutAction: string;
   privacy: PrivacySectionModel;
   preferences: PreferencesSectionModel;

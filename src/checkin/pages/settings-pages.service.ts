@@ -70,8 +70,8 @@ export class SettingsPagesService {
   }
 
   /**
-   * Withdraws consent: the level drops to 0 and the next check-in asks again (DESIGN §14), and
-   * every earlier link of the membership stops working (§15); this browser moves to a fresh one.
+   * Withdraws consent: the level drops to 0 and the next check-in asks again (docs/privacy.md), and
+   * every earlier link of the membership stops working (docs/security.md); this browser moves to a fresh one.
    */
   async withdrawConsent(token: unknown, browser: Browser): Promise<Response> {
     const { member, token: valid, setCookie } = await this.postingMemberFor(token, browser);
@@ -84,7 +84,7 @@ export class SettingsPagesService {
   }
 
   /**
-   * "Sign out my links" (DESIGN §15): every settings and unsubscribe link the participant was
+   * "Sign out my links" (docs/security.md): every settings and unsubscribe link the participant was
    * sent (in every group) stops working; this browser moves to a fresh link to this page.
    */
   async signOutLinks(token: unknown, browser: Browser): Promise<Response> {
@@ -108,7 +108,7 @@ export class SettingsPagesService {
     });
   }
 
-  /** Erases the participant (DESIGN §14), as the enterprise's DELETE would. */
+  /** Erases the participant (docs/privacy.md), as the enterprise's DELETE would. */
   async deleteMyData(token: unknown, browser: Browser): Promise<Response> {
     const { member } = await this.postingMemberFor(token, browser);
     found(
@@ -165,7 +165,7 @@ export class SettingsPagesService {
     return found;
   }
 
-  /** A settings link to act on: binds it to this browser on its first POST (DESIGN §14). */
+  /** A settings link to act on: binds it to this browser on its first POST (docs/privacy.md). */
   private async postingMemberFor(
     token: unknown,
     browser: Browser,

@@ -32,7 +32,7 @@ export class UnsubscribePages {
     private readonly renderer: PageRenderer,
   ) {}
 
-  /** GET: asks, changes nothing. A revoked link (DESIGN §15) is not valid here already. */
+  /** GET: asks, changes nothing. A revoked link (docs/security.md) is not valid here already. */
   async confirm(token: unknown): Promise<Response> {
     const target = this.targetOf(token);
     if (!(await this.participants.unsubscribeLinkValid(target))) throw UnsubscribePages.notValid();

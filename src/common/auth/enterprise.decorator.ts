@@ -8,7 +8,7 @@ export interface AuthenticatedCaller {
   enterpriseId: string;
   apiKeyId: string;
   /**
-   * The enterprise is a sandbox (DESIGN §17); read with the key (and cached with it), so the
+   * The enterprise is a sandbox (docs/integrating.md); read with the key (and cached with it), so the
    * `/sandbox/*` routes need no query of their own to know.
    */
   sandbox: boolean;

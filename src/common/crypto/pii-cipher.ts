@@ -1,5 +1,5 @@
 /**
- * Personal data at rest (DESIGN §4, §14). Emails, webhook secrets and transcripts are encrypted
+ * Personal data at rest (docs/data-at-rest.md). Emails, webhook secrets and transcripts are encrypted
  * with AES-256-GCM under a key derived (HKDF-SHA256) from one of the configured data keys, and
  * emails are found through an HMAC-SHA256 of the normalised email under a key derived from
  * DATA_ENCRYPTION_KEY, so equal emails match without the table holding any email.

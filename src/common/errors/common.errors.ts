@@ -1,6 +1,6 @@
 /**
- * Messages shared by every module (DESIGN §6). Spec strings are byte for byte; the others are
- * the wording DESIGN fixes where the spec is silent.
+ * Messages shared by every module (docs/api.md). Spec strings are byte for byte; the others are
+ * the wording docs/api.md fixes where the spec is silent.
  */
 export const CommonErrors = {
   Unauthorized: 'Unauthorized',

@@ -1,5 +1,5 @@
 /**
- * Maps anything thrown while serving a request to the `{"error": …}` contract (DESIGN §6).
+ * Maps anything thrown while serving a request to the `{"error": …}` contract (docs/api.md).
  * Used by the Nest exception filter and by Fastify's own error handler (errors raised before a
  * request reaches Nest, such as an oversized body), so both speak the same envelope.
  */

@@ -1,5 +1,5 @@
 /**
- * Which IP addresses are a public site (DESIGN §9, §15): public unicast only. One rule for
+ * Which IP addresses are a public site (docs/webhooks.md, docs/security.md): public unicast only. One rule for
  * everything the service sends somewhere on someone else's say — webhook deliveries (every
  * resolved address) and the participants' `returnURL` (an IP literal host).
  *

@@ -15,7 +15,7 @@ const THROTTLER_NAME = 'auth-failures';
 
 /**
  * Requests that fail authentication, limited per client address (AUTH_FAILURE_LIMIT per minute,
- * DESIGN §15): every API request from an address over the limit is answered 429 until its block
+ * docs/api.md): every API request from an address over the limit is answered 429 until its block
  * ends, with a valid key too, and without looking the key up.
  *
  * The two paths cost differently on purpose. A failure (401 from the API-key or engine-token

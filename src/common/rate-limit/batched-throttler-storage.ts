@@ -67,7 +67,7 @@ export interface BatchedStorageOptions {
 }
 
 /**
- * The per-API-key limit's throttler storage (DESIGN §5, §12): requests are counted in process and
+ * The per-API-key limit's throttler storage (docs/api.md, docs/performance.md): requests are counted in process and
  * decided locally, and the counts are settled with Redis in batches, so a request costs no Redis
  * round trip.
  *
@@ -85,7 +85,7 @@ export interface BatchedStorageOptions {
  * hits that the others made but that it has not learned yet: those not yet sent (at most one
  * batch, N = min(⌈limit / 100⌉, R × SETTLE_INTERVAL_MS)) and those sent after its own last
  * settle (at most one more batch), plus what arrives during a Redis round trip. So a window's
- * total exceeds the limit by at most about 2 × P × N (see README).
+ * total exceeds the limit by at most about 2 × P × N (docs/api.md, "Rate limits per API key").
  *
  * Redis not answering: the batch stays unsettled and is sent again with the next settle (until
  * its window ends, when it no longer matters), requests keep being decided on what this process

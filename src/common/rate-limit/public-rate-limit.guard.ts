@@ -26,7 +26,7 @@ export const SkipPublicRateLimit = (): MethodDecorator & ClassDecorator =>
   SkipThrottle({ [PUBLIC_THROTTLER]: true });
 
 /**
- * Unauthenticated traffic limited per client address (DESIGN §15), registered as an APP_GUARD:
+ * Unauthenticated traffic limited per client address (docs/api.md), registered as an APP_GUARD:
  * every route reachable without an API key (`@Public()`: the participant pages, unsubscribe, the
  * ingestion endpoint) counts against one budget per address, PUBLIC_RATE_LIMIT_REQUESTS per
  * minute, in Redis shared by every API process and failing open like the per-key limit. Secure

@@ -7,7 +7,7 @@ import { BatchedThrottlerStorage } from './batched-throttler-storage';
 import { tooManyRequests } from './too-many-requests';
 
 /**
- * Per-API-key rate limit (DESIGN §5), registered as the second APP_GUARD, after the ApiKeyGuard:
+ * Per-API-key rate limit (docs/api.md), registered as the second APP_GUARD, after the ApiKeyGuard:
  * only authenticated requests count, every route of one key shares one counter, and the counter
  * is shared by every API process through Redis, counted in process and settled in batches
  * (BatchedThrottlerStorage: no Redis round trip per request). Public routes (pages, ingestion,

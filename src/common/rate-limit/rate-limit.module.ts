@@ -40,7 +40,7 @@ class RateLimitRedisModule implements OnApplicationShutdown {
 }
 
 /**
- * The per-key limit's storage: counted in process, settled with Redis in batches (DESIGN §12).
+ * The per-key limit's storage: counted in process, settled with Redis in batches (docs/performance.md).
  * The limits per address keep the plain storage below: a round trip per request is what an
  * anonymous flood should pay, and their blocks must be seen by every process at once.
  */
@@ -68,8 +68,8 @@ const publicThrottlerOptions = {
 };
 
 /**
- * Rate limiting, all counters in one Redis, failing open: per API key (DESIGN §5; batched, see
- * BatchedThrottlerStorage) and per client address (DESIGN §15: public routes, and authentication
+ * Rate limiting, all counters in one Redis, failing open: per API key (docs/api.md; batched, see
+ * BatchedThrottlerStorage) and per client address (docs/api.md: public routes, and authentication
  * failures; ThrottlerModule's storage, one round trip per count). The guards are registered in
  * AppModule; the engine-token guard uses the AuthFailureLimiter too.
  */

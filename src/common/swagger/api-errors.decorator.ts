@@ -16,7 +16,7 @@ const RETRY_AFTER = {
 };
 
 /**
- * Documents the limits per client address of a public endpoint (DESIGN §15): its 429.
+ * Documents the limits per client address of a public endpoint (docs/security.md): its 429.
  */
 export function ApiClientAddressLimits(): MethodDecorator {
   return ApiResponse({

@@ -1,5 +1,5 @@
 /**
- * Participant emails are plain addresses only (DESIGN §15): `local@domain`, one of them, nothing
+ * Participant emails are plain addresses only (docs/security.md): `local@domain`, one of them, nothing
  * else. A mail library reads an address field as a list: `Boss <a@x.com>`, `a,b@c.d`,
  * `a@x.com, b@y.com`, `team: a@x.com, b@y.com;` or `a@x.com (boss)` would each be one or several
  * recipients other than the string that was stored. So an address is accepted only when

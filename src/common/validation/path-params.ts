@@ -1,5 +1,5 @@
 /**
- * Path parameters (DESIGN §6). "Absent" parameters are real requests (`GET /groups//participants`,
+ * Path parameters (docs/api.md). "Absent" parameters are real requests (`GET /groups//participants`,
  * `DELETE /webhooks/12/`): controllers declare them with `@AbsentPathParameters(…)`, so they
  * are authenticated first like every other route.
  */
@@ -16,7 +16,7 @@ import { ApiError } from '../errors/api-error';
 import { missingPathParameter, mustBeNumber } from '../errors/common.errors';
 
 /**
- * Numeric ids are whole decimal numbers. Ids beyond 2^53 cannot exist (DESIGN §4: they fit in a
+ * Numeric ids are whole decimal numbers. Ids beyond 2^53 cannot exist (docs/design.md: they fit in a
  * JSON number), so they become 0, which matches no row and yields the module's "not found".
  */
 export function parseNumericId(name: string, raw: string | undefined): number {
@@ -55,7 +55,7 @@ export interface AbsentParameterRoute {
 }
 
 /**
- * Declares a controller's "absent parameter" routes (DESIGN §6): each answers 400
+ * Declares a controller's "absent parameter" routes (docs/api.md): each answers 400
  * `You are missing the path parameter <name>`, after authentication like any route, and is left
  * out of the OpenAPI document. One line per route instead of a stub method each.
  */

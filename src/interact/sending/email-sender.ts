@@ -39,13 +39,13 @@ export class EmailSender {
       await this.repository.finish(messageId, 'skipped', 'preference turned off');
       return 'skipped';
     }
-    // Links at the membership's current link version (DESIGN §15), signed when the mail is sent.
+    // Links at the membership's current link version (docs/security.md), signed when the mail is sent.
     const link = {
       participantId: message.participantId,
       groupId: message.groupId,
       linkVersion: message.linkVersion,
     };
-    // A notice is a security message: no unsubscribe (DESIGN §14).
+    // A notice is a security message: no unsubscribe (docs/privacy.md).
     const unsubscribeUrl =
       message.type === 'privacyNotice' ? null : this.links.unsubscribeUrl(link, message.type);
     const mail = renderMail({
@@ -85,7 +85,7 @@ export class EmailSender {
   }
 
   /**
-   * A sandbox enterprise's mail (DESIGN §17) is kept, rendered as it would have been sent, and
+   * A sandbox enterprise's mail (docs/integrating.md) is kept, rendered as it would have been sent, and
    * never reaches the mailer. Its recipient is checked as the mailer checks it, so the mail ends
    * as a real send would have (`sent`, or `failed` with `EADDRESS`).
    */

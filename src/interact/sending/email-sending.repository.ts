@@ -29,7 +29,7 @@ export type MessageToSend = RowOf<typeof MESSAGE> &
     /** The request in force: the participant's own, else the group's. */
     requestedPrivacy: GroupEntity['requestedPrivacy'];
     privacyLevel: MembershipEntity['privacyLevel'];
-    /** The membership's link version, carried by the mail's links (DESIGN §15). */
+    /** The membership's link version, carried by the mail's links (docs/security.md). */
     linkVersion: MembershipEntity['linkVersion'];
   };
 
@@ -85,7 +85,7 @@ export class EmailSendingRepository {
   }
 
   /**
-   * Keeps a sandbox enterprise's mail instead of sending it (DESIGN §17), the text already
+   * Keeps a sandbox enterprise's mail instead of sending it (docs/integrating.md), the text already
    * encrypted. A retried job captures it once.
    */
   async capture(

@@ -16,7 +16,7 @@ export interface OutgoingMail {
 }
 
 /**
- * The recipient is not one plain address (DESIGN §15): nodemailer would read it as other or
+ * The recipient is not one plain address (docs/security.md): nodemailer would read it as other or
  * several recipients, so it is never handed over. Permanent; logged as its code, `EADDRESS`.
  */
 export class NotPlainAddressError extends Error {
@@ -41,7 +41,7 @@ export function isPermanentSmtpFailure(error: unknown): boolean {
 /**
  * What the email log keeps of a failure: `smtp <status code>` for an SMTP answer, else
  * nodemailer's error code (`ECONNECTION`, `ETIMEDOUT`, …), else `error` — never the text, which
- * quotes addresses (DESIGN §14).
+ * quotes addresses (docs/data-at-rest.md).
  */
 export function smtpFailureCode(error: unknown): string {
   const { responseCode, code } = error as { responseCode?: unknown; code?: unknown };

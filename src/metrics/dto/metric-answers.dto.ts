@@ -48,7 +48,7 @@ const MHCI_STATS_OR_NULL = { nullable: true, allOf: [{ $ref: getSchemaPath(MhciS
 const WORD_SHARES = { type: 'object', additionalProperties: { type: 'number' } } as const;
 
 /**
- * The OpenAPI schemas of the answers, one named schema per shape (DESIGN §17: a generated client
+ * The OpenAPI schemas of the answers, one named schema per shape (docs/integrating.md: a generated client
  * knows that `count` answers numbers and `mhci` statistics). A group's `mhci` and `wordcloud`
  * can be `null` (a period under the privacy floor, or no sessions at all); a participant's
  * `mhci` is `null` without sessions, and a participant's word cloud is never `null` (`{}`).

@@ -13,7 +13,7 @@ export const isCalendarDate = (value: unknown): boolean => {
   );
 };
 
-/** The most words a cloud answers (DESIGN §13): more would only list rarer, more telling words. */
+/** The most words a cloud answers (docs/metrics.md): more would only list rarer, more telling words. */
 export const MAX_TOP = 200;
 
 /** A whole number 1–MAX_TOP, written plainly (no sign, no leading zero). */

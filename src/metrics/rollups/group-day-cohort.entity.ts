@@ -5,7 +5,7 @@ import { GroupEntity } from '../../groups/group.entity';
 /**
  * Schema of `group_day_cohorts`: per group and UTC day, how many distinct participants completed
  * sessions, and how many of them gave counted words. A metric bucket whose busiest day already
- * reaches the privacy floor (DESIGN §13) is decided from these rows alone, so a year of a large
+ * reaches the privacy floor (docs/metrics.md) is decided from these rows alone, so a year of a large
  * group costs 365 rows, not a scan of its sessions.
  */
 @Entity({ name: 'group_day_cohorts' })

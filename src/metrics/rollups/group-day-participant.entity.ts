@@ -6,7 +6,7 @@ import { ParticipantEntity } from '../../participants/participant.entity';
 /**
  * Schema of `group_day_participants`: who completed sessions in a group on a UTC day, and how
  * many of those sessions gave counted words. The exact distinct-participant count of a metric
- * bucket that spans several days (privacy floor, DESIGN §13) is read from here; so is one
+ * bucket that spans several days (privacy floor, docs/metrics.md) is read from here; so is one
  * participant's share of the rollups.
  */
 @Entity({ name: 'group_day_participants' })

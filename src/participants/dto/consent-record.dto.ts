@@ -5,7 +5,7 @@ const VALUE_SCHEMA = {
   description: 'A privacy level (privacyLevel) or a boolean (consent and email preferences).',
 };
 
-/** One change in the participant's consent ledger (DESIGN §14). */
+/** One change in the participant's consent ledger (docs/privacy.md). */
 export class ConsentRecordDto {
   @ApiProperty({
     type: 'integer',

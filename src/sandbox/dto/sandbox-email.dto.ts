@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { MAIL_TYPES, type MailType } from '../../interact/interact.errors';
 
-/** A mail of a sandbox enterprise, captured instead of sent (`GET /sandbox/emails`, DESIGN §17). */
+/** A mail of a sandbox enterprise, captured instead of sent (`GET /sandbox/emails`, docs/integrating.md). */
 export class SandboxEmailDto {
   @ApiProperty({
     example: 'ana@example.com',

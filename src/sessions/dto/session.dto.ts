@@ -23,7 +23,7 @@ const NUMBER_MAP = { type: 'object', additionalProperties: { type: 'number' } } 
 
 /**
  * The Session resource (spec "Session"): the level-0 fields always, then the fields of the
- * privacy level in force now for the session's membership (DESIGN §7, common/privacy-model.ts).
+ * privacy level in force now for the session's membership (docs/privacy.md, common/privacy-model.ts).
  * A session without a result yet shows level 0 only.
  */
 export class SessionDto {

@@ -11,7 +11,7 @@ const FLUSH_SIZE = 50;
 const FLUSH_DELAY_MS = 20;
 
 /**
- * A worker process's delivery loop (DESIGN §16). It leases due deliveries in batches (one
+ * A worker process's delivery loop (docs/webhooks.md). It leases due deliveries in batches (one
  * statement leases many, SKIP LOCKED: workers take disjoint rows), keeps DELIVERY_CONCURRENCY
  * sends in flight on keep-alive connections, and records outcomes in batches (one statement writes
  * many attempt rows and delivery states). PostgreSQL stays the truth: a lease outlives the

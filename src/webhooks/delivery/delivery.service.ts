@@ -24,7 +24,7 @@ export interface SentDelivery {
 }
 
 /**
- * Delivery attempts (DESIGN §9, §16): build the event envelope, sign it afresh, POST it through
+ * Delivery attempts (docs/webhooks.md): build the event envelope, sign it afresh, POST it through
  * the SSRF guard on the endpoint's keep-alive connections, and decide: delivered (2xx), endpoint
  * disabled (410), retry later (anything else), or failed (schedule exhausted). Leasing and
  * recording happen in batches (DeliveryPump, finishBatch).
@@ -42,7 +42,7 @@ export class DeliveryService implements OnModuleDestroy {
 
   /**
    * The envelope, the same for every event type. An event's personal data is cleared once all
-   * its deliveries are final (retention, DESIGN §14): an event redelivered after that carries
+   * its deliveries are final (retention, docs/data-at-rest.md): an event redelivered after that carries
    * those fields as `null` (`"email": null` for `user.created`, `"userIdentifier": null` for
    * `user.deleted`), so the receiver sees the field and knows it is gone.
    */

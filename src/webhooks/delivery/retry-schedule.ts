@@ -1,5 +1,5 @@
 /**
- * When to try again (DESIGN §9): the configured schedule (5 s, 5 min, 30 min, 2 h, 5 h, 10 h,
+ * When to try again (docs/webhooks.md): the configured schedule (5 s, 5 min, 30 min, 2 h, 5 h, 10 h,
  * 10 h, 24 h by default) with ±10 % jitter so retries of many endpoints do not arrive in lockstep,
  * or the receiver's `Retry-After` (seconds or an HTTP date) when it gives one, capped at 2 h.
  * After the last delay the delivery has failed.

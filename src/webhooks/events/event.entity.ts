@@ -3,7 +3,7 @@ import { ForeignKey } from '../../database/entity-columns';
 import { EnterpriseEntity } from '../../enterprises/enterprise.entity';
 import { GroupEntity } from '../../groups/group.entity';
 
-/** Schema of `events`, the transactional outbox (DESIGN §9). */
+/** Schema of `events`, the transactional outbox (docs/webhooks.md). */
 @Entity({ name: 'events' })
 @Index('events_group_created_idx', ['groupId', 'createdAt'])
 // Retention's work list: events still holding personal data (cleared once delivered).

@@ -1,11 +1,11 @@
 /**
- * Event types and payloads (DESIGN §9). Events are written to the `events` outbox in the same
+ * Event types and payloads (docs/webhooks.md). Events are written to the `events` outbox in the same
  * transaction as the change that caused them; the webhooks module delivers them.
  */
 export const EventTypes = {
   UserCreated: 'user.created',
   SessionResult: 'user.session.result',
-  /** A participant's privacy level changed (DESIGN §14, §16); for endpoints that enable it. */
+  /** A participant's privacy level changed (docs/privacy.md, docs/webhooks.md); for endpoints that enable it. */
   PrivacyUpdated: 'user.privacy.updated',
   /** A participant was erased; one per group they belonged to. */
   Deleted: 'user.deleted',
@@ -54,7 +54,7 @@ export interface SessionResultPayload {
   timestamp: string;
 }
 
-/** `user.privacy.updated` object (DESIGN §16). */
+/** `user.privacy.updated` object (docs/webhooks.md). */
 export interface PrivacyUpdatedPayload {
   groupID: number;
   userIdentifier: string;
@@ -74,7 +74,7 @@ export interface UserDeletedPayload {
 
 /**
  * The fields of each event type kept encrypted in `encrypted_pii` rather than in the payload.
- * Retention clears them once delivered (DESIGN §14); a redelivery afterwards carries them as
+ * Retention clears them once delivered (docs/privacy.md); a redelivery afterwards carries them as
  * `null`, so the receiver sees the field existed and is gone.
  */
 export const EVENT_PII_FIELDS: Readonly<Partial<Record<EventType, readonly string[]>>> = {
