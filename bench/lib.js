@@ -400,7 +400,7 @@ function ourServiceOptions({
       DATA_ENCRYPTION_KEY: 'be'.repeat(32),
       CHECKIN_TOKEN_SECRET: 'bench-checkin-token-secret-0123456789',
       ENGINE_TOKEN: 'bench-engine-token-0123456789abcdefghij',
-      // What production requires (DESIGN §15); no mail is sent by the measured routes.
+      // What production requires (docs/security.md); no mail is sent by the measured routes.
       PUBLIC_BASE_URL: env.PUBLIC_BASE_URL ?? 'https://checkin.bench.invalid',
       MAIL_TRANSPORT: 'file',
       MAIL_DIR: path.join(os.tmpdir(), 'checkin-bench-mail'),

@@ -201,7 +201,7 @@ async function seedGroups({ databaseUrl, groups = 100, seed = SEED }) {
  * The metrics scenario's data, in its own enterprise ("Benchmark Metrics Enterprise", its own API
  * key): one group, `participants` participants each with a membership in it, `sessions` completed
  * sessions spread evenly over 2025 (UTC) with a deterministic pseudo-random mhci in [0, 100], the
- * group's per-day word rollup (`days` × `words` rows) and its privacy-floor rollups (DESIGN §13). Everything is generated in SQL with
+ * group's per-day word rollup (`days` × `words` rows) and its privacy-floor rollups (docs/metrics.md). Everything is generated in SQL with
  * generate_series. Seeding is skipped when the enterprise already holds exactly these sizes (a
  * million sessions take a while); `force` re-seeds anyway.
  *

@@ -3,9 +3,9 @@
 /**
  * Reference implementation of `GET /metrics/groups/{groupID}/mhci` (without groupBy): bare
  * Fastify + pg, the same API key check and cache as groups-server.js, the same group existence
- * check, and the raw `percentile_cont` statement over the same covering index (DESIGN §12:
+ * check, and the raw `percentile_cont` statement over the same covering index (docs/performance.md:
  * "mhci over 1 M sessions ≤ 1.5× the raw query"), and nothing else. The service's statement adds
- * the privacy floor (DESIGN §13) to it; what that costs is what the ratio shows. The benchmark
+ * the privacy floor (docs/metrics.md) to it; what that costs is what the ratio shows. The benchmark
  * checks that both answer the same body (its group is far above the floor).
  *
  * The service's own statements are taken from the built MetricsRepository

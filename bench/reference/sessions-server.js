@@ -16,7 +16,7 @@
  *
  * - GET /sessions/{id}: the session-id pattern check, SessionsRepository.findForEnterprise (one
  *   SELECT joining sessions, memberships and participants), the fields of the membership's
- *   privacy level now (DESIGN §7), as the service's sessionView writes them — the transcript
+ *   privacy level now (docs/privacy.md), as the service's sessionView writes them — the transcript
  *   decrypted with the service's own codec and data keys (DATA_ENCRYPTION_KEY[S]), as the service
  *   must: the reference does the same work except the framework's.
  * - POST /session/create: a minimal body check (types, https returnURL), the group

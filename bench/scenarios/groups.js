@@ -26,7 +26,7 @@ const { seedGroups } = require('../seed');
 
 const GROUPS = 100;
 const ROUNDS = 3;
-/** With the per-key rate limit on (DESIGN §12). */
+/** With the per-key rate limit on (docs/performance.md). */
 const TARGET_RATIO = 0.75;
 const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/checkin_bench';
 

@@ -4,7 +4,7 @@
  * Result ingestion (`POST /internal/sessions/{sessionID}/result`, the analysis engine's endpoint)
  * into a group that already holds 1,000,000 completed sessions with their features, against
  * ingestion into an empty group, both on the built service (`node dist/main`, production mode).
- * Ratio = p50 latency into the 1M group ÷ p50 latency into the empty group, target ≤ 3 (DESIGN §12:
+ * Ratio = p50 latency into the 1M group ÷ p50 latency into the empty group, target ≤ 3 (docs/performance.md:
  * percentiles must not scan the group).
  *
  * Every request completes a different pending session: before each run the scenario inserts
@@ -70,7 +70,7 @@ const USER_LINES = [
 
 const round = (value, digits) => Number(value.toFixed(digits));
 
-/** A result as the engine posts it (DESIGN §8, session-result.dto.ts), from the PRNG `random`. */
+/** A result as the engine posts it (docs/checkin-flow.md, session-result.dto.ts), from the PRNG `random`. */
 function resultBody(random) {
   const mhci = round(30 + random() * 65, 1);
   const around = () => round(Math.min(100, Math.max(0, mhci - 12 + random() * 24)), 1);
@@ -271,7 +271,7 @@ async function checkIngestion(db, baseUrl, seed, headers) {
       )
     ).rows;
     for (const { name, p } of expected) {
-      // Exact in small groups; within 0.01 where the histogram answers alone (DESIGN §12).
+      // Exact in small groups; within 0.01 where the histogram answers alone (docs/performance.md).
       if (typeof stored?.[name] !== 'number' || Math.abs(stored[name] - p) > PERCENTILE_TOLERANCE) {
         throw new Error(
           `group ${groupId}: groupPercentiles.${name} is ${stored?.[name]}, the group's rows ` +

@@ -4,7 +4,7 @@
  * Group metrics over 1,000,000 completed sessions (one group, 10,000 participants, 2025):
  *
  *  (a) GET /metrics/groups/{id}/mhci: the built service (its statement includes the privacy
- *      floor, DESIGN §13) against the bare Fastify + pg reference running the raw
+ *      floor, docs/metrics.md) against the bare Fastify + pg reference running the raw
  *      `percentile_cont` query (bench/reference/metrics-server.js); ratio = our p50 latency ÷
  *      reference p50 latency, target ≤ 1.5.
  *  (b) the service's GET …/wordcloud against its own GET …/count; ratio = wordcloud p50 ÷ count

@@ -2,7 +2,7 @@
 
 /**
  * POST /session/create for existing participants (`userIdentifier` = their `ok_` external ID,
- * DESIGN §8 "later sessions"), in the sessions scenario's data (100 groups, 10,000 participants,
+ * docs/checkin-flow.md "later sessions"), in the sessions scenario's data (100 groups, 10,000 participants,
  * 100,000 sessions): the built service against the bare Fastify + pg reference
  * (bench/reference/sessions-server.js: group lookup, participant lookup and a single INSERT, the
  * service's own statements), alternating reference and ours. autocannon rotates over every

@@ -32,7 +32,7 @@ const GROUPS = 100;
 const PARTICIPANTS = 10_000;
 const SESSIONS = 100_000;
 const ROUNDS = 3;
-/** With the per-key rate limit on (DESIGN §12). */
+/** With the per-key rate limit on (docs/performance.md). */
 const TARGET_RATIO = 0.75;
 /** Sessions whose answers are compared byte for byte before measuring. */
 const CHECKED_SESSIONS = 20;
@@ -46,7 +46,7 @@ const SHARED_ENV = {
   PUBLIC_BASE_URL: 'https://checkin.bench.example',
 };
 
-/** The fields of a level-5 session, in the service's order (DESIGN §7). */
+/** The fields of a level-5 session, in the service's order (docs/privacy.md). */
 /** Every field of a session at level 5, from the service's privacy model. */
 const LEVEL_5_FIELDS = loadDist('common/privacy-model.js').sessionFieldsAt(5);
 

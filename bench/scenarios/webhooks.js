@@ -1,7 +1,7 @@
 'use strict';
 
 /**
- * Webhook deliveries (DESIGN §9, §12), to a local receiver (a plain node:http server in this
+ * Webhook deliveries (docs/webhooks.md, docs/performance.md), to a local receiver (a plain node:http server in this
  * process answering 200 at once), with the service split as in production: the API
  * (`node dist/main`, RUN_WORKERS=false) writes the events, one worker process (`node dist/worker`)
  * delivers them.
