@@ -7,7 +7,7 @@ import { PAGE_ERRORS, PageTexts, SAVED_MESSAGES } from '../src/checkin/pages/pag
 import { PRIVACY_LEVEL_TEXTS } from '../src/common/privacy-model';
 import { LinkTokens } from '../src/participant-links/link-tokens';
 import { ParticipantLinks } from '../src/participant-links/participant-links';
-import { ENGINE_TOKEN, postResult } from './support/engine';
+import { conversation, ENGINE_TOKEN, engineResult, postResult } from './support/engine';
 import { PageBrowser } from './support/page-browser';
 import {
   SessionCreated,
@@ -479,16 +479,12 @@ describe('Check-in pages', () => {
   });
 
   describe('GET /checkin/{token}/done never answers 5xx (DESIGN §15)', () => {
-    const RESULT = {
-      version: 'v1.0.0',
+    const RESULT = engineResult({
       mhci: 64,
       subscores: { vision: 60, audio: 61, transcript: 62, assessment: 63 },
-      transcript: [
-        { role: 'assistant', content: 'How are you?' },
-        { role: 'user', content: 'Fine, thanks.' },
-      ],
+      transcript: conversation('How are you?', 'Fine, thanks.'),
       features: { pitch: 0.5 },
-    };
+    });
 
     /** A check-in completed by the analysis engine (POST /internal/sessions/{id}/result). */
     const completedCheckin = async (returnURL: string): Promise<Checkin> => {

@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { Pool } from 'pg';
 import { createTestDatabase, databaseUrl, dropDatabase } from './support/databases';
-import { engineHeaders, ENGINE_TOKEN } from './support/engine';
+import { conversation, engineHeaders, ENGINE_TOKEN, engineResult } from './support/engine';
 import { HttpResult, request, RequestOptions } from './support/http';
 import {
   createEnterpriseWithCli,
@@ -29,16 +29,13 @@ const S2 = secret();
 /** A word no other text of the test contains: found anywhere in a row, it leaked. */
 const SECRET_WORD = 'quokkaconfession';
 
-const result = (line: string) => ({
-  version: 'v1.0.0',
-  mhci: 64,
-  subscores: { vision: 60, audio: 61, transcript: 62, assessment: 63 },
-  transcript: [
-    { role: 'assistant', content: 'How was your week?' },
-    { role: 'user', content: line },
-  ],
-  features: { pitch: 0.5 },
-});
+const result = (line: string) =>
+  engineResult({
+    mhci: 64,
+    subscores: { vision: 60, audio: 61, transcript: 62, assessment: 63 },
+    transcript: conversation('How was your week?', line),
+    features: { pitch: 0.5 },
+  });
 
 describe('Data at rest (real processes, one database)', () => {
   let databaseName: string;

@@ -9,7 +9,7 @@ import { PiiCipher } from '../src/common/crypto/pii-cipher';
 import { ParticipantErrors } from '../src/participants/participants.errors';
 import { ParticipantLinks } from '../src/participant-links/participant-links';
 import { SessionErrors } from '../src/sessions/sessions.errors';
-import { ENGINE_TOKEN, postResult } from './support/engine';
+import { conversation, ENGINE_TOKEN, engineResult, subscores } from './support/engine';
 import { match } from './support/matchers';
 import { runToExit } from './support/processes';
 import {
@@ -56,30 +56,19 @@ describe('Erasure and export', () => {
     for (const [index, [day, mhci, words, pitch]] of sessions.entries()) {
       const target = groups[index % groups.length];
       // A participant joins a group with their email; later sessions there use the ok_ ID.
-      const created = await t.createSession(
-        acme,
-        target,
-        index < groups.length ? email : identifier,
-        {
-          headers: { 'Idempotency-Key': `${email}-${index}` },
-        },
-      );
-      expect(created.status).toBe(200);
-      const session = created.body as SessionCreated;
+      const session = await t.completedSession(acme, target, {
+        identifier: index < groups.length ? email : identifier,
+        headers: { 'Idempotency-Key': `${email}-${index}` },
+        result: engineResult({
+          mhci,
+          subscores: subscores(1),
+          transcript: conversation('How are you?', words),
+          features: { pitch, tempo: pitch / 2 },
+          completedAt: `${day}T10:00:00Z`,
+        }),
+      });
       identifier = session.userIdentifier;
       ids.push(session.sessionID);
-      const result = await postResult(t, session.sessionID, {
-        version: 'v1.0.0',
-        mhci,
-        subscores: { vision: 1, audio: 1, transcript: 1, assessment: 1 },
-        transcript: [
-          { role: 'assistant', content: 'How are you?' },
-          { role: 'user', content: words },
-        ],
-        features: { pitch, tempo: pitch / 2 },
-        completedAt: `${day}T10:00:00Z`,
-      });
-      expect(result.status).toBe(200);
     }
     const { rows } = await t.db.query<{ id: string }>(
       'SELECT id FROM participants WHERE external_id = $1',

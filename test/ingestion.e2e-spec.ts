@@ -2,7 +2,7 @@ import { featureBucket } from '../src/metrics/rollups/feature-buckets';
 import { IngestionErrors } from '../src/checkin/ingestion/ingestion.errors';
 import { CommonErrors } from '../src/common/errors/common.errors';
 import { SessionErrors } from '../src/sessions/sessions.errors';
-import { ENGINE_TOKEN, postResult } from './support/engine';
+import { conversation, ENGINE_TOKEN, engineResult, postResult } from './support/engine';
 import { match } from './support/matchers';
 import {
   SessionCreated,
@@ -23,17 +23,21 @@ function mulberry32(seed: number): () => number {
   };
 }
 
+/** This file's result; an override may be anything, valid or not (the validation tests). */
 const result = (overrides: Record<string, unknown> = {}) => ({
-  version: 'v1.2.3',
-  mhci: 70,
-  subscores: { vision: 61, audio: 72, transcript: 83, assessment: 94 },
-  transcript: [
-    { role: 'assistant', content: 'How did you sleep this week?' },
-    { role: 'user', content: 'Badly. Work stress, deadlines, more deadlines.' },
-    { role: 'assistant', content: 'Tell me about work.' },
-    { role: 'user', content: 'Deadlines everywhere, but my team helps.' },
-  ],
-  features: { pitch: 0.5, pace: 2 },
+  ...engineResult({
+    version: 'v1.2.3',
+    mhci: 70,
+    subscores: { vision: 61, audio: 72, transcript: 83, assessment: 94 },
+    transcript: [
+      ...conversation(
+        'How did you sleep this week?',
+        'Badly. Work stress, deadlines, more deadlines.',
+      ),
+      ...conversation('Tell me about work.', 'Deadlines everywhere, but my team helps.'),
+    ],
+    features: { pitch: 0.5, pace: 2 },
+  }),
   ...overrides,
 });
 

@@ -1,7 +1,7 @@
 import { GroupErrors } from '../src/groups/groups.errors';
 import { MetricsErrors } from '../src/metrics/metrics.errors';
 import { ParticipantErrors } from '../src/participants/participants.errors';
-import { ENGINE_TOKEN, postResult } from './support/engine';
+import { conversation, ENGINE_TOKEN, engineResult, postResult, subscores } from './support/engine';
 import {
   SessionCreated,
   startTestApp,
@@ -28,17 +28,17 @@ describe('Metrics', () => {
   let person: string;
 
   const ingest = (sessionId: string, completedAt: string, mhci: number, words: string) =>
-    postResult(t, sessionId, {
-      version: 'v1.0.0',
-      mhci,
-      subscores: { vision: 1, audio: 1, transcript: 1, assessment: 1 },
-      transcript: [
-        { role: 'assistant', content: 'assistant chatter never counted' },
-        { role: 'user', content: words },
-      ],
-      features: { pitch: mhci },
-      completedAt,
-    });
+    postResult(
+      t,
+      sessionId,
+      engineResult({
+        mhci,
+        subscores: subscores(1),
+        transcript: conversation('assistant chatter never counted', words),
+        features: { pitch: mhci },
+        completedAt,
+      }),
+    );
 
   beforeAll(async () => {
     t = await startTestApp({ ENGINE_TOKEN });

@@ -6,7 +6,7 @@
  */
 import { PAGE_ERRORS, PageTexts } from '../src/checkin/pages/pages.messages';
 import { ParticipantLinks } from '../src/participant-links/participant-links';
-import { ENGINE_TOKEN, postResult } from './support/engine';
+import { ENGINE_TOKEN, engineResult, postResult, subscores, userSays } from './support/engine';
 import { PageBrowser } from './support/page-browser';
 import { SessionCreated, startTestApp, TestApp } from './support/test-app';
 
@@ -159,13 +159,16 @@ describe('Security headers of every HTML answer (DESIGN §15)', () => {
         h1: PageTexts.pendingTitle,
       },
       async () => {
-        const result = await postResult(t, created.sessionID, {
-          version: 'v1.0.0',
-          mhci: 50,
-          subscores: { vision: 50, audio: 50, transcript: 50, assessment: 50 },
-          transcript: [{ role: 'user', content: 'Fine.' }],
-          features: { pitch: 0.5 },
-        });
+        const result = await postResult(
+          t,
+          created.sessionID,
+          engineResult({
+            mhci: 50,
+            subscores: subscores(50),
+            transcript: userSays('Fine.'),
+            features: { pitch: 0.5 },
+          }),
+        );
         expect(result.status).toBe(200);
       },
       { name: 'done, completed', method: 'GET', path: `${checkin}/done`, status: 302 },

@@ -9,7 +9,7 @@ import { PageTexts, SAVED_MESSAGES } from '../src/checkin/pages/pages.messages';
 import { levelInWords } from '../src/common/privacy-model';
 import { ParticipantErrors } from '../src/participants/participants.errors';
 import { ParticipantLinks } from '../src/participant-links/participant-links';
-import { ENGINE_TOKEN, postResult } from './support/engine';
+import { ENGINE_TOKEN, engineResult, postResult, subscores } from './support/engine';
 import { match } from './support/matchers';
 import { PageBrowser } from './support/page-browser';
 import { SmtpSink } from './support/smtp-sink';
@@ -22,13 +22,7 @@ import {
 } from './support/test-app';
 import { eventually } from './support/webhook-receiver';
 
-const RESULT = {
-  version: 'v1.0.0',
-  mhci: 61,
-  subscores: { vision: 1, audio: 1, transcript: 1, assessment: 1 },
-  transcript: [{ role: 'user', content: 'fine' }],
-  features: { pitch: 1 },
-};
+const RESULT = engineResult({ mhci: 61, subscores: subscores(1) });
 
 describe('Participant data: ledger, notices, events, consent', () => {
   let t: TestApp;

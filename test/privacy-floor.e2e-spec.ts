@@ -2,7 +2,14 @@ import { COHORT_BACKFILL } from '../migrations/1764378000000-PrivacyFloor';
 import { PRIVACY_FLOOR } from '../src/common/privacy-model';
 import { EnterpriseErrors } from '../src/enterprises/enterprises.errors';
 import { MetricsErrors } from '../src/metrics/metrics.errors';
-import { ENGINE_TOKEN, postResult } from './support/engine';
+import {
+  conversation,
+  ENGINE_TOKEN,
+  engineResult,
+  postResult,
+  subscores,
+  userSays,
+} from './support/engine';
 import { runToExit } from './support/processes';
 import {
   SessionCreated,
@@ -61,23 +68,17 @@ describe('Privacy floor of group metrics', () => {
   const ids = new Map<string, string>();
 
   const checkIn = async (enterprise: TestEnterprise, group: TestGroup, c: CheckIn) => {
-    const identity = ids.get(c.who) ?? c.who;
-    const created = await t.createSession(enterprise, group, identity);
-    expect(created.status).toBe(200);
-    const session = created.body as SessionCreated;
-    ids.set(c.who, session.userIdentifier);
-    const result = await postResult(t, session.sessionID, {
-      version: 'v1.0.0',
-      mhci: c.mhci,
-      subscores: { vision: 1, audio: 1, transcript: 1, assessment: 1 },
-      transcript: [
-        { role: 'assistant', content: 'How are you?' },
-        { role: 'user', content: c.words },
-      ],
-      features: { pitch: c.mhci },
-      completedAt: c.at,
+    const session = await t.completedSession(enterprise, group, {
+      identifier: ids.get(c.who) ?? c.who,
+      result: engineResult({
+        mhci: c.mhci,
+        subscores: subscores(1),
+        transcript: conversation('How are you?', c.words),
+        features: { pitch: c.mhci },
+        completedAt: c.at,
+      }),
     });
-    expect(result.status).toBe(200);
+    ids.set(c.who, session.userIdentifier);
     return session;
   };
 
@@ -382,14 +383,17 @@ describe('Privacy floor of group metrics', () => {
       }
       const results = await Promise.all(
         sessions.map((session, i) =>
-          postResult(t, session.sessionID, {
-            version: 'v1.0.0',
-            mhci: 40 + i,
-            subscores: { vision: 1, audio: 1, transcript: 1, assessment: 1 },
-            transcript: [{ role: 'user', content: i % 2 === 0 ? 'the of' : `tired ${i}` }],
-            features: { pitch: i },
-            completedAt: `2026-06-01T${String(10 + i).padStart(2, '0')}:00:00Z`,
-          }),
+          postResult(
+            t,
+            session.sessionID,
+            engineResult({
+              mhci: 40 + i,
+              subscores: subscores(1),
+              transcript: userSays(i % 2 === 0 ? 'the of' : `tired ${i}`),
+              features: { pitch: i },
+              completedAt: `2026-06-01T${String(10 + i).padStart(2, '0')}:00:00Z`,
+            }),
+          ),
         ),
       );
       expect(results.map((result) => result.status)).toEqual(sessions.map(() => 200));

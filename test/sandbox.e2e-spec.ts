@@ -8,7 +8,7 @@ import { SandboxErrors } from '../src/sandbox/sandbox.errors';
 import { PageTexts } from '../src/checkin/pages/pages.messages';
 import { SessionErrors } from '../src/sessions/sessions.errors';
 import { PageBrowser } from './support/page-browser';
-import { ENGINE_TOKEN, postResult } from './support/engine';
+import { conversation, ENGINE_TOKEN, engineResult, postResult } from './support/engine';
 import { match } from './support/matchers';
 import { runToExit } from './support/processes';
 import { SmtpSink } from './support/smtp-sink';
@@ -41,14 +41,13 @@ const PENDING = { status: 'created', synthetic: false, mhci: null, resultEvents:
 
 /** A result as the analysis engine posts it, completed an hour ago. */
 const explicitResult = (overrides: Record<string, unknown> = {}) => ({
-  version: 'v3.1.4',
-  mhci: 64.5,
-  subscores: { vision: 61, audio: 62, transcript: 63, assessment: 64 },
-  transcript: [
-    { role: 'assistant', content: 'How was your week?' },
-    { role: 'user', content: 'Calm, the sandbox helped.' },
-  ],
-  features: { pace: 2.5, pitch: 0.25 },
+  ...engineResult({
+    version: 'v3.1.4',
+    mhci: 64.5,
+    subscores: { vision: 61, audio: 62, transcript: 63, assessment: 64 },
+    transcript: conversation('How was your week?', 'Calm, the sandbox helped.'),
+    features: { pace: 2.5, pitch: 0.25 },
+  }),
   completedAt: new Date(Date.now() - 3_600_000).toISOString(),
   ...overrides,
 });

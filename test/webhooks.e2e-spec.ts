@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import { GroupErrors } from '../src/groups/groups.errors';
 import { isPublicAddress } from '../src/webhooks/safe-http';
 import { WebhookErrors } from '../src/webhooks/webhooks.errors';
-import { ENGINE_TOKEN, postResult } from './support/engine';
+import { ENGINE_TOKEN, engineResult, postResult } from './support/engine';
 import { match } from './support/matchers';
 import { strandJob } from './support/queues';
 import {
@@ -26,13 +26,7 @@ interface Endpoint {
   secret: string;
 }
 
-const result = {
-  version: 'v1.0.0',
-  mhci: 60,
-  subscores: { vision: 60, audio: 60, transcript: 60, assessment: 60 },
-  transcript: [{ role: 'user', content: 'fine' }],
-  features: { pitch: 1 },
-};
+const result = engineResult();
 
 describe('Webhooks', () => {
   let t: TestApp;

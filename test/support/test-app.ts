@@ -10,6 +10,7 @@ import { AppConfig, loadConfig } from '../../src/config/config';
 import { withLocalSecrets } from '../../src/config/local-secrets';
 import { EnterprisesService } from '../../src/enterprises/enterprises.service';
 import { createTestDatabase, databaseUrl, dropDatabase } from './databases';
+import { EngineResult, engineResult, postResult } from './engine';
 import { HttpResult, request, RequestOptions } from './http';
 import Redis from 'ioredis';
 
@@ -111,6 +112,36 @@ export class TestApp {
       },
     });
   }
+
+  /**
+   * A participant's session in `group`, completed by the analysis engine (through the real
+   * ingestion endpoint: start the app with `{ ENGINE_TOKEN }`). `identifier` is an email (a new
+   * participant, the default) or an ok_ id; `result` defaults to {@link engineResult}().
+   */
+  async completedSession(
+    enterprise: TestEnterprise,
+    group: TestGroup,
+    options: {
+      identifier?: string;
+      result?: EngineResult;
+      returnURL?: string;
+      headers?: Record<string, string>;
+    } = {},
+  ): Promise<SessionCreated> {
+    const identifier = options.identifier ?? `participant.${++this.participants}@example.com`;
+    const created = await this.createSession(enterprise, group, identifier, options);
+    if (created.status !== 200) {
+      throw new Error(`completedSession: ${created.status} ${created.text}`);
+    }
+    const session = created.body as SessionCreated;
+    const posted = await postResult(this, session.sessionID, options.result ?? engineResult());
+    if (posted.status !== 200) {
+      throw new Error(`completedSession: the result was refused: ${posted.status} ${posted.text}`);
+    }
+    return session;
+  }
+
+  private participants = 0;
 
   async close(): Promise<void> {
     await this.app.close();
