@@ -8,7 +8,7 @@ import { PRIVACY_LEVEL_TEXTS } from '../src/common/privacy-model';
 import { LinkTokens } from '../src/participant-links/link-tokens';
 import { ParticipantLinks } from '../src/participant-links/participant-links';
 import { conversation, ENGINE_TOKEN, engineResult, postResult } from './support/engine';
-import { PageBrowser } from './support/page-browser';
+import { PageAnswer, PageBrowser, PageRequest } from './support/page-browser';
 import {
   SessionCreated,
   startTestApp,
@@ -19,12 +19,6 @@ import {
 
 const ENGINE_URL = 'https://engine.example.com/start';
 const RETURN_URL = 'https://app.example.com/done?visit=7';
-
-interface PageResult {
-  status: number;
-  headers: Headers;
-  html: string;
-}
 
 interface Checkin {
   group: TestGroup;
@@ -50,32 +44,9 @@ interface MemberRow {
  */
 const browser = new PageBrowser();
 
-/** A page as a browser would fetch it, without following redirects. */
-async function fetchPage(
-  t: TestApp,
-  path: string,
-  init: { method?: string; form?: Record<string, string> | string; contentType?: string } = {},
-): Promise<PageResult> {
-  const body =
-    init.form === undefined
-      ? undefined
-      : typeof init.form === 'string'
-        ? init.form
-        : new URLSearchParams(init.form).toString();
-  const response = await fetch(`${t.baseUrl}${path}`, {
-    method: init.method ?? (body === undefined ? 'GET' : 'POST'),
-    redirect: 'manual',
-    headers: {
-      ...(body === undefined
-        ? {}
-        : { 'content-type': init.contentType ?? 'application/x-www-form-urlencoded' }),
-      ...browser.headers(),
-    },
-    body,
-  });
-  browser.keep(response);
-  return { status: response.status, headers: response.headers, html: await response.text() };
-}
+/** A page as this file's browser fetches it, without following redirects. */
+const fetchPage = (t: TestApp, path: string, init: PageRequest = {}): Promise<PageAnswer> =>
+  browser.request(`${t.baseUrl}${path}`, init);
 
 const post = (
   t: TestApp,
@@ -85,7 +56,7 @@ const post = (
 ) => fetchPage(t, path, { method: 'POST', form, contentType });
 
 /** Every page (and redirect) carries these. */
-function expectPageHeaders(page: PageResult, engineOrigin: string | null = null): void {
+function expectPageHeaders(page: PageAnswer, engineOrigin: string | null = null): void {
   expect(page.headers.get('cache-control')).toBe('no-store');
   expect(page.headers.get('referrer-policy')).toBe('no-referrer');
   expect(page.headers.get('x-frame-options')).toBe('DENY');
@@ -96,7 +67,7 @@ function expectPageHeaders(page: PageResult, engineOrigin: string | null = null)
   );
 }
 
-function expectHtmlPage(page: PageResult, status: number): void {
+function expectHtmlPage(page: PageAnswer, status: number): void {
   expect({ status: page.status, type: page.headers.get('content-type') }).toEqual({
     status,
     type: 'text/html; charset=utf-8',
@@ -106,7 +77,7 @@ function expectHtmlPage(page: PageResult, status: number): void {
 }
 
 /** The error page of `kind`, and no trace of how it failed. */
-function expectErrorPage(page: PageResult, status: number, kind: keyof typeof PAGE_ERRORS): void {
+function expectErrorPage(page: PageAnswer, status: number, kind: keyof typeof PAGE_ERRORS): void {
   expectHtmlPage(page, status);
   expect(page.html).toContain(`<h1>${PAGE_ERRORS[kind].title}</h1>`);
   expect(page.html).not.toMatch(/"error"|stack|\.ts:\d+|QueryFailedError|column/i);

@@ -7,7 +7,7 @@
 import { PAGE_ERRORS, PageTexts } from '../src/checkin/pages/pages.messages';
 import { ParticipantLinks } from '../src/participant-links/participant-links';
 import { ENGINE_TOKEN, engineResult, postResult, subscores, userSays } from './support/engine';
-import { PageBrowser } from './support/page-browser';
+import { PageAnswer, PageBrowser } from './support/page-browser';
 import { SessionCreated, startTestApp, TestApp } from './support/test-app';
 
 const ENGINE_URL = 'https://engine.example.com/start';
@@ -46,28 +46,13 @@ describe('Security headers of every HTML answer (DESIGN §15)', () => {
   });
   afterAll(() => t.close());
 
-  async function send(
-    test: Case,
-    browser: PageBrowser,
-  ): Promise<{ status: number; headers: Headers; html: string }> {
-    const body =
-      test.body === undefined
-        ? undefined
-        : 'raw' in test.body
-          ? { text: test.body.raw, type: test.body.type }
-          : {
-              text: new URLSearchParams(test.body).toString(),
-              type: 'application/x-www-form-urlencoded',
-            };
-    const response = await fetch(`${t.baseUrl}${test.path}`, {
+  const send = (test: Case, browser: PageBrowser): Promise<PageAnswer> =>
+    browser.request(`${t.baseUrl}${test.path}`, {
       method: test.method,
-      redirect: 'manual',
-      headers: { ...(body ? { 'content-type': body.type } : {}), ...browser.headers() },
-      body: body?.text,
+      ...(test.body !== undefined && 'raw' in test.body
+        ? { form: test.body.raw, contentType: test.body.type }
+        : { form: test.body }),
     });
-    browser.keep(response);
-    return { status: response.status, headers: response.headers, html: await response.text() };
-  }
 
   const securityHeaders = (headers: Headers): Record<string, string | null> =>
     Object.fromEntries(

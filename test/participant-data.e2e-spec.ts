@@ -56,20 +56,9 @@ describe('Participant data: ledger, notices, events, consent', () => {
   };
   /** One browser for the whole file. */
   const browser = new PageBrowser();
-  const post = async (path: string, form: Record<string, string> = {}) => {
-    const response = await fetch(`${t.baseUrl}${path}`, {
-      method: 'POST',
-      redirect: 'manual',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', ...browser.headers() },
-      body: new URLSearchParams(form).toString(),
-    });
-    browser.keep(response);
-    return { status: response.status, location: response.headers.get('location') };
-  };
-  const page = async (path: string) => {
-    const response = await fetch(`${t.baseUrl}${path}`, { headers: browser.headers() });
-    return { status: response.status, html: await response.text() };
-  };
+  const post = (path: string, form: Record<string, string> = {}) =>
+    browser.post(`${t.baseUrl}${path}`, form);
+  const page = (path: string) => browser.get(`${t.baseUrl}${path}`);
   const consents = (externalId: string, apiKey = acme.apiKey) =>
     t.request('GET', `/participants/${externalId}/consents`, { apiKey });
   const settingsPath = async (externalId: string, groupId: number) => {

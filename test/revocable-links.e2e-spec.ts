@@ -42,27 +42,10 @@ describe('Revocable links', () => {
   const action = (settings: string, form: string) =>
     settings.replace('/participant/settings?', `/participant/settings/${form}?`);
 
-  const get = async (target: string, browser?: PageBrowser) => {
-    const response = await fetch(`${t.baseUrl}${target}`, {
-      headers: browser?.headers() ?? {},
-      redirect: 'manual',
-    });
-    return { status: response.status, html: await response.text() };
-  };
-  const post = async (target: string, browser?: PageBrowser, form: Record<string, string> = {}) => {
-    const response = await fetch(`${t.baseUrl}${target}`, {
-      method: 'POST',
-      redirect: 'manual',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', ...browser?.headers() },
-      body: new URLSearchParams(form).toString(),
-    });
-    browser?.keep(response);
-    return {
-      status: response.status,
-      location: response.headers.get('location'),
-      html: await response.text(),
-    };
-  };
+  /** As `browser`, or as a browser that has never been here. */
+  const get = (target: string, browser = new PageBrowser()) => browser.get(`${t.baseUrl}${target}`);
+  const post = (target: string, browser = new PageBrowser(), form: Record<string, string> = {}) =>
+    browser.post(`${t.baseUrl}${target}`, form);
 
   /** A participant in each of `groups` (the first session creates them). */
   const participantIn = async (...groups: TestGroup[]) => {

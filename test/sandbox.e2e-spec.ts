@@ -359,10 +359,10 @@ describe('Sandbox enterprises', () => {
     /** Opens the participant's check-in link in a fresh browser and presses Start. */
     const openCheckin = async (redirectUrl: string) => {
       const path = new URL(redirectUrl).pathname;
-      const browser = new PageBrowser();
-      const start = await browser.open(t.baseUrl, path);
-      expect((await browser.open(t.baseUrl, `${path}/start`, 'POST')).status).toBe(303);
-      return { start: start.html, page: (await browser.open(t.baseUrl, path)).html };
+      const browser = new PageBrowser(t.baseUrl);
+      const start = await browser.get(path);
+      expect((await browser.post(`${path}/start`)).status).toBe(303);
+      return { start: start.html, page: (await browser.get(path)).html };
     };
 
     it("refuses the engine's result for a sandbox session, and stores nothing", async () => {

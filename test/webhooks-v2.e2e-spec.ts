@@ -108,16 +108,8 @@ describe('Webhooks v2', () => {
         [endpoint.id],
       )
     ).rows[0].n;
-  const pagePost = async (path: string, form: Record<string, string> = {}) => {
-    const response = await fetch(`${t.baseUrl}${path}`, {
-      method: 'POST',
-      redirect: 'manual',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', ...browser.headers() },
-      body: new URLSearchParams(form).toString(),
-    });
-    browser.keep(response);
-    return response.status;
-  };
+  const pagePost = async (path: string, form: Record<string, string> = {}) =>
+    (await browser.post(`${t.baseUrl}${path}`, form)).status;
   /** A new participant's first session in `group`, started on the check-in page. */
   const checkIn = async (group: TestGroup) => {
     const created = (await t.createSession(acme, group, `v2-${++n}@example.com`))
