@@ -6,7 +6,7 @@ import { startTestApp, TestApp } from './support/test-app';
  * The migrations are the schema; the entities describe it for `npm run migration:generate`. If the
  * two drift apart, generate would emit spurious changes: this fails first.
  */
-describe('Schema', () => {
+describe('The migrations match the entities', () => {
   let t: TestApp;
   let dataSource: DataSource;
 

@@ -1,5 +1,5 @@
 /**
- * Webhooks v2 (DESIGN §16), over real HTTP, PostgreSQL, Redis and a local receiver verifying
+ * Webhook event types, `enabledEvents` and replay (docs/webhooks.md), over real HTTP, PostgreSQL, Redis and a local receiver verifying
  * with `standardwebhooks`: `enabledEvents` on POST and PUT, the event types reaching only the
  * endpoints that enable them (driven from the participant pages and erasure), and replay.
  */
@@ -55,7 +55,7 @@ const INVALID_ENABLED_EVENTS: [string, unknown][] = [
   ['true', true],
 ];
 
-describe('Webhooks v2', () => {
+describe('Webhook event types, enabledEvents and replay', () => {
   let t: TestApp;
   let acme: TestEnterprise;
   let globex: TestEnterprise;
