@@ -8,7 +8,7 @@ import { ENGINE_TOKEN, engineHeaders } from './support/engine';
 import { HttpResult, startTestApp, TestApp, TestEnterprise } from './support/test-app';
 
 /**
- * Limits per client address (DESIGN §15): unauthenticated traffic (participant pages, unsubscribe,
+ * Limits per client address (docs/security.md): unauthenticated traffic (participant pages, unsubscribe,
  * ingestion) per PUBLIC_RATE_LIMIT_REQUESTS, and requests failing authentication per
  * AUTH_FAILURE_LIMIT, after which even a valid key from that address waits. Addresses are told
  * apart with X-Forwarded-For from a trusted proxy (TRUST_PROXY): the test client is that proxy.

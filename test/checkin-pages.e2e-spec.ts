@@ -39,7 +39,7 @@ interface MemberRow {
 }
 
 /**
- * This file's browser (the pages bind links to it, DESIGN §14); the binding itself is tested in
+ * This file's browser (the pages bind links to it, docs/privacy.md); the binding itself is tested in
  * checkin-browser.e2e-spec.ts.
  */
 const browser = new PageBrowser();
@@ -177,7 +177,7 @@ describe('Check-in pages', () => {
       expect(html).toContain(`<title>${PageTexts.checkinTitle('Night shift')}</title>`);
       expect(html.match(/<h1>/g)).toHaveLength(1);
       expect(html).toContain(`<h1>${PageTexts.checkinTitle('Night shift')}</h1>`);
-      // Sections in DESIGN §8's order; no consent (not required), no review notice (nothing asked).
+      // Sections in the order docs/checkin-flow.md gives; no consent (not required), no review notice (nothing asked).
       const order = [
         PageTexts.privacyHeading,
         PageTexts.preferencesHeading,
@@ -449,7 +449,7 @@ describe('Check-in pages', () => {
     });
   });
 
-  describe('GET /checkin/{token}/done never answers 5xx (DESIGN §15)', () => {
+  describe('GET /checkin/{token}/done never answers 5xx (docs/security.md)', () => {
     const RESULT = engineResult({
       mhci: 64,
       subscores: { vision: 60, audio: 61, transcript: 62, assessment: 63 },

@@ -1,5 +1,5 @@
 /**
- * Data at rest (DESIGN §14), end to end with the built service as real processes on one
+ * Data at rest (docs/data-at-rest.md), end to end with the built service as real processes on one
  * database: transcripts never stored in clear, data keys and link secrets rotated by restarting
  * with a longer list (old data and links still work, new ones use the newest key), a removed key
  * retiring its links (the invalid-link page, never a 5xx), and transcripts stored before

@@ -1,5 +1,5 @@
 /**
- * What a newcomer sees on `npm start` (DESIGN §17): in development at a terminal, readable lines
+ * What a newcomer sees on `npm start` (docs/integrating.md): in development at a terminal, readable lines
  * (pino-pretty) without Nest's one-line-per-route start-up chatter; the same process writing to a
  * pipe (a log collector, a file) keeps one JSON object per line. The terminal is a real
  * pseudo-terminal (util-linux `script`), not a flag.

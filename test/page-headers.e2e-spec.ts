@@ -1,5 +1,5 @@
 /**
- * DESIGN §15: every HTML answer — the check-in pages, the settings pages, unsubscribe, redirects
+ * docs/security.md: every HTML answer — the check-in pages, the settings pages, unsubscribe, redirects
  * and every error page under `/checkin` and `/participant` (404s, wrong methods, unreadable and
  * oversized forms, unroutable URLs, another browser, an unexpected failure) — carries the same
  * security headers, rendered by the one template engine.
@@ -38,7 +38,7 @@ interface Case {
   browser?: PageBrowser;
 }
 
-describe('Security headers of every HTML answer (DESIGN §15)', () => {
+describe('Security headers of every HTML answer (docs/security.md)', () => {
   let t: TestApp;
 
   beforeAll(async () => {
@@ -291,7 +291,7 @@ describe('Security headers of every HTML answer (DESIGN §15)', () => {
         status: 413,
         h1: PAGE_ERRORS['unreadable-form'].title,
       },
-      // Last: withdrawing consent and signing out revoke this participant's links (DESIGN §15).
+      // Last: withdrawing consent and signing out revoke this participant's links (docs/security.md).
       {
         name: 'settings withdraw consent',
         method: 'POST',

@@ -1,5 +1,5 @@
 /**
- * Participants own their data (DESIGN §14), over real HTTP, PostgreSQL and SMTP: the consent
+ * Participants own their data (docs/privacy.md), over real HTTP, PostgreSQL and SMTP: the consent
  * ledger written by every change on the pages and by unsubscribe links, read by the enterprise
  * at GET /participants/{externalID}/consents; the notice mail on every level increase; the
  * `user.privacy.updated` event; consent enforced at ingestion and withdrawable.
@@ -174,7 +174,7 @@ describe('Participant data: ledger, notices, events, consent', () => {
         body: { url: 'https://hooks.example.com/in', description: 'spec events' },
       });
       expect(hook.status).toBe(200);
-      // One that enabled it (the API to choose comes with webhooks v2, DESIGN §16).
+      // One that enabled it (the API to choose comes with webhooks v2, docs/webhooks.md).
       const opted = await t.request('POST', `/webhooks/${group.groupID}`, {
         apiKey: acme.apiKey,
         body: { url: 'https://hooks.example.com/privacy', description: 'privacy events' },
@@ -312,7 +312,7 @@ describe('Participant data: ledger, notices, events, consent', () => {
       expect((await eventsOf('user.privacy.updated', group.groupID)).at(-1)?.payload).toMatchObject(
         { privacyLevel: 0, previousPrivacyLevel: 4 },
       );
-      // The link used is revoked (DESIGN §15); this browser continues on the fresh one.
+      // The link used is revoked (docs/security.md); this browser continues on the fresh one.
       expect((await page(settings)).status).toBe(404);
       const fresh = withdrawn.location!.replace('&saved=withdrawn', '');
       // No withdraw button once withdrawn; a second withdrawal changes nothing.

@@ -1,5 +1,5 @@
 /**
- * What each process loads (DESIGN §3): the worker process runs the queue consumers and serves
+ * What each process loads (docs/design.md): the worker process runs the queue consumers and serves
  * nothing; the API process runs them too only with RUN_WORKERS=true.
  */
 import { ModulesContainer, NestFactory } from '@nestjs/core';

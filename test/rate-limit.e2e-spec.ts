@@ -21,7 +21,7 @@ async function startOfWindow(windowMs: number): Promise<void> {
 }
 
 /**
- * Per-API-key rate limiting (DESIGN §5, §12): counted in process, settled with Redis in batches,
+ * Per-API-key rate limiting (docs/api.md, docs/performance.md): counted in process, settled with Redis in batches,
  * every route of a key shares one budget.
  */
 describe('Rate limiting', () => {

@@ -1,5 +1,5 @@
 /**
- * Revocable links (DESIGN §15), tried as the enterprise would: it holds copies of a
+ * Revocable links (docs/security.md), tried as the enterprise would: it holds copies of a
  * participant's emails (forwarded, or read on a shared mailbox) and replays their settings and
  * unsubscribe links after the participant signed them out, withdrew consent or was erased.
  * Real HTTP, PostgreSQL and SMTP; links are taken from the mails the service sent.

@@ -222,7 +222,7 @@ describe('Sessions and participants', () => {
       expect(response.body).toEqual({ error: message });
     });
 
-    it('refuses every identifier that is not one plain email address, changing nothing (DESIGN §15)', async () => {
+    it('refuses every identifier that is not one plain email address, changing nothing (docs/security.md)', async () => {
       const counts = async () =>
         (
           await t.db.query<{ counts: string }>(

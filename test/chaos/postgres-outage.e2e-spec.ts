@@ -1,5 +1,5 @@
 /**
- * PostgreSQL stopped for 10 s under load (DESIGN §12): the API answers 503
+ * PostgreSQL stopped for 10 s under load (docs/performance.md): the API answers 503
  * `{"error":"Service unavailable"}` quickly while it is gone, and serves again once it is back,
  * without a restart. Uses a PostgreSQL server of its own (initdb in a temporary directory) so the
  * other tests' server is never touched.

@@ -1,5 +1,5 @@
 /**
- * Scale-out (DESIGN §3, §12): two API processes (RUN_WORKERS=false) and two workers
+ * Scale-out (docs/design.md, docs/performance.md): two API processes (RUN_WORKERS=false) and two workers
  * (`dist/worker`) against one PostgreSQL and one Redis. Events created through either API are
  * delivered exactly once to each endpoint, signed; the per-key rate limit is one budget across
  * both API processes.

@@ -1,11 +1,11 @@
 /**
- * Schema fuzz (DESIGN §12): thousands of generated malformed requests against every route the
+ * Schema fuzz (docs/performance.md): thousands of generated malformed requests against every route the
  * API serves, authenticated, with hostile path parameters, query strings and bodies. None may be
  * answered 5xx, and every error must be the `{"error": "<message>"}` envelope.
  *
  * The participant pages (check-in, settings, unsubscribe) are fuzzed with working links as well
  * as broken ones, so requests get past the token into the handlers; and session creation is fed
- * hostile `userIdentifier` and `returnURL` values (DESIGN §15), each accepted session then
+ * hostile `userIdentifier` and `returnURL` values (docs/security.md), each accepted session then
  * completed by the engine and sent to `/done`.
  */
 import fc from 'fast-check';

@@ -1,5 +1,5 @@
 /**
- * SIGTERM under load (DESIGN §12): zero failed requests. The load generator behaves like a load
+ * SIGTERM under load (docs/performance.md): zero failed requests. The load generator behaves like a load
  * balancer: it polls `/health` and stops routing new requests to the instance once it answers
  * 503. Every request sent must get a complete 2xx answer; the process must exit 0.
  */

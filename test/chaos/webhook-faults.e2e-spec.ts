@@ -1,5 +1,5 @@
 /**
- * Chaos: webhook durability (DESIGN §9, §12) with real processes (`dist/main`, `dist/worker`), a Redis of
+ * Chaos: webhook durability (docs/webhooks.md, docs/performance.md) with real processes (`dist/main`, `dist/worker`), a Redis of
  * their own that the test kills, and a local receiver. Nothing may be lost.
  */
 import { ChildProcess, spawn } from 'node:child_process';

@@ -1,5 +1,5 @@
 /**
- * The per-key limit's batched storage against the real Redis (DESIGN §12): two storages stand
+ * The per-key limit's batched storage against the real Redis (docs/performance.md): two storages stand
  * for two API processes sharing one counter through `redisCounters`, with real timers.
  */
 import { randomUUID } from 'node:crypto';

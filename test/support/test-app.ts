@@ -68,7 +68,7 @@ export class TestApp {
 
   /**
    * A new tenant with one API key, created through the same service the CLI uses; a sandbox
-   * (DESIGN §17) with `{ sandbox: true }`.
+   * (docs/integrating.md) with `{ sandbox: true }`.
    */
   newEnterprise(
     name = 'Test Enterprise',
@@ -77,7 +77,7 @@ export class TestApp {
     return this.app.get(EnterprisesService).create(name, options);
   }
 
-  /** Sets an enterprise's privacy floor (DESIGN §13) through the service the CLI uses. */
+  /** Sets an enterprise's privacy floor (docs/metrics.md) through the service the CLI uses. */
   async setPrivacyFloor(enterprise: TestEnterprise, scores: number, words: number): Promise<void> {
     await this.app
       .get(EnterprisesService)
