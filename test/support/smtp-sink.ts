@@ -14,6 +14,8 @@ export class SmtpSink {
   readonly failures: { code: number; message: string }[] = [];
   dataAttempts = 0;
   private server!: SMTPServer;
+  /** While set, every mail waits for it before SMTP answers (see {@link hold}). */
+  private held: Promise<void> | null = null;
   url = '';
 
   async start(): Promise<this> {
@@ -25,22 +27,41 @@ export class SmtpSink {
         this.dataAttempts++;
         const chunks: Buffer[] = [];
         stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-        stream.on('end', () => {
-          const failure = this.failures.shift();
-          if (failure) {
-            const error = Object.assign(new Error(failure.message), { responseCode: failure.code });
-            return callback(error);
-          }
-          void simpleParser(Buffer.concat(chunks)).then((parsed) => {
-            this.mails.push({ to: session.envelope.rcptTo.map((rcpt) => rcpt.address), parsed });
-            callback();
-          });
-        });
+        stream.on('end', () => void this.answer(chunks, session.envelope.rcptTo, callback));
       },
     });
     await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
     this.url = `smtp://127.0.0.1:${(this.server.server.address() as AddressInfo).port}`;
     return this;
+  }
+
+  /**
+   * Holds every mail at the end of DATA (the sender waits for SMTP's answer) until the returned
+   * function is called: a test shows that something answers without waiting for mail by holding the
+   * server until the answer has arrived, instead of timing it.
+   */
+  hold(): () => void {
+    let release!: () => void;
+    this.held = new Promise<void>((resolve) => (release = resolve));
+    return () => {
+      this.held = null;
+      release();
+    };
+  }
+
+  private async answer(
+    chunks: Buffer[],
+    rcptTo: { address: string }[],
+    callback: (error?: Error | null) => void,
+  ): Promise<void> {
+    if (this.held) await this.held;
+    const failure = this.failures.shift();
+    if (failure) {
+      return callback(Object.assign(new Error(failure.message), { responseCode: failure.code }));
+    }
+    const parsed = await simpleParser(Buffer.concat(chunks));
+    this.mails.push({ to: rcptTo.map((rcpt) => rcpt.address), parsed });
+    callback();
   }
 
   async stop(): Promise<void> {
