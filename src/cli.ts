@@ -3,22 +3,13 @@
  * API does (create, migrate), so it works on a fresh machine. See `npm run cli -- --help`.
  */
 import 'reflect-metadata';
-import { CommandFactory } from 'nest-commander';
-import { CliModule } from './cli/cli.module';
 import { startupChecks } from './startup';
 
 async function main(): Promise<void> {
   const config = await startupChecks({ redis: false });
-  await CommandFactory.run(CliModule.register(config), {
-    logger: ['error'],
-    errorHandler: (error) => {
-      // commander's own exits (--help, --version) are not failures.
-      const code = (error as { code?: string }).code;
-      if (code === 'commander.helpDisplayed' || code === 'commander.version') return;
-      process.stderr.write(`${error.message}\n`);
-      process.exitCode = 1;
-    },
-  });
+  // The commands are loaded once the checks pass: a refusal does not wait for them.
+  const { runCli } = await import('./cli/run-cli.js');
+  await runCli(config, process.argv);
 }
 
 main().catch((error: unknown) => {

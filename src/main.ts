@@ -4,13 +4,14 @@
  * line on stderr and exit code 1.
  */
 import 'reflect-metadata';
-import { Logger } from '@nestjs/common';
-import { createApp, drainAndClose } from './app.factory';
-import { DemoBootstrap } from './enterprises/demo-bootstrap';
 import { startupChecks, startupNotice } from './startup';
 
 async function main(): Promise<void> {
   const config = await startupChecks();
+  // The application is loaded once the checks pass: a refusal does not wait for it.
+  const { Logger } = await import('@nestjs/common');
+  const { createApp, drainAndClose } = await import('./app.factory.js');
+  const { DemoBootstrap } = await import('./enterprises/demo-bootstrap.js');
   const app = await createApp(config, { shutdownHooks: false });
   await app.listen({ port: config.port, host: config.host });
   const logger = new Logger('Main');

@@ -1,8 +1,12 @@
+/**
+ * What every process entry point does first (docs/operations.md). It loads only the configuration
+ * before checking it: the database and Redis clients are loaded once the configuration is valid,
+ * and the entry points load the application only after these checks, so a refusal costs no more
+ * than reading the configuration.
+ */
 import { AppConfig, ConfigError, loadConfig } from './config/config';
 import { withLocalSecrets } from './config/local-secrets';
-import { checkRedis } from './database/check-redis';
 import { DependencyUnavailableError } from './database/dependency-errors';
-import { prepareDatabase } from './database/prepare-database';
 
 /** Prints one line and exits: start-up problems are the operator's to fix, not stack traces. */
 function fail(message: string): never {
@@ -44,12 +48,16 @@ export async function startupChecks(
     const local = withLocalSecrets(process.env);
     const config = loadConfig(local.env);
     notice = secretsNotice(config, local.filled, local.file, local.created);
+    const { prepareDatabase } = await import('./database/prepare-database.js');
     await prepareDatabase(
       options.migrate === false
         ? { ...config, database: { ...config.database, migrateOnStart: false } }
         : config,
     );
-    if (options.redis !== false) await checkRedis(config.redis.url);
+    if (options.redis !== false) {
+      const { checkRedis } = await import('./database/check-redis.js');
+      await checkRedis(config.redis.url);
+    }
     return config;
   } catch (error) {
     if (error instanceof ConfigError || error instanceof DependencyUnavailableError) {

@@ -1,6 +1,7 @@
 import { SIMULATE_REFUSED_IN_PRODUCTION } from '../src/cli/demo.commands';
 import { CommonErrors } from '../src/common/errors/common.errors';
 import { match } from './support/matchers';
+import { cli as runCli } from './support/cli';
 import { runToExit } from './support/processes';
 import { startTestApp, TestApp, TestEnterprise } from './support/test-app';
 
@@ -13,19 +14,23 @@ interface IssuedKey {
 /** What `--json` printed, read as the shape the command prints. */
 const parsed = <T>(stdout: string): T => JSON.parse(stdout) as T;
 
-/** The operator CLI, run as a real process (`node dist/cli …`) against a test database. */
+/**
+ * The operator CLI against a test database: run in this process (test/support/cli.ts), and as the
+ * built process (`node dist/cli.js …`) where the process is what is tested.
+ */
 describe('Operator CLI', () => {
   let t: TestApp;
-  const cli = (...args: string[]) =>
-    runToExit('cli', args, { DATABASE_URL: t.config.database.url });
+  const cli = (...args: string[]) => runCli(args, { DATABASE_URL: t.config.database.url });
 
   beforeAll(async () => {
     t = await startTestApp({ API_KEY_CACHE_TTL_MS: '0' });
   });
   afterAll(() => t.close());
 
-  it('enterprises:create --json prints exactly one JSON line with a working key', async () => {
-    const result = await cli('enterprises:create', '--name', 'Acme Corp', '--json');
+  it('enterprises:create --json prints exactly one JSON line with a working key (the built process)', async () => {
+    const result = await runToExit('cli', ['enterprises:create', '--name', 'Acme Corp', '--json'], {
+      DATABASE_URL: t.config.database.url,
+    });
     expect(result.code).toBe(0);
     expect(result.stderr).toBe('');
     const lines = result.stdout.split('\n').filter(Boolean);
@@ -154,7 +159,7 @@ describe('Operator CLI', () => {
     const before = (await stored()).rows;
     expect(before).toEqual([{ status: 'created', synthetic: false, mhci: null }]);
     for (const args of [[session.sessionID], [session.sessionID, '--json']]) {
-      const refused = await runToExit('cli', ['sessions:simulate-result', ...args], production);
+      const refused = await runCli(['sessions:simulate-result', ...args], production);
       expect(refused).toEqual({
         code: 1,
         stdout: '',
@@ -172,8 +177,7 @@ describe('Operator CLI', () => {
     );
     expect(events.rows).toEqual([{ n: 0 }]);
     // The same production settings run other commands: the refusal is this command's.
-    const listed = await runToExit(
-      'cli',
+    const listed = await runCli(
       ['api-keys:list', '--enterprise', enterprise.enterpriseId, '--json'],
       production,
     );

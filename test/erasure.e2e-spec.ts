@@ -1,5 +1,5 @@
 /**
- * Erasure and export (DESIGN §14), tested as an adversary would check them: after an erasure
+ * Erasure and export (docs/privacy.md), tested as an adversary would check them: after an erasure
  * the whole database is searched for the participant's external ID, email lookup hash, email and
  * a word only their transcript held; the group rollups must have changed by exactly their share.
  */
@@ -11,7 +11,7 @@ import { ParticipantLinks } from '../src/participant-links/participant-links';
 import { SessionErrors } from '../src/sessions/sessions.errors';
 import { conversation, ENGINE_TOKEN, engineResult, subscores } from './support/engine';
 import { match } from './support/matchers';
-import { runToExit } from './support/processes';
+import { cli as runCli } from './support/cli';
 import {
   SessionCreated,
   startTestApp,
@@ -323,7 +323,7 @@ describe('Erasure and export', () => {
   it('participants:erase does the same for the operator', async () => {
     const someone = await person([['2026-04-01', 50, 'quiet', 5]]);
     const cli = (...args: string[]) =>
-      runToExit('cli', ['participants:erase', ...args], { DATABASE_URL: t.config.database.url });
+      runCli(['participants:erase', ...args], { DATABASE_URL: t.config.database.url });
     expect(await cli(someone.externalId, '--json')).toEqual({
       code: 0,
       stdout: `${JSON.stringify({ externalID: someone.externalId, erased: true })}\n`,

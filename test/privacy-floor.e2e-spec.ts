@@ -10,7 +10,7 @@ import {
   subscores,
   userSays,
 } from './support/engine';
-import { runToExit } from './support/processes';
+import { cli as runCli } from './support/cli';
 import {
   SessionCreated,
   startTestApp,
@@ -57,7 +57,7 @@ const people = (prefix: string, n: number, at: string, words?: string): CheckIn[
   }));
 
 /**
- * The privacy floor of group metrics (DESIGN §13), on known data around it: 4 vs 5 participants
+ * The privacy floor of group metrics (docs/metrics.md), on known data around it: 4 vs 5 participants
  * for scores, 9 vs 10 for words, one participant with many sessions counted once, periods with
  * groupBy, the operator CLI, and the enterprise's single-day attack on a lone participant.
  */
@@ -280,7 +280,7 @@ describe('Privacy floor of group metrics', () => {
     let beta: TestEnterprise;
     let four: TestGroup;
     const cli = (...args: string[]) =>
-      runToExit('cli', ['enterprises:set-privacy-floor', ...args], {
+      runCli(['enterprises:set-privacy-floor', ...args], {
         DATABASE_URL: t.config.database.url,
       });
     const floorOf = async (enterprise: TestEnterprise) =>

@@ -10,7 +10,7 @@ import { SessionErrors } from '../src/sessions/sessions.errors';
 import { PageBrowser } from './support/page-browser';
 import { conversation, ENGINE_TOKEN, engineResult, postResult } from './support/engine';
 import { match } from './support/matchers';
-import { runToExit } from './support/processes';
+import { cli as runCli } from './support/cli';
 import { SmtpSink } from './support/smtp-sink';
 import {
   HttpResult,
@@ -53,7 +53,7 @@ const explicitResult = (overrides: Record<string, unknown> = {}) => ({
 });
 
 /**
- * Sandbox enterprises (DESIGN §17): sessions completed through the real ingestion path on
+ * Sandbox enterprises (docs/integrating.md): sessions completed through the real ingestion path on
  * request, mails captured instead of sent, and none of it for other enterprises.
  */
 describe('Sandbox enterprises', () => {
@@ -584,7 +584,7 @@ describe('Sandbox enterprises', () => {
 
   describe('operator CLI', () => {
     const cli = (args: string[], env: Record<string, string> = {}) =>
-      runToExit('cli', args, { DATABASE_URL: t.config.database.url, ...env });
+      runCli(args, { DATABASE_URL: t.config.database.url, ...env });
 
     it('enterprises:create --sandbox --json prints "sandbox": true, and its key reaches the sandbox routes', async () => {
       const created = await cli([

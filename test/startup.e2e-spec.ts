@@ -280,7 +280,7 @@ describe('Start-up', () => {
         expect(migrations.rows.length).toBeGreaterThan(0);
         expect(new Set(migrations.rows.map((row) => row.name)).size).toBe(migrations.rows.length);
         const enterprises = await client.query('SELECT name, sandbox FROM enterprises');
-        // A sandbox (DESIGN §17): a newcomer completes sessions without an engine, mails captured.
+        // A sandbox (docs/integrating.md): a newcomer completes sessions without an engine, mails captured.
         expect(enterprises.rows).toEqual([{ name: 'Demo Enterprise', sandbox: true }]);
       } finally {
         await client.end();
