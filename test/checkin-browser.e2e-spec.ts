@@ -319,4 +319,69 @@ describe('Check-in in a real browser', () => {
     expect(gone?.status()).toBe(404);
     expect(await text('h1')).toBe(PAGE_ERRORS['not-found'].title);
   });
+
+  /**
+   * An auto-submitting form on another page, as a site would plant one: served (intercepted) from
+   * `origin`, posting `fields` to `action` as soon as it loads.
+   */
+  async function submitFrom(origin: string, action: string, fields: Record<string, string>) {
+    const inputs = Object.entries(fields)
+      .map(([name, value]) => `<input type="hidden" name="${name}" value="${value}">`)
+      .join('');
+    await page.route(`${origin}/**`, (route) =>
+      route.fulfill({
+        status: 200,
+        contentType: 'text/html',
+        body: `<form method="post" action="${action}">${inputs}</form>
+               <script>document.forms[0].submit()</script>`,
+      }),
+    );
+    const answer = page.waitForResponse((response) => response.url().startsWith(action));
+    await page.goto(`${origin}/offer`);
+    return answer;
+  }
+
+  it('a form posted from another site changes nothing: same-site (a sibling host) and cross-site are refused with a page', async () => {
+    const checkin = await newCheckin('Forms', ['mhci']);
+    await start(checkin.url, 'Forms');
+    const formAction = `${checkin.url}/privacy`;
+
+    // Same site, another origin (this host on another port): Chromium sends `Sec-Fetch-Site:
+    // same-site` (and `cross-site` from localhost below; Playwright does not show these headers,
+    // the service sees them) and the Lax cookie goes along, so without the check the level would
+    // change.
+    const sameSite = await submitFrom('http://127.0.0.1:1', formAction, { privacyLevel: '5' });
+    expect(sameSite.status()).toBe(403);
+    expect(await text('h1')).toBe(PAGE_ERRORS['foreign-form'].title);
+    expect((await membership(checkin.sessionId)).privacy_level).toBe(0);
+
+    // Cross site, on a settings link no browser holds yet: refused before it could bind.
+    const { rows } = await t.db.query<{ participant_id: string; group_id: string }>(
+      'SELECT participant_id, group_id FROM sessions WHERE session_id = $1',
+      [checkin.sessionId],
+    );
+    const link = new URL(
+      t.app.get(ParticipantLinks).settingsUrl({
+        participantId: rows[0].participant_id,
+        groupId: Number(rows[0].group_id),
+        linkVersion: 0,
+      }),
+    );
+    const settingsAction = `${t.baseUrl}${link.pathname}/privacy${link.search}`;
+    const crossSite = await submitFrom('http://localhost:1', settingsAction, { privacyLevel: '5' });
+    expect(crossSite.status()).toBe(403);
+    expect(await text('h1')).toBe(PAGE_ERRORS['foreign-form'].title);
+    expect((await membership(checkin.sessionId)).privacy_level).toBe(0);
+    const bound = await t.db.query('SELECT 1 FROM link_bindings WHERE link LIKE $1', [
+      'settings:%',
+    ]);
+    expect(bound.rows).toEqual([]);
+
+    // The participant's own page still saves.
+    await page.goto(checkin.url);
+    await page.getByRole('radio', { name: /^Level 2\b/ }).check();
+    await page.getByRole('button', { name: PageTexts.privacyButton }).click();
+    await page.waitForURL(/\?saved=privacy$/);
+    expect((await membership(checkin.sessionId)).privacy_level).toBe(2);
+  });
 });

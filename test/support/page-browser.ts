@@ -18,6 +18,8 @@ export interface PageRequest {
   form?: Record<string, string> | string;
   /** Of a raw body; a form is `application/x-www-form-urlencoded`. */
   contentType?: string;
+  /** More headers, as a browser adds them (`Sec-Fetch-Site`, `Origin`). */
+  headers?: Record<string, string>;
 }
 
 export class PageBrowser {
@@ -28,6 +30,11 @@ export class PageBrowser {
   /** Headers to send: the browser cookie, once there is one. */
   headers(): Record<string, string> {
     return this.cookie ? { cookie: this.cookie } : {};
+  }
+
+  /** Holds this cookie (`name=value`) from now on, as if a site had planted it. */
+  plant(cookie: string): void {
+    this.cookie = cookie;
   }
 
   /** Remembers a cookie the response sets. */
@@ -52,6 +59,7 @@ export class PageBrowser {
           ? {}
           : { 'content-type': init.contentType ?? 'application/x-www-form-urlencoded' }),
         ...this.headers(),
+        ...init.headers,
       },
       body,
     });

@@ -1,9 +1,15 @@
 /**
  * Participant links bound to a browser (docs/privacy.md). The enterprise receives the check-in link
  * (`redirectUrl`); so that it cannot act on the participant's behalf, the first browser to
- * "Start" a check-in (or to post on a settings link) owns the link: an HttpOnly, SameSite=Lax
- * cookie with a random value identifies it, and only its SHA-256 is stored. GET never binds, so
- * mail scanners and link previews change nothing.
+ * "Start" a check-in (or to post on a settings link) owns the link. GET never binds, so mail
+ * scanners and link previews change nothing.
+ *
+ * The browser is identified by one cookie for the whole check-in host, minted by the server: a
+ * random value, of which only the SHA-256 is stored (`browsers`). Later Starts of any link reuse
+ * it; a value the server did not mint (planted by another site or another client) is never
+ * adopted — the browser gets a fresh one. Over https the cookie is `__Host-checkin_browser`
+ * (Secure, Path=/, no Domain: no other host can set or overwrite it); over plain http, for a
+ * laptop, it cannot be `__Host-` and is `checkin_browser`.
  */
 import { createParamDecorator, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { parseCookie, stringifySetCookie } from 'cookie';
@@ -11,14 +17,21 @@ import { randomBytes } from 'node:crypto';
 import { sha256Hex } from '../../common/crypto/secrets';
 import type { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
+import { BrowsersRepository } from './browsers.repository';
 import { LinkBindingsRepository } from './link-bindings.repository';
 
-export const BROWSER_COOKIE = 'checkin_browser';
+/** The browser cookie over https, and over plain http (where `__Host-` cannot be set). */
+export const BROWSER_COOKIE = '__Host-checkin_browser';
+export const PLAIN_BROWSER_COOKIE = 'checkin_browser';
 /** The browser stays recognised for later check-ins from the same links (180 days). */
 const COOKIE_MAX_AGE_SECONDS = 180 * 24 * 3600;
+const COOKIE_VALUE = /^[A-Za-z0-9_-]{43}$/;
 
-/** This browser as the request shows it: its cookie value, or none yet. */
-export type Browser = string | null;
+/**
+ * This browser as the request shows it: the values of its cookies under each name (or none).
+ * Which of them identifies the browser, and whether the server minted it, is BrowserBinding's.
+ */
+export type Browser = { host: string | null; plain: string | null } | null;
 
 /** The requesting browser (its cookie), for page handlers: `@RequestBrowser() browser: Browser`. */
 export const RequestBrowser = createParamDecorator(
@@ -39,25 +52,43 @@ export const settingsLink = (token: string): string => `settings:${sha256Hex(tok
 @Injectable()
 export class BrowserBinding {
   private readonly secure: boolean;
+  /** The name this host sets: `__Host-` over https. */
+  private readonly cookieName: string;
 
   constructor(
     private readonly bindings: LinkBindingsRepository,
+    private readonly browsers: BrowsersRepository,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.secure = config.publicBaseUrl.startsWith('https:');
+    this.cookieName = this.secure ? BROWSER_COOKIE : PLAIN_BROWSER_COOKIE;
   }
 
-  /** The browser cookie of a request's `Cookie` header; null when absent or not ours. */
+  /** The browser cookies of a request's `Cookie` header; null when it has neither. */
   static browserOf(cookieHeader: string | undefined): Browser {
     if (!cookieHeader) return null;
-    const value = parseCookie(cookieHeader)[BROWSER_COOKIE];
-    return value && /^[A-Za-z0-9_-]{43}$/.test(value) ? value : null;
+    const cookies = parseCookie(cookieHeader);
+    const valid = (value: string | undefined) => (value && COOKIE_VALUE.test(value) ? value : null);
+    const browser = {
+      host: valid(cookies[BROWSER_COOKIE]),
+      plain: valid(cookies[PLAIN_BROWSER_COOKIE]),
+    };
+    return browser.host === null && browser.plain === null ? null : browser;
   }
 
+  /**
+   * Whether this browser holds the link. Only a minted value can hold one (bind() mints), so a
+   * planted value is never 'here'. On an https host the plain cookie still counts here, for links
+   * bound before `__Host-` (it is never adopted for new ones).
+   */
   async state(link: string, browser: Browser): Promise<Binding> {
     const holder = await this.bindings.holderOf(link);
     if (holder === null) return 'unbound';
-    return browser !== null && holder === sha256Hex(browser) ? 'here' : 'elsewhere';
+    const values =
+      browser === null ? [] : this.secure ? [browser.host, browser.plain] : [browser.plain];
+    return values.some((value) => value !== null && sha256Hex(value) === holder)
+      ? 'here'
+      : 'elsewhere';
   }
 
   /**
@@ -69,14 +100,31 @@ export class BrowserBinding {
     participantId: string,
     browser: Browser,
   ): Promise<{ binding: Exclude<Binding, 'unbound'>; setCookie: string | null }> {
-    const value = browser ?? randomBytes(32).toString('base64url');
+    const minted = await this.minted(browser);
+    const value = minted ?? (await this.mint());
     const hash = sha256Hex(value);
     const binding =
       (await this.bindings.bind(link, hash, participantId)) === hash ? 'here' : 'elsewhere';
     return {
       binding,
-      setCookie: binding === 'here' && browser === null ? this.cookie(value) : null,
+      setCookie: binding === 'here' && minted === null ? this.cookie(value) : null,
     };
+  }
+
+  /**
+   * The value of this host's own cookie (`__Host-` over https, the plain one over http) when the
+   * server minted it; null otherwise: a planted or forged value is never adopted.
+   */
+  private async minted(browser: Browser): Promise<string | null> {
+    const value = (this.secure ? browser?.host : browser?.plain) ?? null;
+    if (value === null) return null;
+    return (await this.browsers.isMinted(sha256Hex(value))) ? value : null;
+  }
+
+  private async mint(): Promise<string> {
+    const value = randomBytes(32).toString('base64url');
+    await this.browsers.mint(sha256Hex(value));
+    return value;
   }
 
   /**
@@ -90,7 +138,7 @@ export class BrowserBinding {
 
   private cookie(value: string): string {
     return stringifySetCookie({
-      name: BROWSER_COOKIE,
+      name: this.cookieName,
       value,
       httpOnly: true,
       sameSite: 'lax',

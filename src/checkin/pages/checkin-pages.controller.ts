@@ -1,9 +1,10 @@
-import { Body, Controller, Get, Param, Post, Query, UseFilters } from '@nestjs/common';
+import { Body, Controller, Get, Param, Post, Query, UseFilters, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { Public } from '../../common/auth/public.decorator';
 import { type Browser, RequestBrowser } from './browser-binding';
 import { CheckinPagesService } from './checkin-pages.service';
 import { HtmlPageExceptionFilter } from './html-exception.filter';
+import { SameOriginFormsGuard } from './same-origin-forms.guard';
 import { PageError } from './page-error';
 import type { PageForm } from './page-forms';
 
@@ -14,6 +15,8 @@ import type { PageForm } from './page-forms';
 @ApiExcludeController()
 @Public()
 @UseFilters(HtmlPageExceptionFilter)
+// Forms posted from another site's page change nothing (same-origin-forms.guard.ts).
+@UseGuards(SameOriginFormsGuard)
 @Controller('checkin')
 export class CheckinPagesController {
   constructor(private readonly pages: CheckinPagesService) {}

@@ -12,6 +12,7 @@ import { CheckinPagesService } from './checkin-pages.service';
 import { BrowserBinding } from './browser-binding';
 import { PageRenderer } from './page-renderer';
 import { LinkBindingsRepository } from './link-bindings.repository';
+import { BrowsersRepository } from './browsers.repository';
 import { ParticipantSettingsController } from './participant-settings.controller';
 import { UnsubscribeController } from './unsubscribe.controller';
 import { SettingsPagesService } from './settings-pages.service';
@@ -39,6 +40,7 @@ import { UnsubscribePages } from './unsubscribe-pages';
     CheckinPagesService,
     SettingsPagesService,
     LinkBindingsRepository,
+    BrowsersRepository,
     UnsubscribePages,
     BrowserBinding,
     PageRenderer,

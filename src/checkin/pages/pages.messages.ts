@@ -197,6 +197,13 @@ export const PAGE_ERRORS = {
     title: 'Please give your consent first',
     text: 'Your settings can be saved once you have agreed to take part. Nothing was changed.',
   },
+  'foreign-form': {
+    title: 'This form was sent from another website',
+    text:
+      'Your check-in and settings can only be changed on these pages, so that no other website ' +
+      'can change them for you. Nothing was changed. Please open your link and make the change ' +
+      'here.',
+  },
   'unreadable-form': {
     title: 'We could not read this form',
     text: 'Please go back and send the form again. Nothing was changed.',

@@ -1,9 +1,10 @@
-import { Body, Controller, Get, Post, Query, UseFilters } from '@nestjs/common';
+import { Body, Controller, Get, Post, Query, UseFilters, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { Public } from '../../common/auth/public.decorator';
 import { type Browser, RequestBrowser } from './browser-binding';
 import { SettingsPagesService } from './settings-pages.service';
 import { HtmlPageExceptionFilter } from './html-exception.filter';
+import { SameOriginFormsGuard } from './same-origin-forms.guard';
 import type { PageForm } from './page-forms';
 
 /**
@@ -13,6 +14,8 @@ import type { PageForm } from './page-forms';
 @ApiExcludeController()
 @Public()
 @UseFilters(HtmlPageExceptionFilter)
+// Forms posted from another site's page change nothing (same-origin-forms.guard.ts).
+@UseGuards(SameOriginFormsGuard)
 @Controller('participant/settings')
 export class ParticipantSettingsController {
   constructor(private readonly pages: SettingsPagesService) {}

@@ -1,0 +1,284 @@
+/**
+ * One browser identity for the check-in host, minted by the server (docs/privacy.md), and page
+ * forms that change nothing when another site posts them (docs/security.md) — tried as the
+ * enterprise would: it holds every check-in link, and may plant a cookie or post a form from a
+ * page of its own. The same in real Chromium: checkin-browser.e2e-spec.ts.
+ */
+import { randomBytes } from 'node:crypto';
+import { sha256Hex } from '../src/common/crypto/secrets';
+import { PAGE_ERRORS } from '../src/checkin/pages/pages.messages';
+import { ParticipantLinks } from '../src/participant-links/participant-links';
+import { PageAnswer, PageBrowser } from './support/page-browser';
+import { SessionCreated, startTestApp, TestApp, TestEnterprise } from './support/test-app';
+
+/** A value of the form the server mints (43 base64url characters). */
+const cookieValue = () => randomBytes(32).toString('base64url');
+const setCookieOf = (answer: PageAnswer) => answer.headers.getSetCookie();
+const checkinPath = (created: SessionCreated) => new URL(created.redirectUrl).pathname;
+
+function expectErrorPage(answer: PageAnswer, status: number, kind: keyof typeof PAGE_ERRORS) {
+  expect(answer.status).toBe(status);
+  expect(answer.headers.get('content-type')).toBe('text/html; charset=utf-8');
+  expect(answer.html).toContain(`<h1>${PAGE_ERRORS[kind].title}</h1>`);
+}
+
+describe('Browser identity over http (a laptop): the plain cookie name', () => {
+  let t: TestApp;
+  let acme: TestEnterprise;
+  let n = 0;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    acme = await t.newEnterprise('Acme');
+  });
+  afterAll(() => t.close());
+
+  const newSession = async (identifier = `person${++n}@example.com`) => {
+    const group = await t.newGroup(acme, `Group ${n}`);
+    const created = await t.createSession(acme, group, identifier);
+    expect(created.status).toBe(200);
+    return created.body as SessionCreated;
+  };
+  const levelOf = async (sessionId: string) =>
+    (
+      await t.db.query<{ privacy_level: number }>(
+        `SELECT m.privacy_level FROM sessions s
+           JOIN memberships m ON m.participant_id = s.participant_id AND m.group_id = s.group_id
+          WHERE s.session_id = $1`,
+        [sessionId],
+      )
+    ).rows[0].privacy_level;
+
+  it('mints one identity on the first Start and reuses it for later Starts of any link', async () => {
+    const browser = new PageBrowser(t.baseUrl);
+    const first = await newSession();
+    const started = await browser.post(`${checkinPath(first)}/start`);
+    expect(started.status).toBe(303);
+    const [cookie] = setCookieOf(started);
+    expect(cookie).toMatch(
+      /^checkin_browser=[A-Za-z0-9_-]{43}; Max-Age=15552000; Path=\/; HttpOnly; SameSite=Lax$/,
+    );
+    const value = cookie.split(';')[0].split('=')[1];
+    expect(
+      (await t.db.query('SELECT 1 FROM browsers WHERE hash = $1', [sha256Hex(value)])).rows,
+    ).toHaveLength(1);
+
+    const second = await newSession();
+    const again = await browser.post(`${checkinPath(second)}/start`);
+    expect(again.status).toBe(303);
+    expect(setCookieOf(again)).toEqual([]);
+    for (const created of [first, second]) {
+      expect((await browser.get(checkinPath(created))).status).toBe(200);
+    }
+  });
+
+  it('never adopts a cookie it did not mint: the planted value holds nothing, a fresh one is set', async () => {
+    const planted = cookieValue();
+    const victim = new PageBrowser(t.baseUrl);
+    victim.plant(`checkin_browser=${planted}`);
+    const session = await newSession();
+    const started = await victim.post(`${checkinPath(session)}/start`);
+    expect(started.status).toBe(303);
+    const [cookie] = setCookieOf(started);
+    expect(cookie).toMatch(/^checkin_browser=[A-Za-z0-9_-]{43};/);
+    expect(cookie).not.toContain(planted);
+    expect(
+      (await t.db.query('SELECT 1 FROM browsers WHERE hash = $1', [sha256Hex(planted)])).rows,
+    ).toEqual([]);
+
+    // The planter, presenting the value it planted, is another browser: refused, nothing changed.
+    const planter = new PageBrowser(t.baseUrl);
+    planter.plant(`checkin_browser=${planted}`);
+    const raised = await planter.post(`${checkinPath(session)}/privacy`, { privacyLevel: '5' });
+    expectErrorPage(raised, 403, 'opened-elsewhere');
+    expect(await levelOf(session.sessionID)).toBe(0);
+    // The participant's browser, with the cookie the server set, goes on.
+    const saved = await victim.post(`${checkinPath(session)}/privacy`, { privacyLevel: '1' });
+    expect(saved.status).toBe(303);
+    expect(await levelOf(session.sessionID)).toBe(1);
+  });
+
+  describe('forms posted from another site change nothing', () => {
+    let browser: PageBrowser;
+    let session: SessionCreated;
+
+    beforeAll(async () => {
+      browser = new PageBrowser(t.baseUrl);
+      session = await newSession();
+      expect((await browser.post(`${checkinPath(session)}/start`)).status).toBe(303);
+    });
+
+    const foreign: [string, Record<string, string>][] = [
+      ['Sec-Fetch-Site: cross-site', { 'sec-fetch-site': 'cross-site' }],
+      ['Sec-Fetch-Site: same-site (a sibling host)', { 'sec-fetch-site': 'same-site' }],
+      ['no Sec-Fetch-Site, a foreign Origin', { origin: 'https://evil.example' }],
+      ['no Sec-Fetch-Site, Origin: null', { origin: 'null' }],
+      ['no Sec-Fetch-Site, this host on another port', { origin: 'http://127.0.0.1:1' }],
+    ];
+
+    it.each(foreign)('%s: 403 page, level unchanged', async (_name, headers) => {
+      const answer = await browser.request(`${checkinPath(session)}/privacy`, {
+        form: { privacyLevel: '5' },
+        headers,
+      });
+      expectErrorPage(answer, 403, 'foreign-form');
+      expect(setCookieOf(answer)).toEqual([]);
+      expect(await levelOf(session.sessionID)).toBe(0);
+    });
+
+    it('refuses every page form: Start, consent, preferences and each settings action', async () => {
+      const other = await newSession();
+      const participant = await t.db.query<{ participant_id: string; group_id: string }>(
+        'SELECT participant_id, group_id FROM sessions WHERE session_id = $1',
+        [other.sessionID],
+      );
+      const link = new URL(
+        t.app.get(ParticipantLinks).settingsUrl({
+          participantId: participant.rows[0].participant_id,
+          groupId: Number(participant.rows[0].group_id),
+          linkVersion: 0,
+        }),
+      );
+      const settings = (action: string) => `${link.pathname}${action}${link.search}`;
+      const paths = [
+        `${checkinPath(other)}/start`,
+        `${checkinPath(other)}/consent`,
+        `${checkinPath(other)}/preferences`,
+        settings('/privacy'),
+        settings('/preferences'),
+        settings('/consent/withdraw'),
+        settings('/sign-out'),
+        settings('/export'),
+        settings('/delete'),
+      ];
+      const fresh = new PageBrowser(t.baseUrl);
+      for (const path of paths) {
+        const answer = await fresh.request(path, {
+          form: { privacyLevel: '5' },
+          headers: { 'sec-fetch-site': 'cross-site' },
+        });
+        expectErrorPage(answer, 403, 'foreign-form');
+      }
+      // Nothing was bound, minted or changed by any of them.
+      expect(setCookieOf(await fresh.get(checkinPath(other)))).toEqual([]);
+      const bindings = await t.db.query('SELECT 1 FROM link_bindings WHERE participant_id = $1', [
+        participant.rows[0].participant_id,
+      ]);
+      expect(bindings.rows).toEqual([]);
+      expect(await levelOf(other.sessionID)).toBe(0);
+    });
+
+    it('leaves the one-click unsubscribe open: mail providers post it from elsewhere (RFC 8058)', async () => {
+      const participant = await t.db.query<{ participant_id: string; group_id: string }>(
+        'SELECT participant_id, group_id FROM sessions WHERE session_id = $1',
+        [session.sessionID],
+      );
+      const link = new URL(
+        t.app.get(ParticipantLinks).unsubscribeUrl(
+          {
+            participantId: participant.rows[0].participant_id,
+            groupId: Number(participant.rows[0].group_id),
+            linkVersion: 0,
+          },
+          'checkinReminder',
+        ),
+      );
+      const answer = await new PageBrowser(t.baseUrl).request(`${link.pathname}${link.search}`, {
+        form: 'List-Unsubscribe=One-Click',
+        headers: { 'sec-fetch-site': 'cross-site' },
+      });
+      expect(answer.status).toBe(200);
+      const stored = await t.db.query(
+        'SELECT pref_checkin_reminder FROM participants WHERE id = $1',
+        [participant.rows[0].participant_id],
+      );
+      expect(stored.rows).toEqual([{ pref_checkin_reminder: false }]);
+    });
+
+    it('accepts a form of these pages (same-origin, or a client that says nothing)', async () => {
+      const sameOrigin = await browser.request(`${checkinPath(session)}/privacy`, {
+        form: { privacyLevel: '2' },
+        headers: { 'sec-fetch-site': 'same-origin', origin: 'http://127.0.0.1' },
+      });
+      expect(sameOrigin.status).toBe(303);
+      expect(await levelOf(session.sessionID)).toBe(2);
+      const plain = await browser.post(`${checkinPath(session)}/privacy`, { privacyLevel: '1' });
+      expect(plain.status).toBe(303);
+      expect(await levelOf(session.sessionID)).toBe(1);
+    });
+  });
+});
+
+describe('Browser identity over https: __Host-checkin_browser', () => {
+  let t: TestApp;
+  let acme: TestEnterprise;
+  let n = 0;
+
+  beforeAll(async () => {
+    t = await startTestApp({ PUBLIC_BASE_URL: 'https://checkin.example.com' });
+    acme = await t.newEnterprise('Acme');
+  });
+  afterAll(() => t.close());
+
+  const newSession = async () => {
+    const group = await t.newGroup(acme, `Group ${++n}`);
+    const created = await t.createSession(acme, group, `secure${n}@example.com`);
+    expect(created.status).toBe(200);
+    return created.body as SessionCreated;
+  };
+
+  it('sets a __Host- cookie: Secure, Path=/, no Domain', async () => {
+    const started = await new PageBrowser(t.baseUrl).post(
+      `${checkinPath(await newSession())}/start`,
+    );
+    expect(setCookieOf(started)).toEqual([
+      expect.stringMatching(
+        /^__Host-checkin_browser=[A-Za-z0-9_-]{43}; Max-Age=15552000; Path=\/; HttpOnly; Secure; SameSite=Lax$/,
+      ) as string,
+    ]);
+  });
+
+  it('adopts no plain cookie (another host of the site could have set it), even a minted one', async () => {
+    const minted = cookieValue();
+    await t.db.query('INSERT INTO browsers (hash) VALUES ($1)', [sha256Hex(minted)]);
+    const browser = new PageBrowser(t.baseUrl);
+    browser.plant(`checkin_browser=${minted}`);
+    const started = await browser.post(`${checkinPath(await newSession())}/start`);
+    const [cookie] = setCookieOf(started);
+    expect(cookie).toMatch(/^__Host-checkin_browser=[A-Za-z0-9_-]{43};/);
+    expect(cookie).not.toContain(minted);
+  });
+
+  it('keeps a link bound before __Host- (to the plain cookie) working in its browser', async () => {
+    const legacy = cookieValue();
+    const session = await newSession();
+    // As the migration leaves it: the browser recorded as minted, holding the link.
+    await t.db.query('INSERT INTO browsers (hash) VALUES ($1)', [sha256Hex(legacy)]);
+    await t.db.query(
+      `INSERT INTO link_bindings (link, browser_hash, participant_id)
+       SELECT 'checkin:' || session_id, $2, participant_id FROM sessions WHERE session_id = $1`,
+      [session.sessionID, sha256Hex(legacy)],
+    );
+    const browser = new PageBrowser(t.baseUrl);
+    browser.plant(`checkin_browser=${legacy}`);
+    expect((await browser.get(checkinPath(session))).status).toBe(200);
+    const elsewhere = new PageBrowser(t.baseUrl);
+    elsewhere.plant(`__Host-checkin_browser=${cookieValue()}`);
+    expectErrorPage(await elsewhere.get(checkinPath(session)), 403, 'opened-elsewhere');
+  });
+
+  it('refuses a form whose Origin is not the public origin', async () => {
+    const session = await newSession();
+    const browser = new PageBrowser(t.baseUrl);
+    const answer = await browser.request(`${checkinPath(session)}/start`, {
+      form: {},
+      headers: { origin: 'https://checkin.example.com.evil.example' },
+    });
+    expectErrorPage(answer, 403, 'foreign-form');
+    const ours = await browser.request(`${checkinPath(session)}/start`, {
+      form: {},
+      headers: { origin: 'https://checkin.example.com' },
+    });
+    expect(ours.status).toBe(303);
+  });
+});
