@@ -115,9 +115,11 @@ describe('Check-in in a real browser', () => {
     await on.goto(url);
     expect(await text('h1', on)).toBe(PageTexts.checkinTitle(groupName));
     expect(await on.getByRole('radio').count()).toBe(0);
-    await on.getByRole('button', { name: PageTexts.startButton }).click();
+    await on.getByRole('button', { name: PageTexts.startButton, exact: true }).click();
     await on.waitForURL(url);
-    expect(await on.getByRole('button', { name: PageTexts.startButton }).count()).toBe(0);
+    expect(await on.getByRole('button', { name: PageTexts.startButton, exact: true }).count()).toBe(
+      0,
+    );
   }
 
   it('reviews the privacy level, hands off to the engine and returns to the app', async () => {
@@ -160,7 +162,7 @@ describe('Check-in in a real browser', () => {
     });
 
     // The hand-off reaches the engine with the session id and without the token in a Referer.
-    await page.getByRole('link', { name: PageTexts.handoffButton }).click();
+    await page.getByRole('button', { name: PageTexts.handoffButton }).click();
     await page.waitForURL(`${ENGINE_URL}?sessionID=${checkin.sessionId}`);
     expect(engineRequests).toHaveLength(1);
     expect(engineRequests[0].headers()['referer']).toBeUndefined();
@@ -193,7 +195,7 @@ describe('Check-in in a real browser', () => {
       true,
     );
     expect(await page.getByRole('radio').count()).toBe(0);
-    expect(await page.getByRole('link', { name: PageTexts.handoffButton }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: PageTexts.handoffButton }).count()).toBe(0);
 
     await page.getByRole('button', { name: PageTexts.consentButton }).click();
     await page.waitForURL(/\?saved=consent$/);
@@ -202,7 +204,9 @@ describe('Check-in in a real browser', () => {
     expect(
       await page.getByRole('heading', { name: PageTexts.privacyNoticeHeading }).isVisible(),
     ).toBe(true);
-    expect(await page.getByRole('link', { name: PageTexts.handoffButton }).isVisible()).toBe(true);
+    expect(await page.getByRole('button', { name: PageTexts.handoffButton }).isVisible()).toBe(
+      true,
+    );
 
     // Keeping the level is allowed: saving level 0 again changes nothing and says so.
     await page.getByRole('button', { name: PageTexts.privacyButton }).click();

@@ -199,11 +199,35 @@ describe('Check-in pages', () => {
       // Preferences default to on.
       expect(isChecked(html, 'checkinReminder')).toBe(true);
       expect(isChecked(html, 'privacyRequest')).toBe(true);
-      // Hand-off to the engine with the session id, and "I have finished".
+      // Hand-off to the engine (a form: it records the level the check-in is shared at), and
+      // "I have finished".
       expect(html).toContain(
-        `href="${ENGINE_URL}?sessionID=${checkin.sessionId}" rel="noreferrer">${PageTexts.handoffButton}</a>`,
+        `<form method="post" action="${checkin.path}/handoff"><button type="submit">${PageTexts.handoffButton}</button></form>`,
       );
       expect(html).toContain(`href="${checkin.path}/done">${PageTexts.finishedLink}</a>`);
+    });
+
+    it('hands off to the engine with the session id, sharing the check-in at the level chosen', async () => {
+      const checkin = await newCheckin('Hand-off');
+      const sharedLevel = async () =>
+        (
+          await t.db.query<{ shared_level: number | null }>(
+            'SELECT shared_level FROM sessions WHERE session_id = $1',
+            [checkin.sessionId],
+          )
+        ).rows[0].shared_level;
+      expect(await sharedLevel()).toBeNull();
+      expect((await post(t, `${checkin.path}/privacy`, { privacyLevel: '3' })).status).toBe(303);
+      const handoff = await post(t, `${checkin.path}/handoff`);
+      expect(handoff.status).toBe(303);
+      expect(handoff.headers.get('location')).toBe(`${ENGINE_URL}?sessionID=${checkin.sessionId}`);
+      expect(await sharedLevel()).toBe(3);
+      // Another browser cannot hand it off (nor set its level).
+      const other = await fetch(`${t.baseUrl}${checkin.path}/handoff`, {
+        method: 'POST',
+        redirect: 'manual',
+      });
+      expect(other.status).toBe(403);
     });
 
     it('escapes the group name everywhere', async () => {
@@ -268,7 +292,7 @@ describe('Check-in pages', () => {
       expect(after.html).toContain(`<p class="saved" role="status">${SAVED_MESSAGES.consent}</p>`);
       expect(after.html).not.toContain(`action="${checkin.path}/consent"`);
       expect(after.html).toContain(PageTexts.privacyNoticeHeading);
-      expect(after.html).toContain(`${ENGINE_URL}?sessionID=${checkin.sessionId}`);
+      expect(after.html).toContain(`action="${checkin.path}/handoff"`);
 
       // Consenting again keeps the first time.
       expect((await post(t, `${checkin.path}/consent`)).status).toBe(303);

@@ -5,6 +5,7 @@
  * retiring its links (the invalid-link page, never a 5xx), and transcripts stored before
  * encryption encrypted by the workers' pass.
  */
+import { shareAt } from './support/levels';
 import { randomBytes } from 'node:crypto';
 import { Pool } from 'pg';
 import { createTestDatabase, databaseUrl, dropDatabase } from './support/databases';
@@ -118,7 +119,7 @@ describe('Data at rest (real processes, one database)', () => {
     ]);
     expect(words.rowCount).toBe(1);
 
-    await db.query('UPDATE memberships SET privacy_level = 4');
+    await shareAt(db, 'everyone', 4);
     const read = await call('GET', `/sessions/${first.sessionID}`);
     expect(read.status).toBe(200);
     expect((read.body as { transcript: unknown }).transcript).toEqual(
@@ -183,9 +184,9 @@ describe('Data at rest (real processes, one database)', () => {
     expect(retired.body).toEqual({ error: 'Internal server error' });
     expect((await call('GET', `/sessions/${second.sessionID}`)).status).toBe(200);
     // Below level 4 the transcript is not opened, so the session still reads.
-    await db.query('UPDATE memberships SET privacy_level = 3');
+    await shareAt(db, 'everyone', 3);
     expect((await call('GET', `/sessions/${first.sessionID}`)).status).toBe(200);
-    await db.query('UPDATE memberships SET privacy_level = 4');
+    await shareAt(db, 'everyone', 4);
   });
 
   it('a transcript stored before encryption reads as before, and the workers encrypt it', async () => {

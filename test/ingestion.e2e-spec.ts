@@ -1,3 +1,4 @@
+import { shareAt } from './support/levels';
 import { featureBucket } from '../src/metrics/rollups/feature-buckets';
 import { IngestionErrors } from '../src/checkin/ingestion/ingestion.errors';
 import { CommonErrors } from '../src/common/errors/common.errors';
@@ -66,12 +67,7 @@ describe('Result ingestion', () => {
       string,
       unknown
     >;
-  const setLevel = (externalId: string, level: number) =>
-    t.db.query(
-      `UPDATE memberships m SET privacy_level = $2 FROM participants p
-        WHERE p.id = m.participant_id AND p.external_id = $1`,
-      [externalId, level],
-    );
+  const setLevel = (externalId: string, level: number) => shareAt(t.db, { externalId }, level);
 
   it('refuses a missing or wrong engine token, and enterprise API keys', async () => {
     const session = await newSession();

@@ -1,3 +1,4 @@
+import { shareAt } from './support/levels';
 import { GroupErrors } from '../src/groups/groups.errors';
 import { MetricsErrors } from '../src/metrics/metrics.errors';
 import { ParticipantErrors } from '../src/participants/participants.errors';
@@ -201,12 +202,7 @@ describe('Metrics', () => {
   });
 
   describe('participant metrics respect the privacy level', () => {
-    const setLevel = (level: number) =>
-      t.db.query(
-        `UPDATE memberships m SET privacy_level = $2 FROM participants p
-          WHERE p.id = m.participant_id AND p.external_id = $1`,
-        [person, level],
-      );
+    const setLevel = (level: number) => shareAt(t.db, { externalId: person }, level);
     const mine = (metric: string) => get(`/metrics/participants/${person}/${metric}`);
 
     it('level 0: count only', async () => {

@@ -1,3 +1,4 @@
+import { shareAt } from './support/levels';
 import type { OpenAPIV3 } from 'openapi-types';
 import { IngestionErrors } from '../src/checkin/ingestion/ingestion.errors';
 import { SYNTHETIC_ENGINE_VERSION } from '../src/checkin/ingestion/synthetic-result';
@@ -128,12 +129,7 @@ describe('Sandbox enterprises', () => {
         apiKey: enterprise.apiKey,
       })
     ).body;
-  const setPrivacyLevel = (sessionId: string, level: number) =>
-    t.db.query(
-      `UPDATE memberships m SET privacy_level = $2 FROM sessions s
-        WHERE s.session_id = $1 AND m.participant_id = s.participant_id AND m.group_id = s.group_id`,
-      [sessionId, level],
-    );
+  const setPrivacyLevel = (sessionId: string, level: number) => shareAt(t.db, { sessionId }, level);
   const statusAndBody = (response: HttpResult) => ({
     status: response.status,
     body: response.body,
@@ -394,11 +390,12 @@ describe('Sandbox enterprises', () => {
       expect(page).toContain(notice);
       expect(page).toContain(`<code>POST /sandbox/sessions/${session.sessionID}/complete</code>`);
       expect(page).not.toContain(ENGINE_URL);
+      expect(page).not.toContain('/handoff');
 
       // The same service hands a normal enterprise's check-in to the engine, without the notice.
       const real = await newSession(acme, await t.newGroup(acme, 'Real pages'));
       const normal = await openCheckin(real.redirectUrl);
-      expect(normal.page).toContain(`href="${ENGINE_URL}?sessionID=${real.sessionID}"`);
+      expect(normal.page).toContain(`action="${new URL(real.redirectUrl).pathname}/handoff"`);
       expect(normal.start + normal.page).not.toContain(notice);
     });
   });

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { SHOWN_LEVEL } from '../sessions/sessions.repository';
 import { FLOORED_GROUP_METRICS } from '../common/privacy-model';
 import { Database } from '../database/database';
 import type { MhciStatsDto } from './dto/metric-answers.dto';
@@ -86,7 +87,7 @@ export class MetricsRepository {
     const membership =
       scope.kind === 'participant'
         ? `JOIN memberships m ON m.participant_id = s.participant_id AND m.group_id = s.group_id
-             AND m.privacy_level >= ${scope.minimumLevel}`
+             AND ${SHOWN_LEVEL} >= ${scope.minimumLevel}`
         : '';
     const owner = scope.kind === 'group' ? 's.group_id' : 's.participant_id';
     return `FROM sessions s ${membership}

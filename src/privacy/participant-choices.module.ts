@@ -1,12 +1,13 @@
 import { Module } from '@nestjs/common';
 import { InteractModule } from '../interact/interact.module';
 import { ParticipantsModule } from '../participants/participants.module';
+import { SessionRecordsModule } from '../sessions/session-records.module';
 import { EventsModule } from '../webhooks/events/events.module';
 import { ParticipantChoices } from './participant-choices';
 
 /** The participant's choices (participant-choices.ts), for the pages that offer them. */
 @Module({
-  imports: [ParticipantsModule, EventsModule, InteractModule],
+  imports: [ParticipantsModule, SessionRecordsModule, EventsModule, InteractModule],
   providers: [ParticipantChoices],
   exports: [ParticipantChoices],
 })

@@ -20,11 +20,25 @@ import {
   ParticipantsRepository,
   UnsubscribeLink,
 } from '../participants/participants.repository';
+import { SessionsRepository } from '../sessions/sessions.repository';
 import { EventTypes, PrivacyUpdatedPayload } from '../webhooks/events/events';
 import { EventsRepository } from '../webhooks/events/events.repository';
 
 /** Which page made the change. */
 export type PageVia = 'checkin' | 'settings';
+
+/**
+ * Which check-ins a raise reaches besides the member's level (docs/privacy.md): the check-in whose
+ * page made it, and, when the participant ticks "Also share my earlier check-ins done in this
+ * browser", the check-ins done in the browser that made it. Nothing else: a raise never reaches a
+ * past check-in by itself.
+ */
+export interface RaiseReach {
+  /** The check-in whose page made the change (it takes the level, up or down). */
+  sessionId?: string;
+  /** The browser (the SHA-256s of its identities) whose earlier check-ins the raise reaches. */
+  shareEarlierFrom?: readonly string[];
+}
 
 /** The membership a choice is about, as a page knows it from its signed link. */
 export interface Member {
@@ -40,6 +54,7 @@ export class ParticipantChoices {
   constructor(
     private readonly db: Database,
     private readonly memberships: MembershipsRepository,
+    private readonly sessions: SessionsRepository,
     private readonly participants: ParticipantsRepository,
     private readonly ledger: ConsentLedgerRepository,
     private readonly events: EventsRepository,
@@ -65,6 +80,7 @@ export class ParticipantChoices {
       );
       if (!before) return null;
       const level = consent ? before.privacyLevel : 0;
+      await this.sessions.capSharedLevels(member.participantId, member.groupId, level, sql);
       await this.ledger.append(
         [
           this.entry(member, via, 'consent', before.consented, consent),
@@ -77,8 +93,16 @@ export class ParticipantChoices {
     });
   }
 
-  /** Sets the member's privacy level; false if the member is gone. */
-  setPrivacyLevel(member: Member, level: number, via: PageVia): Promise<boolean> {
+  /**
+   * Sets the member's privacy level; false if the member is gone. A lowering reaches every
+   * check-in of the membership at once; a raise only those `reach` names.
+   */
+  setPrivacyLevel(
+    member: Member,
+    level: number,
+    via: PageVia,
+    reach: RaiseReach = {},
+  ): Promise<boolean> {
     return this.db.transaction(async (sql) => {
       const before = await this.memberships.setPrivacyLevel(
         member.participantId,
@@ -87,6 +111,18 @@ export class ParticipantChoices {
         sql,
       );
       if (before === null) return false;
+      const { participantId, groupId } = member;
+      await this.sessions.capSharedLevels(participantId, groupId, level, sql);
+      if (reach.sessionId) await this.sessions.shareAt(reach.sessionId, level, sql);
+      if (reach.shareEarlierFrom?.length) {
+        await this.sessions.raiseSharedLevelsDoneIn(
+          participantId,
+          groupId,
+          reach.shareEarlierFrom,
+          level,
+          sql,
+        );
+      }
       await this.ledger.append([this.entry(member, via, 'privacyLevel', before, level)], sql);
       await this.levelChanged(member, before, level, sql);
       return true;

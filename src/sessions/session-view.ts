@@ -10,7 +10,8 @@ import type { SessionDto } from './dto/session.dto';
 import type { SessionEntity, Subscores, TranscriptTurn } from './session.entity';
 
 /**
- * A session with its participant's external ID and the membership's privacy level now; its
+ * A session with its participant's external ID and the level it is shown at now (the lower of its
+ * own level and the membership's, docs/privacy.md); its
  * transcript as stored (encrypted), opened only when the level shows it.
  */
 export type SessionRecord = Pick<

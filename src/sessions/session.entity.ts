@@ -8,6 +8,7 @@ import {
   ManyToOne,
   PrimaryColumn,
 } from 'typeorm';
+import { MAX_PRIVACY_LEVEL, MIN_PRIVACY_LEVEL } from '../common/privacy-model';
 import { ForeignKey } from '../database/entity-columns';
 import { EnterpriseEntity } from '../enterprises/enterprise.entity';
 import { MembershipEntity } from '../participants/membership.entity';
@@ -42,6 +43,10 @@ export interface TranscriptTurn {
   'sessions_completed_consistency',
   "((status = 'completed'::text) = (completed_at IS NOT NULL))",
 )
+@Check(
+  'sessions_shared_level_range',
+  `((shared_level >= ${MIN_PRIVACY_LEVEL}) AND (shared_level <= ${MAX_PRIVACY_LEVEL}))`,
+)
 export class SessionEntity {
   @PrimaryColumn({ name: 'session_id', type: 'text', primaryKeyConstraintName: 'sessions_pkey' })
   sessionId!: string;
@@ -73,6 +78,15 @@ export class SessionEntity {
 
   @Column({ type: 'text', default: 'created' })
   status!: 'created' | 'completed';
+
+  /**
+   * The check-in's own privacy level (docs/privacy.md): set at the hand-off to the engine (or when
+   * a result is recorded without one) to the member's level then; raised only from a page in the
+   * browser that did the check-in; lowered with every lowering of the member's level. What the API
+   * shows of the session is the lower of this and the member's level now. Null until then.
+   */
+  @Column({ name: 'shared_level', type: 'smallint', nullable: true })
+  sharedLevel!: number | null;
 
   @Column({ name: 'return_url', type: 'text' })
   returnUrl!: string;

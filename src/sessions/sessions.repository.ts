@@ -18,6 +18,12 @@ const SESSION = columnsOf(SessionEntity, [
   'features',
 ]);
 
+/**
+ * The level the API shows a session at (docs/privacy.md): the lower of its own level and the
+ * member's level now. A session without a level of its own has no result to show.
+ */
+export const SHOWN_LEVEL = 'LEAST(coalesce(s.shared_level, 0), m.privacy_level)';
+
 /** A completed session's result, as stored (the transcript sealed). */
 export interface StoredResult {
   completedAt: Date;
@@ -63,11 +69,11 @@ export class SessionsRepository {
     );
   }
 
-  /** The session with its participant's external ID and the membership's privacy level now. */
+  /** The session with its participant's external ID and the level it is shown at now. */
   async findForEnterprise(enterpriseId: string, sessionId: string): Promise<SessionRecord | null> {
     const [session] = await this.db.rows<SessionRecord>(
       `SELECT ${SESSION.select('s')}, p.external_id AS "externalId",
-              m.privacy_level AS "privacyLevel"
+              ${SHOWN_LEVEL} AS "privacyLevel"
          FROM sessions s
          JOIN memberships m ON m.participant_id = s.participant_id AND m.group_id = s.group_id
          JOIN participants p ON p.id = s.participant_id
@@ -84,7 +90,7 @@ export class SessionsRepository {
   async listForParticipant(participantId: string): Promise<SessionRecord[]> {
     return this.db.rows<SessionRecord>(
       `SELECT ${SESSION.select('s')}, p.external_id AS "externalId",
-              m.privacy_level AS "privacyLevel"
+              ${SHOWN_LEVEL} AS "privacyLevel"
          FROM sessions s
          JOIN memberships m ON m.participant_id = s.participant_id AND m.group_id = s.group_id
          JOIN participants p ON p.id = s.participant_id
@@ -100,7 +106,12 @@ export class SessionsRepository {
       `UPDATE sessions
           SET status = 'completed', completed_at = $2, version = $3, mhci = $4, subscores = $5,
               transcript = $6, features = $7, group_percentiles = $8, user_percentiles = $9,
-              result_hash = $10, synthetic = $11
+              result_hash = $10, synthetic = $11,
+              -- Never handed off from a page: shared at the member's level when it is recorded.
+              shared_level = coalesce(shared_level,
+                (SELECT m.privacy_level FROM memberships m
+                  WHERE m.participant_id = sessions.participant_id
+                    AND m.group_id = sessions.group_id))
         WHERE session_id = $1`,
       [
         sessionId,
@@ -116,6 +127,87 @@ export class SessionsRepository {
         result.synthetic,
       ],
     );
+  }
+
+  /**
+   * The hand-off to the engine of a session not yet completed: it will be shared at the member's
+   * level now. False when the session is completed or gone.
+   */
+  async handOff(sessionId: string): Promise<boolean> {
+    const rows = await this.db.rows(
+      `UPDATE sessions s SET shared_level = m.privacy_level
+         FROM memberships m
+        WHERE s.session_id = $1 AND s.status = 'created'
+          AND m.participant_id = s.participant_id AND m.group_id = s.group_id
+       RETURNING s.session_id`,
+      [sessionId],
+    );
+    return rows.length > 0;
+  }
+
+  /** A check-in's own level, set from its own page in the browser that did it. */
+  async shareAt(sessionId: string, level: number, sql: Sql = this.db): Promise<void> {
+    await sql.rows('UPDATE sessions SET shared_level = $2 WHERE session_id = $1', [
+      sessionId,
+      level,
+    ]);
+  }
+
+  /** A lowering of the member's level: no session of the membership stays above it. */
+  async capSharedLevels(
+    participantId: string,
+    groupId: number,
+    level: number,
+    sql: Sql = this.db,
+  ): Promise<void> {
+    await sql.rows(
+      `UPDATE sessions SET shared_level = $3
+        WHERE participant_id = $1 AND group_id = $2 AND shared_level > $3`,
+      [participantId, groupId, level],
+    );
+  }
+
+  /**
+   * "Also share my earlier check-ins done in this browser": raises to `level` the membership's
+   * check-ins whose link the browser `browserHash` holds (link_bindings), and no other.
+   */
+  async raiseSharedLevelsDoneIn(
+    participantId: string,
+    groupId: number,
+    browserHashes: readonly string[],
+    level: number,
+    sql: Sql = this.db,
+  ): Promise<void> {
+    await sql.rows(
+      `UPDATE sessions s SET shared_level = $4
+         FROM link_bindings b
+        WHERE s.participant_id = $1 AND s.group_id = $2
+          AND b.link = 'checkin:' || s.session_id AND b.browser_hash = ANY($3::text[])
+          AND coalesce(s.shared_level, 0) < $4`,
+      [participantId, groupId, browserHashes, level],
+    );
+  }
+
+  /**
+   * How many completed check-ins of the membership, but `exceptSessionId`, were done in the
+   * browser known by `browserHashes` (what "Also share my N earlier check-ins" reaches).
+   */
+  async countDoneIn(
+    participantId: string,
+    groupId: number,
+    browserHashes: readonly string[],
+    exceptSessionId: string | null,
+  ): Promise<number> {
+    if (browserHashes.length === 0) return 0;
+    const [row] = await this.db.rows<{ n: number }>(
+      `SELECT count(*)::int AS n FROM sessions s
+         JOIN link_bindings b
+           ON b.link = 'checkin:' || s.session_id AND b.browser_hash = ANY($3::text[])
+        WHERE s.participant_id = $1 AND s.group_id = $2 AND s.status = 'completed'
+          AND ($4::text IS NULL OR s.session_id <> $4)`,
+      [participantId, groupId, browserHashes, exceptSessionId],
+    );
+    return row.n;
   }
 
   /**

@@ -255,7 +255,10 @@ export class TestDatabase {
     );
   }
 
-  /** A session; completed (at `completedAt`, an ISO timestamp) when `completedAt` is given. */
+  /**
+   * A session; completed (at `completedAt`, an ISO timestamp) when `completedAt` is given, and
+   * then shared at the member's level now, as ingestion records it.
+   */
   async session(
     enterpriseId: string,
     participantId: string,
@@ -265,8 +268,11 @@ export class TestDatabase {
     const sessionId = newSessionId();
     await this.rows(
       `INSERT INTO sessions (session_id, enterprise_id, participant_id, group_id, status,
-                             return_url, completed_at, mhci)
-       VALUES ($1, $2, $3, $4, $5, 'https://example.com/back', $6, $7)`,
+                             return_url, completed_at, mhci, shared_level)
+       SELECT $1, $2, $3, $4, $5, 'https://example.com/back', $6, $7,
+              CASE WHEN $6::timestamptz IS NULL THEN NULL ELSE
+                (SELECT privacy_level FROM memberships WHERE participant_id = $3 AND group_id = $4)
+              END`,
       [
         sessionId,
         enterpriseId,

@@ -744,14 +744,14 @@ export interface components {
        */
       version: string;
       /**
-       * @description MHCI score, 0–100. Present when the participant's privacy level is 1 or more.
+       * @description MHCI score, 0–100. Present when the session is shared at privacy level 1 or more: the lower of the check-in's own level and the participant's level now.
        * @example 71.5
        */
       mhci?: number;
-      /** @description Subscores. Present when the participant's privacy level is 1 or more. */
+      /** @description Subscores. Present when the session is shared at privacy level 1 or more: the lower of the check-in's own level and the participant's level now. */
       subscores?: components['schemas']['SubscoresDto'];
       /**
-       * @description Each feature's mid-rank percentile (0–1) among the group's completed sessions. Present when the participant's privacy level is 2 or more.
+       * @description Each feature's mid-rank percentile (0–1) among the group's completed sessions. Present when the session is shared at privacy level 2 or more: the lower of the check-in's own level and the participant's level now.
        * @example {
        *       "pitch_variability": 0.5
        *     }
@@ -760,7 +760,7 @@ export interface components {
         [key: string]: number;
       };
       /**
-       * @description Each feature's mid-rank percentile (0–1) among the participant's own sessions. Present when the participant's privacy level is 3 or more.
+       * @description Each feature's mid-rank percentile (0–1) among the participant's own sessions. Present when the session is shared at privacy level 3 or more: the lower of the check-in's own level and the participant's level now.
        * @example {
        *       "pitch_variability": 0.25
        *     }
@@ -768,10 +768,10 @@ export interface components {
       userPercentiles?: {
         [key: string]: number;
       };
-      /** @description The check-in conversation. Present when the participant's privacy level is 4 or more. */
+      /** @description The check-in conversation. Present when the session is shared at privacy level 4 or more: the lower of the check-in's own level and the participant's level now. */
       transcript?: components['schemas']['TranscriptTurnDto'][];
       /**
-       * @description Voice and video features measured by the engine. Present when the participant's privacy level is 5 or more.
+       * @description Voice and video features measured by the engine. Present when the session is shared at privacy level 5 or more: the lower of the check-in's own level and the participant's level now.
        * @example {
        *       "speech_rate": 2.7
        *     }

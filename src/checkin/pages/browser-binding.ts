@@ -84,11 +84,18 @@ export class BrowserBinding {
   async state(link: string, browser: Browser): Promise<Binding> {
     const holder = await this.bindings.holderOf(link);
     if (holder === null) return 'unbound';
+    return this.identities(browser).includes(holder) ? 'here' : 'elsewhere';
+  }
+
+  /**
+   * The identities (SHA-256 of cookie values) this browser holds links under: its own cookie, and
+   * on an https host also the plain one of links bound before `__Host-`. A planted value holds no
+   * link (only minted values are bound), so it matches nothing.
+   */
+  identities(browser: Browser): string[] {
     const values =
       browser === null ? [] : this.secure ? [browser.host, browser.plain] : [browser.plain];
-    return values.some((value) => value !== null && sha256Hex(value) === holder)
-      ? 'here'
-      : 'elsewhere';
+    return values.filter((value) => value !== null).map((value) => sha256Hex(value));
   }
 
   /**

@@ -49,6 +49,11 @@ export class CheckinPagesController {
     return this.pages.setCheckinPrivacyLevel(token, form, browser);
   }
 
+  @Post(':token/handoff')
+  handOff(@Param('token') token: string, @RequestBrowser() browser: Browser): Promise<Response> {
+    return this.pages.handOff(token, browser);
+  }
+
   @Post(':token/preferences')
   preferences(
     @Param('token') token: string,

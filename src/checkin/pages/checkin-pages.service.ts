@@ -16,11 +16,12 @@ import { APP_CONFIG } from '../../config/config.module';
 import { ParticipantLinks } from '../../participant-links/participant-links';
 import { ParticipantChoices } from '../../privacy/participant-choices';
 import { normaliseReturnUrl } from '../../sessions/return-url';
+import { SessionsRepository } from '../../sessions/sessions.repository';
 import { Browser, BrowserBinding, checkinLink } from './browser-binding';
 import { CheckinPagesRepository, CheckinSession } from './checkin-pages.repository';
 import { applyEmailPreferences, applyPrivacyLevel, found, withCookie } from './page-actions';
 import { PageError } from './page-error';
-import { PageForm, parseSavedFlag } from './page-forms';
+import { PageForm, parseSavedFlag, parseShareEarlier } from './page-forms';
 import {
   CheckinForm,
   checkinDonePath,
@@ -42,6 +43,7 @@ export class CheckinPagesService {
     private readonly repository: CheckinPagesRepository,
     private readonly choices: ParticipantChoices,
     private readonly binding: BrowserBinding,
+    private readonly sessions: SessionsRepository,
     private readonly links: ParticipantLinks,
     private readonly renderer: PageRenderer,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -62,15 +64,20 @@ export class CheckinPagesService {
         action: checkinFormPath(token, 'start'),
       });
     }
-    const { engineUrl } = this.config.checkin;
     return this.renderer.page(
       'checkin',
       checkinPageModel({
         session,
         token,
         saved: parseSavedFlag(saved),
-        // checkinPageModel drops it for a sandbox's check-in (docs/integrating.md).
-        engineHref: engineUrl ? engineHandoffUrl(engineUrl, session.sessionId) : null,
+        // checkinPageModel drops the hand-off for a sandbox's check-in (docs/integrating.md).
+        engineConfigured: this.config.checkin.engineUrl !== null,
+        earlierCheckins: await this.sessions.countDoneIn(
+          session.participantId,
+          session.groupId,
+          this.binding.identities(browser),
+          session.sessionId,
+        ),
         developmentCommand: this.config.isProduction
           ? null
           : `npm run cli:dev -- sessions:simulate-result ${session.sessionId}`,
@@ -96,10 +103,35 @@ export class CheckinPagesService {
     return this.savedCheckin(token, 'consent');
   }
 
+  /**
+   * The level posted on a check-in's page applies to the member and to this check-in; to the
+   * earlier check-ins done in this browser only when `shareEarlier` is ticked (docs/privacy.md).
+   */
   async setCheckinPrivacyLevel(token: string, form: PageForm, browser: Browser): Promise<Response> {
     const session = await this.consentedSessionFor(token, browser);
-    await applyPrivacyLevel(this.choices, session, form, checkinPath(token), 'checkin');
+    await applyPrivacyLevel(this.choices, session, form, checkinPath(token), 'checkin', {
+      sessionId: session.sessionId,
+      shareEarlierFrom: parseShareEarlier(form) ? this.binding.identities(browser) : undefined,
+    });
     return this.savedCheckin(token, 'privacy');
+  }
+
+  /**
+   * "Start my check-in": the check-in will be shared at the member's level now (its own level,
+   * docs/privacy.md), then the browser goes on to the analysis engine. A completed check-in, or
+   * one without an engine to go to, returns to its page.
+   */
+  async handOff(token: string, browser: Browser): Promise<Response> {
+    const session = await this.consentedSessionFor(token, browser);
+    const { engineUrl } = this.config.checkin;
+    if (
+      session.sandbox ||
+      engineUrl === null ||
+      !(await this.sessions.handOff(session.sessionId))
+    ) {
+      return this.renderer.redirect(checkinPath(token), 303);
+    }
+    return this.renderer.redirect(engineHandoffUrl(engineUrl, session.sessionId), 303);
   }
 
   async setCheckinEmailPreferences(

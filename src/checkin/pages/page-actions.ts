@@ -3,7 +3,12 @@
  * form, hand it to the participant's choices (privacy/participant-choices.ts), and answer a page
  * error when the form is invalid or the membership is gone.
  */
-import { PageVia, ParticipantChoices, type Member } from '../../privacy/participant-choices';
+import {
+  PageVia,
+  ParticipantChoices,
+  type Member,
+  type RaiseReach,
+} from '../../privacy/participant-choices';
 import { PageError } from './page-error';
 import { PageForm, parseEmailPreferences, parsePrivacyLevel } from './page-forms';
 
@@ -25,10 +30,11 @@ export async function applyPrivacyLevel(
   form: PageForm,
   backHref: string,
   via: PageVia,
+  reach: RaiseReach = {},
 ): Promise<void> {
   const level = parsePrivacyLevel(form);
   if (level === null) throw new PageError(400, 'invalid-privacy-level', backHref);
-  found(await choices.setPrivacyLevel(member, level, via));
+  found(await choices.setPrivacyLevel(member, level, via, reach));
 }
 
 export async function applyEmailPreferences(

@@ -31,6 +31,10 @@ export function parseEmailPreferences(form: PageForm): EmailPreferences {
   };
 }
 
+/** `shareEarlier`: the "Also share my earlier check-ins done in this browser" box, unticked = false. */
+export const parseShareEarlier = (form: PageForm): boolean =>
+  CHECKED.has(field(form, 'shareEarlier'));
+
 /** The `?saved=` confirmation flag of a page address; anything unknown is ignored. */
 export function parseSavedFlag(value: unknown): SavedFlag | null {
   return typeof value === 'string' && Object.hasOwn(SAVED_MESSAGES, value)

@@ -7,7 +7,7 @@ import { checkinPath, settingsPath } from '../../participant-links/link-paths';
 
 export { checkinPath, settingsPath };
 
-export type CheckinForm = 'consent' | 'privacy' | 'preferences' | 'start';
+export type CheckinForm = 'consent' | 'privacy' | 'preferences' | 'start' | 'handoff';
 export type SettingsForm = 'privacy' | 'preferences' | 'withdrawn' | 'signed-out';
 
 export const checkinFormPath = (token: string, form: CheckinForm): string =>

@@ -27,7 +27,8 @@ const input = (changes: Partial<CheckinSession> = {}) => ({
   session: session(changes),
   token: 'tok',
   saved: null,
-  engineHref: 'https://engine.example.com/?sessionID=ses_1',
+  engineConfigured: true,
+  earlierCheckins: 0,
   developmentCommand: 'npm run cli:dev -- sessions:simulate-result ses_1',
 });
 
@@ -94,8 +95,9 @@ describe('checkinPageModel', () => {
       checkinReminder: true,
       privacyRequest: true,
     });
+    expect(model.privacy?.shareEarlier).toBeNull();
     expect(model.handoff).toEqual({
-      engineHref: 'https://engine.example.com/?sessionID=ses_1',
+      handoffAction: '/checkin/tok/handoff',
       developmentCommand: null,
       sandboxCompletion: null,
       doneHref: '/checkin/tok/done',
@@ -106,17 +108,26 @@ describe('checkinPageModel', () => {
   it("never offers the engine on a sandbox's check-in: the API call that completes it instead", () => {
     const model = checkinPageModel(input({ sandbox: true }));
     expect(model.handoff).toMatchObject({
-      engineHref: null,
+      handoffAction: null,
       developmentCommand: null,
       sandboxCompletion: 'POST /sandbox/sessions/ses_1/complete',
     });
   });
 
   it('gives the development hint only when there is no engine', () => {
-    const model = checkinPageModel({ ...input(), engineHref: null });
+    const model = checkinPageModel({ ...input(), engineConfigured: false });
     expect(model.handoff?.developmentCommand).toBe(
       'npm run cli:dev -- sessions:simulate-result ses_1',
     );
+  });
+
+  it('offers to share the earlier check-ins done in this browser, unticked, when there are any', () => {
+    expect(checkinPageModel({ ...input(), earlierCheckins: 1 }).privacy?.shareEarlier).toEqual({
+      label: 'Also share my 1 earlier check-in done in this browser',
+    });
+    expect(checkinPageModel({ ...input(), earlierCheckins: 3 }).privacy?.shareEarlier).toEqual({
+      label: 'Also share my 3 earlier check-ins done in this browser',
+    });
   });
 });
 

@@ -22,7 +22,15 @@ import { PageTexts, SAVED_MESSAGES, SavedFlag } from './pages.messages';
 export const consentPending = (member: MemberSettings): boolean =>
   member.consentRequired && member.consentedAt === null;
 
-export function privacySection(member: MemberSettings, action: string): PrivacySectionModel {
+/**
+ * The privacy section; `earlierCheckins` is how many earlier check-ins of the membership this
+ * browser did (the "Also share" box is offered when there are any).
+ */
+export function privacySection(
+  member: MemberSettings,
+  action: string,
+  earlierCheckins = 0,
+): PrivacySectionModel {
   const current = member.privacyLevel;
   const requested = requestedPrivacyLevel(
     member.participantRequestedPrivacy,
@@ -46,6 +54,8 @@ export function privacySection(member: MemberSettings, action: string): PrivacyS
       // Level 0 is no request at all, so it is never marked as one.
       requested: requested > 0 && level === requested,
     })),
+    shareEarlier:
+      earlierCheckins > 0 ? { label: PageTexts.shareEarlierLabel(earlierCheckins) } : null,
   };
 }
 
@@ -62,8 +72,10 @@ export interface CheckinPageInput {
   session: CheckinSession;
   token: string;
   saved: SavedFlag | null;
-  /** The analysis engine's address for this session, when one is configured. */
-  engineHref: string | null;
+  /** Whether an analysis engine is configured to hand the check-in to. */
+  engineConfigured: boolean;
+  /** Earlier check-ins of the membership done in this browser. */
+  earlierCheckins: number;
   /** Shown without an engine outside production. */
   developmentCommand: string | null;
 }
@@ -88,13 +100,14 @@ export function checkinPageModel(input: CheckinPageInput): CheckinPageModel {
   return {
     ...base,
     consent: null,
-    privacy: privacySection(session, action('privacy')),
+    privacy: privacySection(session, action('privacy'), input.earlierCheckins),
     preferences: preferencesSection(session, action('preferences')),
     handoff: {
       // A sandbox's check-in never reaches the engine: nobody's real conversation is analysed
       // where the enterprise reads the participants' mails (docs/integrating.md).
-      engineHref: session.sandbox ? null : input.engineHref,
-      developmentCommand: input.engineHref || session.sandbox ? null : input.developmentCommand,
+      handoffAction: session.sandbox || !input.engineConfigured ? null : action('handoff'),
+      developmentCommand:
+        input.engineConfigured || session.sandbox ? null : input.developmentCommand,
       sandboxCompletion: session.sandbox
         ? `POST /sandbox/sessions/${session.sessionId}/complete`
         : null,
@@ -110,6 +123,7 @@ export function settingsPageModel(
   token: string,
   saved: SavedFlag | null,
   history: readonly ConsentRecord[] = [],
+  earlierCheckins = 0,
 ): SettingsPageModel {
   return {
     title: PageTexts.settingsTitle(member.groupName),
@@ -124,7 +138,7 @@ export function settingsPageModel(
             text: PageTexts.withdrawText(member.groupName),
           }
         : null,
-    privacy: privacySection(member, settingsPath(token, 'privacy')),
+    privacy: privacySection(member, settingsPath(token, 'privacy'), earlierCheckins),
     preferences: preferencesSection(member, settingsPath(token, 'preferences')),
     history: history.map((record) => ({
       at: record.at.toISOString(),

@@ -25,6 +25,7 @@ const privacy = {
     current: value === 2,
     requested: value === 4,
   })),
+  shareEarlier: { label: HOSTILE },
 };
 const preferences = { action: '/p', checkinReminder: true, privacyRequest: false };
 
@@ -37,7 +38,7 @@ describe('renderPage', () => {
       privacy,
       preferences,
       handoff: {
-        engineHref: `https://engine.example.com/?a=1&b="2"`,
+        handoffAction: `/checkin/${HOSTILE}/handoff`,
         developmentCommand: null,
         sandboxCompletion: null,
         doneHref: '/checkin/t/done',
@@ -48,7 +49,8 @@ describe('renderPage', () => {
     expect(html).toContain(`<title>${ESCAPED}</title>`);
     expect(html).toContain(`<h1>${ESCAPED}</h1>`);
     expect(html).toContain(`action="/checkin/${ESCAPED}/privacy"`);
-    expect(html).toContain('href="https://engine.example.com/?a=1&amp;b=&quot;2&quot;"');
+    expect(html).toContain(`action="/checkin/${ESCAPED}/handoff"`);
+    expect(html).toContain(`<label for="share-earlier">${ESCAPED}<br>`);
   });
 
   it('is a complete, script-free, English document with one h1', () => {

@@ -27,6 +27,11 @@ export interface PrivacySectionModel {
   notice: { request: string; current: string } | null;
   intro: string;
   levels: PrivacyLevelChoice[];
+  /**
+   * "Also share my N earlier check-ins done in this browser" (unticked), when this browser did
+   * earlier check-ins of the membership; a raise reaches them only when it is ticked.
+   */
+  shareEarlier: { label: string } | null;
 }
 
 export interface PreferencesSectionModel {
@@ -36,8 +41,11 @@ export interface PreferencesSectionModel {
 }
 
 export interface HandoffSectionModel {
-  /** The analysis engine's address for this session; null when no engine is configured. */
-  engineHref: string | null;
+  /**
+   * Where the hand-off form posts (it records the level the check-in is shared at, then
+   * redirects to the analysis engine); null when no engine is configured.
+   */
+  handoffAction: string | null;
   /** Outside production, without an engine: the command that simulates a result. */
   developmentCommand: string | null;
   /**

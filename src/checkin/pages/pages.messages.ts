@@ -36,12 +36,18 @@ export const PageTexts = {
     'change it at any time.',
   privacyIntro: (groupName: string) =>
     `Your privacy level decides what the organisation behind ${groupName} can see about your ` +
-    'check-ins. It applies to all your check-ins in this group, including earlier ones.',
+    'check-ins. A lower level applies at once to all your check-ins in this group. A higher ' +
+    'level applies to this check-in and your next ones; earlier check-ins keep the level they ' +
+    'were shared at, unless you share them too from the browser you did them in.',
   privacyLegend: 'What may the organisation see?',
   privacyLevelLabel: (level: number) => `Level ${level}`,
   privacyRequestedTag: 'requested',
   privacyCurrentTag: 'your current level',
   privacyButton: 'Save my privacy level',
+  shareEarlierLabel: (count: number) =>
+    `Also share my ${count} earlier ${count === 1 ? 'check-in' : 'check-ins'} done in this browser`,
+  shareEarlierHint:
+    'at the level chosen above, if it is higher than the level they were shared at.',
 
   preferencesHeading: 'Email preferences',
   preferencesLegend: 'Send me emails',

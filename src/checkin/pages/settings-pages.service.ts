@@ -20,7 +20,7 @@ import { Browser, BrowserBinding, settingsLink } from './browser-binding';
 import { CheckinPagesRepository, MemberSettings } from './checkin-pages.repository';
 import { applyEmailPreferences, applyPrivacyLevel, found, withCookie } from './page-actions';
 import { PageError } from './page-error';
-import { PageForm, parseSavedFlag } from './page-forms';
+import { PageForm, parseSavedFlag, parseShareEarlier } from './page-forms';
 import { settingsPath, SettingsForm, withSavedFlag } from './page-links';
 import { settingsPageModel } from './page-models';
 import { PageRenderer } from './page-renderer';
@@ -43,9 +43,15 @@ export class SettingsPagesService {
   async settingsPage(token: unknown, saved: unknown, browser: Browser): Promise<Response> {
     const { member, token: valid } = await this.viewedMemberFor(token, browser);
     const history = await this.ledger.list(member.enterpriseId, member.participantId);
+    const earlier = await this.sessions.countDoneIn(
+      member.participantId,
+      member.groupId,
+      this.binding.identities(browser),
+      null,
+    );
     return this.renderer.page(
       'settings',
-      settingsPageModel(member, valid, parseSavedFlag(saved), history),
+      settingsPageModel(member, valid, parseSavedFlag(saved), history, earlier),
     );
   }
 
@@ -55,7 +61,11 @@ export class SettingsPagesService {
     browser: Browser,
   ): Promise<Response> {
     const { member, token: valid, setCookie } = await this.postingMemberFor(token, browser);
-    await applyPrivacyLevel(this.choices, member, form, settingsPath(valid), 'settings');
+    // The settings page follows the check-in page's rule: a raise reaches earlier check-ins only
+    // when asked, and only those done in this browser (docs/privacy.md).
+    await applyPrivacyLevel(this.choices, member, form, settingsPath(valid), 'settings', {
+      shareEarlierFrom: parseShareEarlier(form) ? this.binding.identities(browser) : undefined,
+    });
     return withCookie(this.savedSettings(valid, 'privacy'), setCookie);
   }
 

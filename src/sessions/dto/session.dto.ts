@@ -2,7 +2,8 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { levelRevealing, type SessionField } from '../../common/privacy-model';
 
 const fromLevel = (field: SessionField, text: string): string =>
-  `${text} Present when the participant's privacy level is ${levelRevealing(field)} or more.`;
+  `${text} Present when the session is shared at privacy level ${levelRevealing(field)} or more: ` +
+  "the lower of the check-in's own level and the participant's level now.";
 
 export class SubscoresDto {
   @ApiProperty({ example: 64 }) vision!: number;
@@ -22,8 +23,9 @@ export class TranscriptTurnDto {
 const NUMBER_MAP = { type: 'object', additionalProperties: { type: 'number' } } as const;
 
 /**
- * The Session resource (spec "Session"): the level-0 fields always, then the fields of the
- * privacy level in force now for the session's membership (docs/privacy.md, common/privacy-model.ts).
+ * The Session resource (spec "Session"): the level-0 fields always, then the fields of the level
+ * the session is shared at now — the lower of its own level and the membership's (docs/privacy.md,
+ * common/privacy-model.ts).
  * A session without a result yet shows level 0 only.
  */
 export class SessionDto {
