@@ -5,6 +5,7 @@
  * the member's level now; a raise reaches a past check-in only from a page in the browser that did
  * it; a lowering from anywhere hides every past check-in at once.
  */
+import { PageTexts } from '../src/checkin/pages/pages.messages';
 import { ParticipantLinks } from '../src/participant-links/participant-links';
 import { ENGINE_TOKEN, engineResult, postResult, userSays } from './support/engine';
 import { PageBrowser } from './support/page-browser';
@@ -192,6 +193,74 @@ describe('A check-in is shared at its own level', () => {
     ).toBe(303);
     expect(await levelShown(atTwo.sessionId)).toBe(4);
   });
+
+  it('a raise made in another browser is asked about before the next check-in here is handed off: keep it or go back', async () => {
+    const { group, externalId } = await newMember();
+    const mine = new PageBrowser(t.baseUrl);
+    await checkIn(mine, group, externalId, 1);
+    const enterprise = new PageBrowser(t.baseUrl);
+    const own = await newLink(group, externalId);
+    expect((await enterprise.post(`${own.path}/start`)).status).toBe(303);
+    await setLevel(enterprise, own.path, 5);
+
+    // The participant's next check-in, in their browser: no plain hand-off, a question.
+    const next = await newLink(group, externalId);
+    expect((await mine.post(`${next.path}/start`)).status).toBe(303);
+    const page = (await mine.get(next.path)).html;
+    expect(page).toContain(PageTexts.handoffRaisedElsewhere(5));
+    expect(page).toContain(
+      `<button type="submit" name="privacyLevel" value="5">${PageTexts.handoffKeep(5)}</button>`,
+    );
+    expect(page).toContain(
+      `<button type="submit" name="privacyLevel" value="1">${PageTexts.handoffGoBack(1)}</button>`,
+    );
+    expect(page).not.toContain(`<button type="submit">${PageTexts.handoffButton}</button>`);
+    // Without an answer nothing is handed off.
+    const unanswered = await mine.post(`${next.path}/handoff`);
+    expect(unanswered.location).toBe(next.path);
+    expect(await sharedLevelOf(next.sessionId)).toBeNull();
+    // "Go back to level 1": the member's level and this check-in's, then the engine.
+    const back = await mine.post(`${next.path}/handoff`, { privacyLevel: '1' });
+    expect(back.location).toBe(`${ENGINE_URL}?sessionID=${next.sessionId}`);
+    expect(await sharedLevelOf(next.sessionId)).toBe(1);
+    expect(
+      (
+        await t.db.query(
+          'SELECT privacy_level FROM memberships m JOIN participants p ON p.id = m.participant_id WHERE p.external_id = $1',
+          [externalId],
+        )
+      ).rows,
+    ).toEqual([{ privacy_level: 1 }]);
+
+    // Raised again elsewhere, kept here: shared at 5, and not asked again in this browser.
+    await setLevel(enterprise, own.path, 5);
+    const kept = await newLink(group, externalId);
+    expect((await mine.post(`${kept.path}/start`)).status).toBe(303);
+    const keep = await mine.post(`${kept.path}/handoff`, { privacyLevel: '5' });
+    expect(keep.location).toBe(`${ENGINE_URL}?sessionID=${kept.sessionId}`);
+    expect(await sharedLevelOf(kept.sessionId)).toBe(5);
+    const after = await newLink(group, externalId);
+    expect((await mine.post(`${after.path}/start`)).status).toBe(303);
+    expect((await mine.get(after.path)).html).toContain(PageTexts.handoffLevel(5));
+
+    // A raise made in this browser is never asked about here.
+    const raisedHere = await newMember();
+    const first = await checkIn(mine, raisedHere.group, raisedHere.externalId);
+    await setLevel(mine, first.path, 3);
+    const second = await newLink(raisedHere.group, raisedHere.externalId);
+    expect((await mine.post(`${second.path}/start`)).status).toBe(303);
+    const secondPage = (await mine.get(second.path)).html;
+    expect(secondPage).toContain(PageTexts.handoffLevel(3));
+    expect(secondPage).not.toContain(PageTexts.handoffRaisedElsewhere(3));
+  });
+
+  const sharedLevelOf = async (sessionId: string) =>
+    (
+      await t.db.query<{ shared_level: number | null }>(
+        'SELECT shared_level FROM sessions WHERE session_id = $1',
+        [sessionId],
+      )
+    ).rows[0].shared_level;
 
   const membershipOf = async (sessionId: string) =>
     (

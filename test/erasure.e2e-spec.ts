@@ -11,6 +11,7 @@ import { ParticipantLinks } from '../src/participant-links/participant-links';
 import { SessionErrors } from '../src/sessions/sessions.errors';
 import { conversation, ENGINE_TOKEN, engineResult, subscores } from './support/engine';
 import { match } from './support/matchers';
+import { PageBrowser } from './support/page-browser';
 import { cli as runCli } from './support/cli';
 import {
   SessionCreated,
@@ -25,6 +26,8 @@ interface Person {
   externalId: string;
   participantId: string;
   sessions: string[];
+  /** Each session's check-in link (path), in the same order. */
+  links: string[];
 }
 
 describe('Erasure and export', () => {
@@ -53,6 +56,7 @@ describe('Erasure and export', () => {
   ): Promise<Person> => {
     let identifier = email;
     const ids: string[] = [];
+    const links: string[] = [];
     for (const [index, [day, mhci, words, pitch]] of sessions.entries()) {
       const target = groups[index % groups.length];
       // A participant joins a group with their email; later sessions there use the ok_ ID.
@@ -69,12 +73,13 @@ describe('Erasure and export', () => {
       });
       identifier = session.userIdentifier;
       ids.push(session.sessionID);
+      links.push(new URL(session.redirectUrl).pathname);
     }
     const { rows } = await t.db.query<{ id: string }>(
       'SELECT id FROM participants WHERE external_id = $1',
       [identifier],
     );
-    return { email, externalId: identifier, participantId: rows[0].id, sessions: ids };
+    return { email, externalId: identifier, participantId: rows[0].id, sessions: ids, links };
   };
 
   /** Every table's rows, as text, that contain `needle`. */
@@ -353,11 +358,24 @@ describe('Erasure and export', () => {
       };
     };
 
-    it('"Download my data" answers a JSON attachment with everything, to the participant only', async () => {
+    it('"Download my data", in a browser that did a check-in: the account, that check-in in full, the others by ID and time', async () => {
       const me = await person([
         ['2026-05-01', 66, 'gardening helps', 12],
         ['2026-05-02', 77, 'rain', 13],
       ]);
+      // The participant did the first check-in in their browser; the second elsewhere.
+      const mine = new PageBrowser(t.baseUrl);
+      expect((await mine.post(`${me.links[0]}/start`)).status).toBe(303);
+      // A settings link alone (a mailbox the employer may control) exports nothing.
+      const cookieless = await fetchPage(
+        settingsPath(me.participantId, group.groupID, 'export'),
+        'POST',
+      );
+      expect(cookieless.status).toBe(403);
+      expect(cookieless.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      expect(cookieless.text).toContain(PAGE_ERRORS['export-elsewhere'].title);
+      expect(cookieless.text).not.toContain(me.email);
+      expect(cookieless.text).not.toContain('gardening');
       await t.db.query(
         `UPDATE memberships SET privacy_level = 0 WHERE participant_id = $1`, // level 0: still all theirs
         [me.participantId],
@@ -368,10 +386,8 @@ describe('Erasure and export', () => {
       expect(
         (await fetchPage(settingsPath(me.participantId, group.groupID, 'export'))).status,
       ).toBe(404);
-      const download = await fetchPage(
-        settingsPath(me.participantId, group.groupID, 'export'),
-        'POST',
-      );
+      const answer = await mine.post(settingsPath(me.participantId, group.groupID, 'export'));
+      const download = { ...answer, text: answer.html };
       expect(download.status).toBe(200);
       expect(download.headers.get('content-type')).toBe('application/json; charset=utf-8');
       expect(download.headers.get('content-disposition')).toBe(
@@ -404,6 +420,10 @@ describe('Erasure and export', () => {
       });
       const sessions = data.sessions as Record<string, unknown>[];
       expect(sessions.map((session) => session.sessionID)).toEqual(me.sessions);
+      expect(sessions[1]).toEqual({
+        sessionID: me.sessions[1],
+        timestamp: '2026-05-02T10:00:00.000Z',
+      });
       expect(sessions[0]).toMatchObject({
         externalID: me.externalId,
         mhci: 66,

@@ -358,7 +358,10 @@ describe('Security headers of every HTML answer (docs/security.md)', () => {
         linkVersion: 0,
       }),
     );
+    // Exported only in a browser that did one of the participant's check-ins (docs/privacy.md).
     const browser = new PageBrowser();
+    const start = await browser.post(`${t.baseUrl}${new URL(created.redirectUrl).pathname}/start`);
+    expect(start.status).toBe(303);
     const answer = await send(
       {
         name: 'export',

@@ -29,6 +29,18 @@ export class MembershipEntity {
   @Column({ name: 'privacy_level', type: 'smallint', default: 0 })
   privacyLevel!: number;
 
+  /**
+   * The browser (the SHA-256 of its identity) whose page made the last raise of the level, while
+   * that raise is unconfirmed elsewhere: a check-in in another browser asks "keep it or go back"
+   * before its hand-off (docs/privacy.md). Null when nothing is pending.
+   */
+  @Column({ name: 'raised_in', type: 'text', nullable: true })
+  raisedIn!: string | null;
+
+  /** The level before that browser's raises: what "Go back" returns to. */
+  @Column({ name: 'level_before_raise', type: 'smallint', nullable: true })
+  levelBeforeRaise!: number | null;
+
   @Column({ name: 'consented_at', type: 'timestamptz', nullable: true })
   consentedAt!: Date | null;
 

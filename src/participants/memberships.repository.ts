@@ -79,23 +79,50 @@ export class MembershipsRepository {
     return before ?? null;
   }
 
-  /** Sets the member's own privacy level; answers the level before, or null when it is gone. */
+  /**
+   * Sets the member's own privacy level, made on a page in the browser `madeIn` (the SHA-256 of
+   * its identity; docs/privacy.md); answers the level before, or null when it is gone. A raise
+   * records that browser and the level before its raises (kept across its successive raises);
+   * a lowering to or below that level leaves nothing pending.
+   */
   async setPrivacyLevel(
     participantId: string,
     groupId: number,
     level: number,
+    madeIn: string | null,
     sql: Sql = this.db,
   ): Promise<number | null> {
     const [before] = await sql.rows<{ level: number }>(
       `WITH old AS (
-         SELECT participant_id, group_id, privacy_level
+         SELECT participant_id, group_id, privacy_level, raised_in, level_before_raise
            FROM memberships WHERE participant_id = $1 AND group_id = $2 FOR UPDATE)
-       UPDATE memberships m SET privacy_level = $3 FROM old
+       UPDATE memberships m
+          SET privacy_level = $3,
+              raised_in = CASE
+                WHEN $3 > old.privacy_level THEN $4
+                WHEN $3 <= coalesce(old.level_before_raise, -1) THEN NULL
+                ELSE old.raised_in END,
+              level_before_raise = CASE
+                WHEN $3 > old.privacy_level THEN
+                  CASE WHEN old.raised_in IS NOT DISTINCT FROM $4 AND old.raised_in IS NOT NULL
+                       THEN old.level_before_raise ELSE old.privacy_level END
+                WHEN $3 <= coalesce(old.level_before_raise, -1) THEN NULL
+                ELSE old.level_before_raise END
+         FROM old
         WHERE m.participant_id = old.participant_id AND m.group_id = old.group_id
        RETURNING old.privacy_level AS level`,
-      [participantId, groupId, level],
+      [participantId, groupId, level, madeIn],
     );
     return before?.level ?? null;
+  }
+
+  /** "Keep level N": the participant confirmed a raise made in another browser. */
+  async confirmRaise(participantId: string, groupId: number): Promise<void> {
+    await this.db.rows(
+      `UPDATE memberships SET raised_in = NULL, level_before_raise = NULL
+        WHERE participant_id = $1 AND group_id = $2`,
+      [participantId, groupId],
+    );
   }
 
   /**

@@ -34,6 +34,11 @@ export type PageVia = 'checkin' | 'settings';
  * past check-in by itself.
  */
 export interface RaiseReach {
+  /**
+   * The browser whose page made the change (the SHA-256 of the identity holding the page's link):
+   * a raise made there is asked about before a check-in in another browser is handed off.
+   */
+  madeIn?: string | null;
   /** The check-in whose page made the change (it takes the level, up or down). */
   sessionId?: string;
   /** The browser (the SHA-256s of its identities) whose earlier check-ins the raise reaches. */
@@ -108,6 +113,7 @@ export class ParticipantChoices {
         member.participantId,
         member.groupId,
         level,
+        reach.madeIn ?? null,
         sql,
       );
       if (before === null) return false;

@@ -189,6 +189,22 @@ export class SessionsRepository {
   }
 
   /**
+   * The participant's check-ins (in any group) done in the browser known by `browserHashes`: the
+   * ones whose link it holds (link_bindings).
+   */
+  async doneIn(participantId: string, browserHashes: readonly string[]): Promise<string[]> {
+    if (browserHashes.length === 0) return [];
+    const rows = await this.db.rows<{ sessionId: string }>(
+      `SELECT s.session_id AS "sessionId" FROM sessions s
+         JOIN link_bindings b
+           ON b.link = 'checkin:' || s.session_id AND b.browser_hash = ANY($2::text[])
+        WHERE s.participant_id = $1`,
+      [participantId, browserHashes],
+    );
+    return rows.map((row) => row.sessionId);
+  }
+
+  /**
    * How many completed check-ins of the membership, but `exceptSessionId`, were done in the
    * browser known by `browserHashes` (what "Also share my N earlier check-ins" reaches).
    */

@@ -98,6 +98,11 @@ export class BrowserBinding {
     return values.filter((value) => value !== null).map((value) => sha256Hex(value));
   }
 
+  /** The identity (SHA-256) holding a link; null while it is unbound. */
+  holderOf(link: string): Promise<string | null> {
+    return this.bindings.holderOf(link);
+  }
+
   /**
    * Binds the link to this browser unless another holds it (the first wins, also when two
    * race); answers the outcome and, for a browser without a cookie yet, the cookie to set.

@@ -50,8 +50,12 @@ export class CheckinPagesController {
   }
 
   @Post(':token/handoff')
-  handOff(@Param('token') token: string, @RequestBrowser() browser: Browser): Promise<Response> {
-    return this.pages.handOff(token, browser);
+  handOff(
+    @Param('token') token: string,
+    @Body() form: PageForm,
+    @RequestBrowser() browser: Browser,
+  ): Promise<Response> {
+    return this.pages.handOff(token, form, browser);
   }
 
   @Post(':token/preferences')

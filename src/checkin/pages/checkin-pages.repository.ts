@@ -26,7 +26,13 @@ export interface MemberSettings
   extends
     Pick<
       MembershipEntity,
-      'participantId' | 'groupId' | 'consentedAt' | 'privacyLevel' | 'linkVersion'
+      | 'participantId'
+      | 'groupId'
+      | 'consentedAt'
+      | 'privacyLevel'
+      | 'linkVersion'
+      | 'raisedIn'
+      | 'levelBeforeRaise'
     >,
     Pick<ParticipantEntity, 'prefCheckinReminder' | 'prefPrivacyRequest' | 'enterpriseId'> {
   /** For the enterprise's event about a change (never shown on a page). */
@@ -52,6 +58,8 @@ const MEMBERSHIP = columnsOf(MembershipEntity, [
   'consentedAt',
   'privacyLevel',
   'linkVersion',
+  'raisedIn',
+  'levelBeforeRaise',
 ]);
 const PREFERENCES = columnsOf(ParticipantEntity, [
   'prefCheckinReminder',

@@ -17,11 +17,12 @@ import { ParticipantLinks } from '../../participant-links/participant-links';
 import { ParticipantChoices } from '../../privacy/participant-choices';
 import { normaliseReturnUrl } from '../../sessions/return-url';
 import { SessionsRepository } from '../../sessions/sessions.repository';
+import { MembershipsRepository } from '../../participants/memberships.repository';
 import { Browser, BrowserBinding, checkinLink } from './browser-binding';
 import { CheckinPagesRepository, CheckinSession } from './checkin-pages.repository';
 import { applyEmailPreferences, applyPrivacyLevel, found, withCookie } from './page-actions';
 import { PageError } from './page-error';
-import { PageForm, parseSavedFlag, parseShareEarlier } from './page-forms';
+import { PageForm, parsePrivacyLevel, parseSavedFlag, parseShareEarlier } from './page-forms';
 import {
   CheckinForm,
   checkinDonePath,
@@ -30,7 +31,7 @@ import {
   engineHandoffUrl,
   withSavedFlag,
 } from './page-links';
-import { checkinPageModel, consentPending } from './page-models';
+import { checkinPageModel, consentPending, raiseMadeElsewhere } from './page-models';
 import { PageRenderer } from './page-renderer';
 import { PageTexts } from './pages.messages';
 
@@ -44,6 +45,7 @@ export class CheckinPagesService {
     private readonly choices: ParticipantChoices,
     private readonly binding: BrowserBinding,
     private readonly sessions: SessionsRepository,
+    private readonly memberships: MembershipsRepository,
     private readonly links: ParticipantLinks,
     private readonly renderer: PageRenderer,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -72,6 +74,7 @@ export class CheckinPagesService {
         saved: parseSavedFlag(saved),
         // checkinPageModel drops the hand-off for a sandbox's check-in (docs/integrating.md).
         engineConfigured: this.config.checkin.engineUrl !== null,
+        raisedElsewhere: raiseMadeElsewhere(session, this.binding.identities(browser)),
         earlierCheckins: await this.sessions.countDoneIn(
           session.participantId,
           session.groupId,
@@ -110,6 +113,7 @@ export class CheckinPagesService {
   async setCheckinPrivacyLevel(token: string, form: PageForm, browser: Browser): Promise<Response> {
     const session = await this.consentedSessionFor(token, browser);
     await applyPrivacyLevel(this.choices, session, form, checkinPath(token), 'checkin', {
+      madeIn: await this.binding.holderOf(checkinLink(session.sessionId)),
       sessionId: session.sessionId,
       shareEarlierFrom: parseShareEarlier(form) ? this.binding.identities(browser) : undefined,
     });
@@ -121,14 +125,30 @@ export class CheckinPagesService {
    * docs/privacy.md), then the browser goes on to the analysis engine. A completed check-in, or
    * one without an engine to go to, returns to its page.
    */
-  async handOff(token: string, browser: Browser): Promise<Response> {
+  async handOff(token: string, form: PageForm, browser: Browser): Promise<Response> {
     const session = await this.consentedSessionFor(token, browser);
     const { engineUrl } = this.config.checkin;
-    if (
-      session.sandbox ||
-      engineUrl === null ||
-      !(await this.sessions.handOff(session.sessionId))
-    ) {
+    if (session.sandbox || engineUrl === null || session.completed) {
+      return this.renderer.redirect(checkinPath(token), 303);
+    }
+    // A raise made in another browser is kept or undone here, before anything is shared at it.
+    const pending = raiseMadeElsewhere(session, this.binding.identities(browser));
+    if (pending) {
+      const chosen = parsePrivacyLevel(form);
+      if (chosen === pending.keep) {
+        await this.memberships.confirmRaise(session.participantId, session.groupId);
+      } else if (chosen === pending.back) {
+        found(
+          await this.choices.setPrivacyLevel(session, pending.back, 'checkin', {
+            madeIn: await this.binding.holderOf(checkinLink(session.sessionId)),
+            sessionId: session.sessionId,
+          }),
+        );
+      } else {
+        return this.renderer.redirect(checkinPath(token), 303);
+      }
+    }
+    if (!(await this.sessions.handOff(session.sessionId))) {
       return this.renderer.redirect(checkinPath(token), 303);
     }
     return this.renderer.redirect(engineHandoffUrl(engineUrl, session.sessionId), 303);

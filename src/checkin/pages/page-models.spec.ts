@@ -1,5 +1,11 @@
 import type { CheckinSession } from './checkin-pages.repository';
-import { checkinPageModel, consentPending, privacySection, settingsPageModel } from './page-models';
+import {
+  checkinPageModel,
+  consentPending,
+  privacySection,
+  raiseMadeElsewhere,
+  settingsPageModel,
+} from './page-models';
 import { PageTexts, SAVED_MESSAGES } from './pages.messages';
 
 const session = (changes: Partial<CheckinSession> = {}): CheckinSession => ({
@@ -10,6 +16,8 @@ const session = (changes: Partial<CheckinSession> = {}): CheckinSession => ({
   consentedAt: null,
   privacyLevel: 0,
   linkVersion: 0,
+  raisedIn: null,
+  levelBeforeRaise: null,
   participantRequestedPrivacy: null,
   groupRequestedPrivacy: [],
   prefCheckinReminder: true,
@@ -28,6 +36,7 @@ const input = (changes: Partial<CheckinSession> = {}) => ({
   token: 'tok',
   saved: null,
   engineConfigured: true,
+  raisedElsewhere: null,
   earlierCheckins: 0,
   developmentCommand: 'npm run cli:dev -- sessions:simulate-result ses_1',
 });
@@ -98,6 +107,8 @@ describe('checkinPageModel', () => {
     expect(model.privacy?.shareEarlier).toBeNull();
     expect(model.handoff).toEqual({
       handoffAction: '/checkin/tok/handoff',
+      sharedAt: 'This check-in will be shared at level 0.',
+      raisedElsewhere: null,
       developmentCommand: null,
       sandboxCompletion: null,
       doneHref: '/checkin/tok/done',
@@ -127,6 +138,24 @@ describe('checkinPageModel', () => {
     });
     expect(checkinPageModel({ ...input(), earlierCheckins: 3 }).privacy?.shareEarlier).toEqual({
       label: 'Also share my 3 earlier check-ins done in this browser',
+    });
+  });
+});
+
+describe('raiseMadeElsewhere', () => {
+  it('asks only about a raise made in a browser that is not this one', () => {
+    const raised = session({ privacyLevel: 5, raisedIn: 'other', levelBeforeRaise: 1 });
+    expect(raiseMadeElsewhere(raised, ['mine'])).toEqual({ keep: 5, back: 1 });
+    expect(raiseMadeElsewhere(raised, ['mine', 'other'])).toBeNull();
+    expect(raiseMadeElsewhere(session({ privacyLevel: 5 }), ['mine'])).toBeNull();
+  });
+
+  it('offers both choices on the hand-off, in place of the plain button', () => {
+    const model = checkinPageModel({ ...input(), raisedElsewhere: { keep: 5, back: 1 } });
+    expect(model.handoff?.raisedElsewhere).toEqual({
+      text: PageTexts.handoffRaisedElsewhere(5),
+      keep: { level: 5, label: 'Keep level 5 and start' },
+      back: { level: 1, label: 'Go back to level 1 and start' },
     });
   });
 });

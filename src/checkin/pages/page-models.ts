@@ -18,6 +18,19 @@ import {
 } from '../../common/privacy-model';
 import { PageTexts, SAVED_MESSAGES, SavedFlag } from './pages.messages';
 
+/**
+ * A raise of the member's level made in another browser and not yet confirmed here (docs/privacy.md):
+ * the check-in asks "keep it or go back" before its hand-off. `identities`: this browser's.
+ */
+export function raiseMadeElsewhere(
+  member: MemberSettings,
+  identities: readonly string[],
+): { keep: number; back: number } | null {
+  const { raisedIn, levelBeforeRaise, privacyLevel } = member;
+  if (raisedIn === null || levelBeforeRaise === null || identities.includes(raisedIn)) return null;
+  return levelBeforeRaise < privacyLevel ? { keep: privacyLevel, back: levelBeforeRaise } : null;
+}
+
 /** Consent is pending when the group requires it and this member has not given it. */
 export const consentPending = (member: MemberSettings): boolean =>
   member.consentRequired && member.consentedAt === null;
@@ -74,6 +87,8 @@ export interface CheckinPageInput {
   saved: SavedFlag | null;
   /** Whether an analysis engine is configured to hand the check-in to. */
   engineConfigured: boolean;
+  /** A raise made in another browser, asked about before the hand-off. */
+  raisedElsewhere: { keep: number; back: number } | null;
   /** Earlier check-ins of the membership done in this browser. */
   earlierCheckins: number;
   /** Shown without an engine outside production. */
@@ -106,6 +121,18 @@ export function checkinPageModel(input: CheckinPageInput): CheckinPageModel {
       // A sandbox's check-in never reaches the engine: nobody's real conversation is analysed
       // where the enterprise reads the participants' mails (docs/integrating.md).
       handoffAction: session.sandbox || !input.engineConfigured ? null : action('handoff'),
+      sharedAt: PageTexts.handoffLevel(session.privacyLevel),
+      raisedElsewhere: input.raisedElsewhere && {
+        text: PageTexts.handoffRaisedElsewhere(input.raisedElsewhere.keep),
+        keep: {
+          level: input.raisedElsewhere.keep,
+          label: PageTexts.handoffKeep(input.raisedElsewhere.keep),
+        },
+        back: {
+          level: input.raisedElsewhere.back,
+          label: PageTexts.handoffGoBack(input.raisedElsewhere.back),
+        },
+      },
       developmentCommand:
         input.engineConfigured || session.sandbox ? null : input.developmentCommand,
       sandboxCompletion: session.sandbox

@@ -39,6 +39,8 @@ describe('renderPage', () => {
       preferences,
       handoff: {
         handoffAction: `/checkin/${HOSTILE}/handoff`,
+        sharedAt: HOSTILE,
+        raisedElsewhere: null,
         developmentCommand: null,
         sandboxCompletion: null,
         doneHref: '/checkin/t/done',

@@ -46,6 +46,17 @@ export interface HandoffSectionModel {
    * redirects to the analysis engine); null when no engine is configured.
    */
   handoffAction: string | null;
+  /** "This check-in will be shared at level N." */
+  sharedAt: string;
+  /**
+   * A raise made in another browser (docs/privacy.md): the hand-off asks to keep it or go back,
+   * in place of the plain button.
+   */
+  raisedElsewhere: {
+    text: string;
+    keep: { level: number; label: string };
+    back: { level: number; label: string };
+  } | null;
   /** Outside production, without an engine: the command that simulates a result. */
   developmentCommand: string | null;
   /**

@@ -125,6 +125,12 @@ export const PageTexts = {
   handoffReady:
     'When you are ready, start your check-in. It takes you to the check-in conversation.',
   handoffButton: 'Start my check-in',
+  handoffLevel: (level: number) => `This check-in will be shared at level ${level}.`,
+  handoffRaisedElsewhere: (level: number) =>
+    `Your privacy level was raised to level ${level} in another browser. If that was not you, ` +
+    'go back: at which level should this check-in be shared?',
+  handoffKeep: (level: number) => `Keep level ${level} and start`,
+  handoffGoBack: (level: number) => `Go back to level ${level} and start`,
   handoffNotConfigured:
     'The analysis engine is not configured, so your check-in cannot start from here yet.',
   handoffDevelopmentHint: 'For developers: simulate a result with',
@@ -202,6 +208,12 @@ export const PAGE_ERRORS = {
   'consent-first': {
     title: 'Please give your consent first',
     text: 'Your settings can be saved once you have agreed to take part. Nothing was changed.',
+  },
+  'export-elsewhere': {
+    title: 'Download your data in your own browser',
+    text:
+      'Your data can be downloaded only in a browser you did a check-in in, so that nobody else ' +
+      'who has this link can take it. Please open this page in that browser. Nothing was sent.',
   },
   'foreign-form': {
     title: 'This form was sent from another website',

@@ -64,6 +64,7 @@ export class SettingsPagesService {
     // The settings page follows the check-in page's rule: a raise reaches earlier check-ins only
     // when asked, and only those done in this browser (docs/privacy.md).
     await applyPrivacyLevel(this.choices, member, form, settingsPath(valid), 'settings', {
+      madeIn: await this.binding.holderOf(settingsLink(valid)),
       shareEarlierFrom: parseShareEarlier(form) ? this.binding.identities(browser) : undefined,
     });
     return withCookie(this.savedSettings(valid, 'privacy'), setCookie);
@@ -134,11 +135,18 @@ export class SettingsPagesService {
   }
 
   /**
-   * "Download my data": everything held about the participant in this enterprise, as a JSON
-   * attachment. A POST, so that link scanners and previews never fetch it; the enterprise has
-   * no such route (it would bypass the participant's level).
+   * "Download my data", only in a browser that did one of the participant's check-ins
+   * (docs/privacy.md): the account data, the check-ins done in this browser in full, the others
+   * by ID and time — a settings link alone (mailed to a work mailbox the employer may control)
+   * exports nothing. A JSON attachment; a POST, so that link scanners and previews never fetch
+   * it; the enterprise has no such route (it would bypass the participant's level).
    */
   async exportMyData(token: unknown, browser: Browser): Promise<Response> {
+    const { member: viewed } = await this.viewedMemberFor(token, browser);
+    const doneHere = new Set(
+      await this.sessions.doneIn(viewed.participantId, this.binding.identities(browser)),
+    );
+    if (doneHere.size === 0) throw new PageError(403, 'export-elsewhere');
     const { member, setCookie } = await this.postingMemberFor(token, browser);
     const data = await this.repository.exportOf(member.participantId);
     if (!data) throw PageError.notFound();
@@ -153,11 +161,15 @@ export class SettingsPagesService {
         privacyRequest: data.privacyRequest,
       },
       groups: data.groups,
-      sessions: sessions.map((session) =>
-        sessionView({ ...session, privacyLevel: MAX_PRIVACY_LEVEL }, (stored) =>
-          openTranscript(this.cipher, stored),
-        ),
-      ),
+      sessions: sessions.map((session) => {
+        const full = doneHere.has(session.sessionId);
+        const view = sessionView(
+          { ...session, privacyLevel: full ? MAX_PRIVACY_LEVEL : 0 },
+          (stored) => openTranscript(this.cipher, stored),
+        );
+        // Done in another browser (or never opened in one): which, and when, only.
+        return full ? view : { sessionID: view.sessionID, timestamp: view.timestamp };
+      }),
       history: history.map((record) => ({ ...record, at: record.at.toISOString() })),
     });
     return withCookie(file, setCookie);
