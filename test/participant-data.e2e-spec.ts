@@ -286,6 +286,30 @@ describe('Participant data: ledger, notices, events, consent', () => {
       expect((await postResult(t, me.sessionId, RESULT)).status).toBe(200);
     });
 
+    it('is given per check-in, on its own page: consent given through another link lets no other check-in in', async () => {
+      // The member's own check-in, started in their browser, not consented to yet.
+      const me = await checkIn(group);
+      // The enterprise mints a link of its own for the member and consents there, in its browser.
+      const enterprise = new PageBrowser(t.baseUrl);
+      const own = (await t.createSession(acme, group, me.externalId)).body as SessionCreated;
+      const ownPath = new URL(own.redirectUrl).pathname;
+      expect((await enterprise.post(`${ownPath}/start`)).status).toBe(303);
+      expect((await enterprise.post(`${ownPath}/consent`)).status).toBe(303);
+      // The membership shows consent, but the member's check-in still asks, and its result is
+      // refused until they consent on its page.
+      expect((await page(me.path)).html).toContain(PageTexts.consentButton);
+      const refused = await postResult(t, me.sessionId, RESULT);
+      expect(refused.status).toBe(409);
+      expect(refused.body).toEqual({ error: IngestionErrors.ConsentMissing });
+      // A check-in never opened in a browser is refused too.
+      const unopened = (await t.createSession(acme, group, me.externalId)).body as SessionCreated;
+      expect((await postResult(t, unopened.sessionID, RESULT)).status).toBe(409);
+      // The member consents to their check-in: it is taken, and only it.
+      expect((await post(`${me.path}/consent`)).status).toBe(303);
+      expect((await postResult(t, me.sessionId, RESULT)).status).toBe(200);
+      expect((await postResult(t, unopened.sessionID, RESULT)).status).toBe(409);
+    });
+
     it('can be withdrawn on the settings page: level 0, ledger rows, asked again, results refused', async () => {
       const me = await checkIn(group);
       await post(`${me.path}/consent`);

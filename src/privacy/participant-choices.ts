@@ -69,12 +69,14 @@ export class ParticipantChoices {
 
   /**
    * Gives or withdraws consent (withdrawing drops the level to 0 and revokes the membership's
-   * earlier links); answers the membership's link version now, or null if the member is gone.
+   * earlier links); given on a check-in's page (`sessionId`), it is also that check-in's consent.
+   * Answers the membership's link version now, or null if the member is gone.
    */
   setConsent(
     member: Member,
     consent: boolean,
     via: PageVia,
+    sessionId?: string,
   ): Promise<{ linkVersion: number } | null> {
     return this.db.transaction(async (sql) => {
       const before = await this.memberships.setConsent(
@@ -84,6 +86,8 @@ export class ParticipantChoices {
         sql,
       );
       if (!before) return null;
+      // Given on a check-in's page: it is that check-in's consent (docs/privacy.md).
+      if (consent && sessionId) await this.sessions.consentTo(sessionId, sql);
       const level = consent ? before.privacyLevel : 0;
       await this.sessions.capSharedLevels(member.participantId, member.groupId, level, sql);
       await this.ledger.append(

@@ -88,6 +88,14 @@ export class SessionEntity {
   @Column({ name: 'shared_level', type: 'smallint', nullable: true })
   sharedLevel!: number | null;
 
+  /**
+   * When the participant consented to this check-in, on its own page (docs/privacy.md): in a
+   * group that requires consent, a result is recorded only for a check-in consented to, by a
+   * member whose consent stands. Consent given on another check-in's page does not count.
+   */
+  @Column({ name: 'consented_at', type: 'timestamptz', nullable: true })
+  consentedAt!: Date | null;
+
   @Column({ name: 'return_url', type: 'text' })
   returnUrl!: string;
 

@@ -145,6 +145,14 @@ export class SessionsRepository {
     return rows.length > 0;
   }
 
+  /** Consent to this check-in, given on its own page (the first time counts). */
+  async consentTo(sessionId: string, sql: Sql = this.db): Promise<void> {
+    await sql.rows(
+      'UPDATE sessions SET consented_at = coalesce(consented_at, now()) WHERE session_id = $1',
+      [sessionId],
+    );
+  }
+
   /** A check-in's own level, set from its own page in the browser that did it. */
   async shareAt(sessionId: string, level: number, sql: Sql = this.db): Promise<void> {
     await sql.rows('UPDATE sessions SET shared_level = $2 WHERE session_id = $1', [

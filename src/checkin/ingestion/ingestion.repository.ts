@@ -35,7 +35,9 @@ export class IngestionRepository {
   async lockSession(sessionId: string, sql: Sql = this.db): Promise<LockedSession | null> {
     const [session] = await sql.rows<LockedSession>(
       `SELECT ${LOCKED_SESSION.select('s')}, p.external_id AS "externalId",
-              g.consent_required AND m.consented_at IS NULL AS "consentMissing",
+              -- Consent to this check-in, on its own page, by a member whose consent stands.
+              g.consent_required AND (s.consented_at IS NULL OR m.consented_at IS NULL)
+                AS "consentMissing",
               e.sandbox
          FROM sessions s
          JOIN participants p ON p.id = s.participant_id

@@ -48,6 +48,8 @@ export interface MemberSettings
 export interface CheckinSession
   extends MemberSettings, Pick<SessionEntity, 'sessionId' | 'returnUrl'> {
   completed: boolean;
+  /** Consent to this check-in (docs/privacy.md); the membership's is `consentedAt`. */
+  sessionConsentedAt: Date | null;
   /** The session's enterprise is a sandbox (docs/integrating.md): no real check-in happens there. */
   sandbox: boolean;
 }
@@ -88,6 +90,7 @@ export class CheckinPagesRepository {
   async findSession(sessionId: string): Promise<CheckinSession | null> {
     const [session] = await this.db.rows<CheckinSession>(
       `SELECT s.session_id AS "sessionId", s.status = 'completed' AS completed,
+              s.consented_at AS "sessionConsentedAt",
               s.return_url AS "returnUrl", e.sandbox, ${MEMBER_COLUMNS}
          FROM sessions s
          JOIN memberships m ON m.participant_id = s.participant_id AND m.group_id = s.group_id

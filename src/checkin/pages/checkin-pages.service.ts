@@ -102,7 +102,7 @@ export class CheckinPagesService {
 
   async giveConsent(token: string, browser: Browser): Promise<Response> {
     const session = await this.boundSessionFor(token, browser);
-    found((await this.choices.setConsent(session, true, 'checkin')) !== null);
+    found((await this.choices.setConsent(session, true, 'checkin', session.sessionId)) !== null);
     return this.savedCheckin(token, 'consent');
   }
 

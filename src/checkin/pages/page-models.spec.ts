@@ -26,6 +26,7 @@ const session = (changes: Partial<CheckinSession> = {}): CheckinSession => ({
   externalId: `ok_${'0'.repeat(48)}`,
   sessionId: 'ses_1',
   completed: false,
+  sessionConsentedAt: null,
   sandbox: false,
   returnUrl: 'https://app.example.com/done',
   ...changes,
@@ -44,7 +45,13 @@ const input = (changes: Partial<CheckinSession> = {}) => ({
 describe('consentPending', () => {
   it('is true only when the group requires consent and none was given', () => {
     expect(consentPending(session({ consentRequired: true }))).toBe(true);
-    expect(consentPending(session({ consentRequired: true, consentedAt: new Date() }))).toBe(false);
+    expect(
+      consentPending(
+        session({ consentRequired: true, consentedAt: new Date(), sessionConsentedAt: new Date() }),
+      ),
+    ).toBe(false);
+    // The membership consented on another check-in's page: this one still asks.
+    expect(consentPending(session({ consentRequired: true, consentedAt: new Date() }))).toBe(true);
     expect(consentPending(session({ consentRequired: false }))).toBe(false);
   });
 });

@@ -31,9 +31,14 @@ export function raiseMadeElsewhere(
   return levelBeforeRaise < privacyLevel ? { keep: privacyLevel, back: levelBeforeRaise } : null;
 }
 
-/** Consent is pending when the group requires it and this member has not given it. */
-export const consentPending = (member: MemberSettings): boolean =>
-  member.consentRequired && member.consentedAt === null;
+/**
+ * Consent is pending when the group requires it and this member has not given it — on a check-in,
+ * also when it was not given to this check-in, on its own page (docs/privacy.md).
+ */
+export const consentPending = (member: MemberSettings | CheckinSession): boolean =>
+  member.consentRequired &&
+  (member.consentedAt === null ||
+    ('sessionConsentedAt' in member && member.sessionConsentedAt === null));
 
 /**
  * The privacy section; `earlierCheckins` is how many earlier check-ins of the membership this

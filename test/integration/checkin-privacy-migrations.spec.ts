@@ -1,11 +1,13 @@
 /**
- * The migrations of a check-in's own browser and level (docs/privacy.md), on data from before
- * them: every browser already holding a link is recorded as minted (its links keep working), and
- * every session is shared at its member's level now (it shows what it showed before).
+ * The migrations of a check-in's own browser, level and consent (docs/privacy.md), on data from
+ * before them: every browser already holding a link is recorded as minted (its links keep
+ * working), every session is shared at its member's level now (it shows what it showed before),
+ * and the sessions of members who had consented keep that consent.
  */
 import type { QueryRunner } from 'typeorm';
 import { MintedBrowsers1765000000000 } from '../../migrations/1765000000000-MintedBrowsers';
 import { SessionSharedLevels1765100000000 } from '../../migrations/1765100000000-SessionSharedLevels';
+import { CheckinConsent1765300000000 } from '../../migrations/1765300000000-CheckinConsent';
 import { TestDatabase } from './support';
 
 describe('migrations: minted browsers, sessions’ own levels', () => {
@@ -66,6 +68,30 @@ describe('migrations: minted browsers, sessions’ own levels', () => {
     expect(levels.rows).toEqual([
       { session_id: 'ses_AAAAAAAAAAAAAAAAAAAAAAAA', shared_level: 3 },
       { session_id: 'ses_BBBBBBBBBBBBBBBBBBBBBBBB', shared_level: 0 },
+    ]);
+  });
+
+  it('gives the sessions of members who had consented that consent, and no others', async () => {
+    const migration = new CheckinConsent1765300000000();
+    const runner = { query: (sql: string) => t.pool.query(sql) } as unknown as QueryRunner;
+    await migration.down(runner);
+    await t.pool.query(
+      `UPDATE memberships SET consented_at = '2026-01-02T03:04:05Z'
+        WHERE participant_id = (SELECT participant_id FROM sessions
+                                 WHERE session_id = 'ses_AAAAAAAAAAAAAAAAAAAAAAAA')`,
+    );
+
+    await migration.up(runner);
+
+    const consent = await t.pool.query<{ session_id: string; consented_at: Date | null }>(
+      'SELECT session_id, consented_at FROM sessions ORDER BY session_id',
+    );
+    expect(consent.rows).toEqual([
+      {
+        session_id: 'ses_AAAAAAAAAAAAAAAAAAAAAAAA',
+        consented_at: new Date('2026-01-02T03:04:05Z'),
+      },
+      { session_id: 'ses_BBBBBBBBBBBBBBBBBBBBBBBB', consented_at: null },
     ]);
   });
 });
