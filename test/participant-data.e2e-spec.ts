@@ -123,14 +123,40 @@ describe('Participant data: ledger, notices, events, consent', () => {
 
       const at = match.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
       const g = group.groupID;
+      const s = me.sessionId;
       const answer = await consents(me.externalId);
       expect(answer.status).toBe(200);
       expect(answer.body).toEqual([
-        { groupID: g, change: 'consent', from: false, to: true, at, via: 'checkin' },
-        { groupID: g, change: 'privacyLevel', from: 0, to: 3, at, via: 'checkin' },
-        { groupID: g, change: 'checkinReminder', from: true, to: false, at, via: 'checkin' },
-        { groupID: g, change: 'privacyLevel', from: 3, to: 1, at, via: 'settings' },
-        { groupID: null, change: 'privacyRequest', from: true, to: false, at, via: 'unsubscribe' },
+        // Each row names the check-in whose page made the change; null elsewhere.
+        { groupID: g, sessionID: s, change: 'consent', from: false, to: true, at, via: 'checkin' },
+        { groupID: g, sessionID: s, change: 'privacyLevel', from: 0, to: 3, at, via: 'checkin' },
+        {
+          groupID: g,
+          sessionID: s,
+          change: 'checkinReminder',
+          from: true,
+          to: false,
+          at,
+          via: 'checkin',
+        },
+        {
+          groupID: g,
+          sessionID: null,
+          change: 'privacyLevel',
+          from: 3,
+          to: 1,
+          at,
+          via: 'settings',
+        },
+        {
+          groupID: null,
+          sessionID: null,
+          change: 'privacyRequest',
+          from: true,
+          to: false,
+          at,
+          via: 'unsubscribe',
+        },
       ]);
       const times = (answer.body as { at: string }[]).map((row) => row.at);
       expect([...times].sort()).toEqual(times);

@@ -7,6 +7,8 @@ export interface ConsentEntry {
   enterpriseId: string;
   participantId: string;
   groupId: number | null;
+  /** The check-in whose page made the change; null elsewhere. */
+  sessionId: string | null;
   change: Exclude<ConsentChange, 'erasure'>;
   from: number | boolean;
   to: number | boolean;
@@ -16,6 +18,7 @@ export interface ConsentEntry {
 /** A ledger row as the enterprise (GET /participants/{externalID}/consents) and pages read it. */
 export interface ConsentRecord {
   groupID: number | null;
+  sessionID: string | null;
   change: Exclude<ConsentChange, 'erasure'>;
   from: number | boolean;
   to: number | boolean;
@@ -34,9 +37,10 @@ export class ConsentLedgerRepository {
     if (changes.length === 0) return;
     await sql.rows(
       `INSERT INTO consent_ledger
-              (enterprise_id, participant_id, group_id, change, from_value, to_value, via)
+              (enterprise_id, participant_id, group_id, change, from_value, to_value, via,
+               session_id)
        SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::bigint[], $4::text[], $5::jsonb[],
-                            $6::jsonb[], $7::text[])`,
+                            $6::jsonb[], $7::text[], $8::text[])`,
       [
         changes.map((entry) => entry.enterpriseId),
         changes.map((entry) => entry.participantId),
@@ -45,6 +49,7 @@ export class ConsentLedgerRepository {
         changes.map((entry) => JSON.stringify(entry.from)),
         changes.map((entry) => JSON.stringify(entry.to)),
         changes.map((entry) => entry.via),
+        changes.map((entry) => entry.sessionId),
       ],
     );
   }
@@ -63,7 +68,8 @@ export class ConsentLedgerRepository {
   /** The participant's history, oldest first, within the enterprise. */
   async list(enterpriseId: string, participantId: string): Promise<ConsentRecord[]> {
     return this.db.rows<ConsentRecord>(
-      `SELECT group_id AS "groupID", change, from_value AS "from", to_value AS "to", at, via
+      `SELECT group_id AS "groupID", session_id AS "sessionID", change, from_value AS "from",
+              to_value AS "to", at, via
          FROM consent_ledger
         WHERE participant_id = $1 AND enterprise_id = $2
         ORDER BY id`,

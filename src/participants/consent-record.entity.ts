@@ -52,6 +52,14 @@ export class ConsentRecordEntity {
   @ForeignKey(() => GroupEntity, 'bigint', 'consent_ledger_group_fkey', { nullable: true })
   groupId!: number | null;
 
+  /**
+   * The check-in whose page made the change (docs/privacy.md); null from the settings page or an
+   * unsubscribe link. No foreign key: the ledger is append-only, and a participant's rows go with
+   * the participant (erasure) anyway.
+   */
+  @Column({ name: 'session_id', type: 'text', nullable: true })
+  sessionId!: string | null;
+
   @Column({ type: 'text' })
   change!: ConsentChange;
 

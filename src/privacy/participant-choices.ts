@@ -92,8 +92,8 @@ export class ParticipantChoices {
       await this.sessions.capSharedLevels(member.participantId, member.groupId, level, sql);
       await this.ledger.append(
         [
-          this.entry(member, via, 'consent', before.consented, consent),
-          this.entry(member, via, 'privacyLevel', before.privacyLevel, level),
+          this.entry(member, via, sessionId, 'consent', before.consented, consent),
+          this.entry(member, via, sessionId, 'privacyLevel', before.privacyLevel, level),
         ],
         sql,
       );
@@ -133,17 +133,24 @@ export class ParticipantChoices {
           sql,
         );
       }
-      await this.ledger.append([this.entry(member, via, 'privacyLevel', before, level)], sql);
+      await this.ledger.append(
+        [this.entry(member, via, reach.sessionId, 'privacyLevel', before, level)],
+        sql,
+      );
       await this.levelChanged(member, before, level, sql);
       return true;
     });
   }
 
-  /** Sets the participant's email preferences; false if the participant is gone. */
+  /**
+   * Sets the participant's email preferences (on the page of check-in `sessionId`, if one's);
+   * false if the participant is gone.
+   */
   setEmailPreferences(
     member: Member,
     preferences: EmailPreferences,
     via: PageVia,
+    sessionId?: string,
   ): Promise<boolean> {
     return this.db.transaction(async (sql) => {
       const before = await this.participants.setEmailPreferences(
@@ -154,7 +161,7 @@ export class ParticipantChoices {
       if (!before) return false;
       await this.ledger.append(
         (['checkinReminder', 'privacyRequest'] as const).map((type) =>
-          this.entry(member, via, type, before[type], preferences[type]),
+          this.entry(member, via, sessionId, type, before[type], preferences[type]),
         ),
         sql,
       );
@@ -181,6 +188,7 @@ export class ParticipantChoices {
             from: before.before,
             to: false,
             via: 'unsubscribe',
+            sessionId: null,
           },
         ],
         sql,
@@ -197,9 +205,11 @@ export class ParticipantChoices {
     return this.memberships.bumpLinkVersions(participantId);
   }
 
+  /** A ledger row; `sessionId`: the check-in whose page made the change, if a check-in's. */
   private entry(
     member: Member,
     via: PageVia,
+    sessionId: string | undefined,
     change: ConsentEntry['change'],
     from: number | boolean,
     to: number | boolean,
@@ -208,6 +218,7 @@ export class ParticipantChoices {
       enterpriseId: member.enterpriseId,
       participantId: member.participantId,
       groupId: member.groupId,
+      sessionId: sessionId ?? null,
       change,
       from,
       to,

@@ -647,6 +647,11 @@ export interface components {
        * @example 12
        */
       groupID: number | null;
+      /**
+       * @description The check-in whose page made the change (made in the browser that did that check-in); null from the settings page or an unsubscribe link.
+       * @example ses_9fQk2mZr4TtY7uW1xPb3Lc8N
+       */
+      sessionID: string | null;
       /** @enum {string} */
       change: 'consent' | 'privacyLevel' | 'checkinReminder' | 'privacyRequest';
       /**

@@ -160,7 +160,7 @@ export class CheckinPagesService {
     browser: Browser,
   ): Promise<Response> {
     const session = await this.consentedSessionFor(token, browser);
-    await applyEmailPreferences(this.choices, session, form, 'checkin');
+    await applyEmailPreferences(this.choices, session, form, 'checkin', session.sessionId);
     return this.savedCheckin(token, 'preferences');
   }
 

@@ -42,6 +42,7 @@ export async function applyEmailPreferences(
   member: Member,
   form: PageForm,
   via: PageVia,
+  sessionId?: string,
 ): Promise<void> {
-  found(await choices.setEmailPreferences(member, parseEmailPreferences(form), via));
+  found(await choices.setEmailPreferences(member, parseEmailPreferences(form), via, sessionId));
 }

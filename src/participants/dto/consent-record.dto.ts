@@ -15,6 +15,16 @@ export class ConsentRecordDto {
   })
   groupID!: number | null;
 
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    example: 'ses_9fQk2mZr4TtY7uW1xPb3Lc8N',
+    description:
+      'The check-in whose page made the change (made in the browser that did that check-in); ' +
+      'null from the settings page or an unsubscribe link.',
+  })
+  sessionID!: string | null;
+
   @ApiProperty({ enum: ['consent', 'privacyLevel', 'checkinReminder', 'privacyRequest'] })
   change!: 'consent' | 'privacyLevel' | 'checkinReminder' | 'privacyRequest';
 
