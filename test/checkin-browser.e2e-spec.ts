@@ -1,14 +1,19 @@
 /**
  * The check-in pages in a real headless Chromium (Debian's `chromium`, driven by playwright-core):
- * real clicks, real form posts, real redirects. The return URL and the analysis engine live on
- * hosts this machine cannot reach, so the browser's requests to them are intercepted and answered
- * here. Without /usr/bin/chromium these tests fail (they do not skip): install it with
+ * real clicks, real form posts, real redirects. The analysis engine is a local HTTP server that
+ * records what reaches it; the return URL lives on a host this machine cannot reach, so the
+ * browser's requests to it are intercepted and answered here. (Playwright's interception does not
+ * reliably catch the target of a redirect, which is how the hand-off reaches the engine.) Without /usr/bin/chromium these tests fail (they do not skip): install it with
  * `apt-get install -y chromium` (.ci/run does).
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { Browser, BrowserContext, chromium, Page, Request } from 'playwright-core';
+import { createServer, IncomingHttpHeaders, Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Browser, BrowserContext, chromium, Page } from 'playwright-core';
 import { PAGE_ERRORS, PageTexts, SAVED_MESSAGES } from '../src/checkin/pages/pages.messages';
 import { ParticipantLinks } from '../src/participant-links/participant-links';
+import { SessionErrors } from '../src/sessions/sessions.errors';
+import { ENGINE_TOKEN, engineResult, postResult, userSays } from './support/engine';
 import { SessionCreated, startTestApp, TestApp, TestEnterprise } from './support/test-app';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -22,7 +27,6 @@ const CHROMIUM_ARGS = [
   '--disable-component-update',
   '--disable-sync',
 ];
-const ENGINE_URL = 'https://engine.example.com/start';
 const RETURN_URL = 'https://app.example.com/back?from=checkin';
 const SCREENSHOT = '/tmp/checkin-page.png';
 
@@ -34,7 +38,10 @@ describe('Check-in in a real browser', () => {
   let browser: Browser;
   let context: BrowserContext;
   let page: Page;
-  let engineRequests: Request[];
+  let engine: Server;
+  let ENGINE_URL: string;
+  /** What reached the engine: each request's path and query, and its headers. */
+  let engineRequests: { url: string; headers: IncomingHttpHeaders }[];
   let participants = 0;
 
   beforeAll(async () => {
@@ -45,27 +52,39 @@ describe('Check-in in a real browser', () => {
       );
     }
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-    t = await startTestApp({ ENGINE_URL });
+    engine = createServer((request, response) => {
+      engineRequests.push({ url: request.url ?? '', headers: request.headers });
+      response.writeHead(200, { 'content-type': 'text/html' }).end('<h1>Engine</h1>');
+    });
+    await new Promise<void>((resolve) => engine.listen(0, '127.0.0.1', resolve));
+    ENGINE_URL = `http://127.0.0.1:${(engine.address() as AddressInfo).port}/start`;
+    t = await startTestApp({ ENGINE_URL, ENGINE_TOKEN });
     acme = await t.newEnterprise('Acme');
   });
   afterAll(async () => {
     await browser?.close();
     await t?.close();
+    await new Promise((resolve) => engine?.close(resolve));
   });
 
   beforeEach(async () => {
-    context = await browser.newContext({ viewport: { width: 900, height: 900 } });
-    page = await context.newPage();
     engineRequests = [];
-    await page.route('https://app.example.com/**', (route) =>
-      route.fulfill({ status: 200, contentType: 'text/html', body: '<h1>Back at the app</h1>' }),
-    );
-    await page.route('https://engine.example.com/**', (route) => {
-      engineRequests.push(route.request());
-      return route.fulfill({ status: 200, contentType: 'text/html', body: '<h1>Engine</h1>' });
-    });
+    context = await newBrowserContext();
+    page = await context.newPage();
   });
   afterEach(() => context.close());
+
+  /**
+   * A browser profile of its own (its own cookies): the participant's, or the enterprise's. The
+   * return URL is answered here, for every page of the profile.
+   */
+  async function newBrowserContext(): Promise<BrowserContext> {
+    const created = await browser.newContext({ viewport: { width: 900, height: 900 } });
+    await created.route('https://app.example.com/**', (route) =>
+      route.fulfill({ status: 200, contentType: 'text/html', body: '<h1>Back at the app</h1>' }),
+    );
+    return created;
+  }
 
   async function newCheckin(groupName: string, requested: string[], consentRequired = false) {
     const group = await t.newGroup(acme, groupName);
@@ -87,7 +106,45 @@ describe('Check-in in a real browser', () => {
     });
     expect(created.status).toBe(200);
     const body = created.body as SessionCreated;
-    return { sessionId: body.sessionID, url: `${t.baseUrl}${new URL(body.redirectUrl).pathname}` };
+    return {
+      group,
+      externalId: body.userIdentifier,
+      sessionId: body.sessionID,
+      url: `${t.baseUrl}${new URL(body.redirectUrl).pathname}`,
+    };
+  }
+
+  type Checkin = Awaited<ReturnType<typeof newCheckin>>;
+
+  /** Another check-in link for the member of `checkin` (same group, same participant). */
+  async function anotherCheckin(checkin: Checkin): Promise<Checkin> {
+    const created = await t.createSession(acme, checkin.group, checkin.externalId, {
+      returnURL: RETURN_URL,
+    });
+    expect(created.status).toBe(200);
+    const body = created.body as SessionCreated;
+    return {
+      ...checkin,
+      sessionId: body.sessionID,
+      url: `${t.baseUrl}${new URL(body.redirectUrl).pathname}`,
+    };
+  }
+
+  /** The settings link an email about `sessionId`'s membership carries, on this test's host. */
+  async function settingsUrlOf(sessionId: string): Promise<string> {
+    const { rows } = await t.db.query<{ participant_id: string; group_id: string }>(
+      'SELECT participant_id, group_id FROM sessions WHERE session_id = $1',
+      [sessionId],
+    );
+    // PUBLIC_BASE_URL is not the test port: the link's path and query on this host.
+    const link = new URL(
+      t.app.get(ParticipantLinks).settingsUrl({
+        participantId: rows[0].participant_id,
+        groupId: Number(rows[0].group_id),
+        linkVersion: 0,
+      }),
+    );
+    return `${t.baseUrl}${link.pathname}${link.search}`;
   }
 
   const membership = async (sessionId: string) =>
@@ -165,7 +222,8 @@ describe('Check-in in a real browser', () => {
     await page.getByRole('button', { name: PageTexts.handoffButton }).click();
     await page.waitForURL(`${ENGINE_URL}?sessionID=${checkin.sessionId}`);
     expect(engineRequests).toHaveLength(1);
-    expect(engineRequests[0].headers()['referer']).toBeUndefined();
+    expect(engineRequests[0].url).toBe(`/start?sessionID=${checkin.sessionId}`);
+    expect(engineRequests[0].headers['referer']).toBeUndefined();
     await page.goBack();
 
     // Finished before the result is in: still analysing.
@@ -261,19 +319,7 @@ describe('Check-in in a real browser', () => {
     await page.getByRole('button', { name: PageTexts.privacyButton }).click();
     await page.waitForURL(/\?saved=privacy$/);
 
-    const { rows } = await t.db.query<{ participant_id: string; group_id: string }>(
-      'SELECT participant_id, group_id FROM sessions WHERE session_id = $1',
-      [checkin.sessionId],
-    );
-    // The link an email carries, on this test's host (PUBLIC_BASE_URL is not the test port).
-    const link = new URL(
-      t.app.get(ParticipantLinks).settingsUrl({
-        participantId: rows[0].participant_id,
-        groupId: Number(rows[0].group_id),
-        linkVersion: 0,
-      }),
-    );
-    const settingsUrl = `${t.baseUrl}${link.pathname}${link.search}`;
+    const settingsUrl = await settingsUrlOf(checkin.sessionId);
     await page.goto(settingsUrl);
     expect(await text('h1')).toBe(PageTexts.settingsTitle('Settings group'));
     const history = page.getByRole('heading', { name: PageTexts.historyHeading });
@@ -360,18 +406,8 @@ describe('Check-in in a real browser', () => {
     expect((await membership(checkin.sessionId)).privacy_level).toBe(0);
 
     // Cross site, on a settings link no browser holds yet: refused before it could bind.
-    const { rows } = await t.db.query<{ participant_id: string; group_id: string }>(
-      'SELECT participant_id, group_id FROM sessions WHERE session_id = $1',
-      [checkin.sessionId],
-    );
-    const link = new URL(
-      t.app.get(ParticipantLinks).settingsUrl({
-        participantId: rows[0].participant_id,
-        groupId: Number(rows[0].group_id),
-        linkVersion: 0,
-      }),
-    );
-    const settingsAction = `${t.baseUrl}${link.pathname}/privacy${link.search}`;
+    const settings = new URL(await settingsUrlOf(checkin.sessionId));
+    const settingsAction = `${settings.origin}${settings.pathname}/privacy${settings.search}`;
     const crossSite = await submitFrom('http://localhost:1', settingsAction, { privacyLevel: '5' });
     expect(crossSite.status()).toBe(403);
     expect(await text('h1')).toBe(PAGE_ERRORS['foreign-form'].title);
@@ -387,5 +423,141 @@ describe('Check-in in a real browser', () => {
     await page.getByRole('button', { name: PageTexts.privacyButton }).click();
     await page.waitForURL(/\?saved=privacy$/);
     expect((await membership(checkin.sessionId)).privacy_level).toBe(2);
+  });
+  /** What `GET /sessions/{id}` shows the enterprise. */
+  const shown = async (sessionId: string) => {
+    const answer = await t.request('GET', `/sessions/${sessionId}`, { apiKey: acme.apiKey });
+    expect(answer.status).toBe(200);
+    return answer.body as Record<string, unknown>;
+  };
+  /** The level `GET /sessions/{id}` shows a session at: how many of the cumulative fields. */
+  const levelShown = async (sessionId: string) => {
+    const keys = Object.keys(await shown(sessionId));
+    const steps = ['mhci', 'groupPercentiles', 'userPercentiles', 'transcript', 'features'];
+    return steps.filter((field) => keys.includes(field)).length;
+  };
+  const ownLevel = async (sessionId: string) =>
+    (
+      await t.db.query<{ shared_level: number | null }>(
+        'SELECT shared_level FROM sessions WHERE session_id = $1',
+        [sessionId],
+      )
+    ).rows[0].shared_level;
+
+  /** Chooses `level` on the page shown (and "also share earlier" if asked), and saves it. */
+  async function saveLevel(level: number, shareEarlier?: number): Promise<void> {
+    await page.getByRole('radio', { name: new RegExp(`^Level ${level}\\b`) }).check();
+    if (shareEarlier !== undefined) {
+      await page.getByRole('checkbox', { name: PageTexts.shareEarlierLabel(shareEarlier) }).check();
+    }
+    await page.getByRole('button', { name: PageTexts.privacyButton }).click();
+    await page.waitForURL(/saved=privacy$/);
+  }
+
+  /** "Start my check-in" on the page shown, to the engine; then the engine posts the result. */
+  async function handOffAndComplete(sessionId: string, said: string): Promise<void> {
+    await page.getByRole('button', { name: PageTexts.handoffButton }).click();
+    await page.waitForURL(`${ENGINE_URL}?sessionID=${sessionId}`);
+    const posted = await postResult(t, sessionId, engineResult({ transcript: userSays(said) }));
+    expect(posted.status).toBe(200);
+  }
+
+  it("the participant's own flows: a raise reaches earlier check-ins only when asked, lowering hides them all at once, export and delete", async () => {
+    const first = await newCheckin('Own flows', ['mhci', 'transcript']);
+    await start(first.url, 'Own flows');
+    expect(await page.getByText(PageTexts.handoffLevel(0)).isVisible()).toBe(true);
+    await handOffAndComplete(first.sessionId, 'my divorce');
+    expect(await levelShown(first.sessionId)).toBe(0);
+
+    // The next check-in, in the same browser. A raise without "also share": this one only.
+    const second = await anotherCheckin(first);
+    await start(second.url, 'Own flows');
+    const shareEarlier = page.getByRole('checkbox', { name: PageTexts.shareEarlierLabel(1) });
+    expect(await shareEarlier.isChecked()).toBe(false);
+    await saveLevel(2);
+    expect(await page.getByText(PageTexts.handoffLevel(2)).isVisible()).toBe(true);
+    await handOffAndComplete(second.sessionId, 'a good week');
+    expect(await levelShown(second.sessionId)).toBe(2);
+    expect(await levelShown(first.sessionId)).toBe(0);
+
+    // Ticked: the earlier check-in done in this browser is shared at the new level too.
+    await page.goto(second.url);
+    await saveLevel(4, 1);
+    expect(await levelShown(first.sessionId)).toBe(4);
+    expect(JSON.stringify(await shown(first.sessionId))).toContain('my divorce');
+    expect(await levelShown(second.sessionId)).toBe(4);
+
+    // Lowering, here on the settings page an email brings: every check-in at once.
+    await page.goto(await settingsUrlOf(first.sessionId));
+    await saveLevel(1);
+    expect(await levelShown(first.sessionId)).toBe(1);
+    expect(await levelShown(second.sessionId)).toBe(1);
+    expect(JSON.stringify(await shown(first.sessionId))).not.toContain('my divorce');
+
+    // "Download my data" in this browser: both check-ins, done here, in full.
+    const downloading = page.waitForEvent('download');
+    await page.getByRole('button', { name: PageTexts.exportButton }).click();
+    const data = JSON.parse(readFileSync(await (await downloading).path(), 'utf8')) as {
+      sessions: { sessionID: string; transcript?: unknown }[];
+    };
+    expect(data.sessions.map((session) => session.sessionID).sort()).toEqual(
+      [first.sessionId, second.sessionId].sort(),
+    );
+    expect(JSON.stringify(data.sessions)).toContain('my divorce');
+    expect(JSON.stringify(data.sessions)).toContain('a good week');
+
+    // "Delete my data": both check-ins are gone from the API.
+    await page.getByRole('link', { name: PageTexts.deleteLink }).click();
+    await page.getByRole('button', { name: PageTexts.deleteConfirmButton }).click();
+    await page.waitForLoadState();
+    expect(await text('h1')).toBe(PageTexts.deletedTitle);
+    for (const sessionId of [first.sessionId, second.sessionId]) {
+      expect(
+        await t.request('GET', `/sessions/${sessionId}`, { apiKey: acme.apiKey }),
+      ).toMatchObject({ status: 400, body: { error: SessionErrors.NotFound } });
+    }
+  });
+
+  it('a raise made in another browser is asked about before the next hand-off, with the keyboard alone; going back shares the check-in at the level before it', async () => {
+    const first = await newCheckin('Asked first', ['features']);
+    await start(first.url, 'Asked first');
+
+    // The enterprise mints a link for the member, opens it in its own browser and raises there.
+    const enterprise = await newBrowserContext();
+    try {
+      const theirs = await anotherCheckin(first);
+      const their = await enterprise.newPage();
+      await start(theirs.url, 'Asked first', their);
+      await their.getByRole('radio', { name: /^Level 5\b/ }).check();
+      await their.getByRole('button', { name: PageTexts.privacyButton }).click();
+      await their.waitForURL(/\?saved=privacy$/);
+    } finally {
+      await enterprise.close();
+    }
+    expect((await membership(first.sessionId)).privacy_level).toBe(5);
+
+    // The participant's next check-in asks before it starts, and says why.
+    const next = await anotherCheckin(first);
+    await start(next.url, 'Asked first');
+    expect(await page.getByText(PageTexts.handoffRaisedElsewhere(5)).isVisible()).toBe(true);
+    expect(await page.getByRole('button', { name: PageTexts.handoffButton }).count()).toBe(0);
+    const keep = page.getByRole('button', { name: PageTexts.handoffKeep(5) });
+    const goBack = page.getByRole('button', { name: PageTexts.handoffGoBack(0) });
+    expect(await keep.isVisible()).toBe(true);
+
+    // Keyboard only: Tab from "Keep" reaches "Go back"; Enter presses it.
+    await keep.focus();
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate('document.activeElement.textContent')).toBe(
+      PageTexts.handoffGoBack(0),
+    );
+    await page.keyboard.press('Enter');
+    await page.waitForURL(`${ENGINE_URL}?sessionID=${next.sessionId}`);
+    expect(await goBack.count()).toBe(0);
+    expect((await membership(first.sessionId)).privacy_level).toBe(0);
+    expect(await ownLevel(next.sessionId)).toBe(0);
+    const posted = await postResult(t, next.sessionId, engineResult());
+    expect(posted.status).toBe(200);
+    expect(await levelShown(next.sessionId)).toBe(0);
   });
 });
