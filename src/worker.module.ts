@@ -5,6 +5,7 @@ import { EMAIL_QUEUE } from './interact/email-queue';
 import { EmailWorkerModule } from './interact/sending/email-worker.module';
 import { bullRoot } from './queues/bull-root';
 import { RetentionWorkerModule } from './data-at-rest/retention-worker.module';
+import { CohortSealingWorkerModule } from './metrics/cohorts/cohort-sealing-worker.module';
 import { WebhookDeliveryWorkerModule } from './webhooks/delivery/delivery-worker.module';
 import { WEBHOOK_QUEUE } from './webhooks/webhook-queue';
 
@@ -16,9 +17,13 @@ export const QUEUE_WORKER_MODULES = [WebhookDeliveryWorkerModule, EmailWorkerMod
 
 /**
  * Everything a worker runs: the queue consumers, and the periodic sweeps that consume no queue
- * (data at rest: transcript encryption and retention).
+ * (data at rest: transcript encryption and retention; the sealing of cohort cells).
  */
-export const WORKER_MODULES = [...QUEUE_WORKER_MODULES, RetentionWorkerModule];
+export const WORKER_MODULES = [
+  ...QUEUE_WORKER_MODULES,
+  RetentionWorkerModule,
+  CohortSealingWorkerModule,
+];
 
 /** The queues those modules consume. */
 export const WORKER_QUEUES = [WEBHOOK_QUEUE, EMAIL_QUEUE];

@@ -51,6 +51,9 @@ describe('Result ingestion', () => {
   beforeAll(async () => {
     t = await startTestApp({ ENGINE_TOKEN });
     acme = await t.newEnterprise('Acme');
+    // Group percentiles compare against at least one other participant here, so that the
+    // arithmetic below reads small groups (the floor itself: the test after it).
+    await t.setPrivacyFloor(acme, 1, 10);
     group = await t.newGroup(acme, 'Night shift');
   });
   afterAll(() => t.close());
@@ -143,8 +146,9 @@ describe('Result ingestion', () => {
       fresh.groupID,
     ]);
     const byId = Object.fromEntries(stored.rows.map((row) => [row.session_id, row]));
-    // Group values at each completion: [1] → 0.5; [1,2] → 2 is (1 + 0.5)/2; [1,2,2] → (1 + 1)/3; [1,2,2,3] → 3/4 + 0.5/4.
-    expect(byId[alice.sessionID].group_percentiles).toEqual({ x: 0.5 });
+    // Group values at each completion: [1] alone → none (no other participant); [1,2] → 2 is
+    // (1 + 0.5)/2; [1,2,2] → (1 + 1)/3; [1,2,2,3] → 3/4 + 0.5/4.
+    expect(byId[alice.sessionID].group_percentiles).toEqual({});
     expect(byId[bob.sessionID].group_percentiles).toEqual({ x: 0.75 });
     expect(byId[carol.sessionID].group_percentiles.x).toBeCloseTo(2 / 3, 12);
     expect(byId[alice2.sessionID].group_percentiles).toEqual({ x: 0.875 });
@@ -183,6 +187,10 @@ describe('Result ingestion', () => {
       // nearly unique per session: past 50 sessions its bucket is under 2 % of the group and
       // counts half below, within 0.01 of the exact mid-rank.
       const stored_ = stored.rows[0].group_percentiles;
+      if (i === 0) {
+        expect(stored_).toEqual({}); // nobody to compare with yet
+        continue;
+      }
       expect(stored_.x).toBe(expected('x'));
       expect(Math.abs(stored_.y - expected('y'))).toBeLessThanOrEqual(0.01);
       if (seen.length <= 50) expect(stored_.y).toBe(expected('y'));
@@ -223,11 +231,21 @@ describe('Result ingestion', () => {
       }),
     );
     expect(answers.map((answer) => answer.status)).toEqual(sessions.map(() => 200));
-    const rollup = await t.db.query(
-      'SELECT word, count::int AS count FROM group_word_counts WHERE group_id = $1 ORDER BY word',
+    // Every session waits in both series for its cohort cell, and the day counts them all.
+    const pending = await t.db.query(
+      `SELECT series, count(*)::int AS sessions FROM cohort_pending WHERE group_id = $1
+        GROUP BY series ORDER BY series`,
       [busy.groupID],
     );
-    expect(rollup.rows).toEqual(words.map((word) => ({ word, count: 24 })));
+    expect(pending.rows).toEqual([
+      { series: 'scores', sessions: sessions.length },
+      { series: 'words', sessions: sessions.length },
+    ]);
+    const counted = await t.db.query(
+      'SELECT sum(sessions)::int AS sessions FROM group_day_counts WHERE group_id = $1',
+      [busy.groupID],
+    );
+    expect(counted.rows).toEqual([{ sessions: sessions.length }]);
   });
 
   it('the SQL bucket function and its TypeScript twin agree on any float', async () => {
@@ -280,7 +298,7 @@ describe('Result ingestion', () => {
     expect((await read(session.sessionID)).mhci).toBe(70);
   });
 
-  it('records word counts of participant turns only, per session and per group and day', async () => {
+  it('records word counts of participant turns only, per session; the session waits for its cohort cells and counts in its day', async () => {
     const fresh = await t.newGroup(acme, 'Words');
     const session = await newSession('words@example.com', fresh);
     await ingest(session.sessionID, result({ completedAt: '2026-11-19T23:59:00Z' }));
@@ -297,12 +315,18 @@ describe('Result ingestion', () => {
       { word: 'team', count: 1 },
       { word: 'work', count: 1 },
     ]);
-    const rollup = await t.db.query(
-      `SELECT to_char(day, 'YYYY-MM-DD') AS day, sum(count)::int AS words FROM group_word_counts
-        WHERE group_id = $1 GROUP BY day`,
+    // No group table keeps them in clear: the session waits for its cohort cell (docs/metrics.md).
+    const counted = await t.db.query(
+      `SELECT to_char(day, 'YYYY-MM-DD') AS day, sessions FROM group_day_counts
+        WHERE group_id = $1`,
       [fresh.groupID],
     );
-    expect(rollup.rows).toEqual([{ day: '2026-11-19', words: 9 }]);
+    expect(counted.rows).toEqual([{ day: '2026-11-19', sessions: 1 }]);
+    const pending = await t.db.query(
+      'SELECT series FROM cohort_pending WHERE session_id = $1 ORDER BY series',
+      [session.sessionID],
+    );
+    expect(pending.rows).toEqual([{ series: 'scores' }, { series: 'words' }]);
   });
 
   it('credits go negative rather than blocking a check-in', async () => {

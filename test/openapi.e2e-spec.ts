@@ -1,7 +1,7 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import type { OpenAPIV3 } from 'openapi-types';
 import { CommonErrors } from '../src/common/errors/common.errors';
-import { describePrivacyFloor } from '../src/common/privacy-model';
+import { describeParticipantMetric, describeSealedCells } from '../src/common/privacy-model';
 import { GroupErrors } from '../src/groups/groups.errors';
 import { WebhookErrors } from '../src/webhooks/webhooks.errors';
 import { MetricsErrors } from '../src/metrics/metrics.errors';
@@ -231,18 +231,21 @@ describe('OpenAPI document', () => {
     ).toBeUndefined();
   });
 
-  it('says on the group metrics what the privacy floor withholds', () => {
+  it('says on each metric operation what it reads: sealed cells with their guarantee, residual risk and delay, or live sessions', () => {
     const get = (path: string) => document.paths[path]!.get!;
-    expect(get('/metrics/groups/{groupID}/mhci').description).toContain(
-      describePrivacyFloor('mhci'),
-    );
-    expect(get('/metrics/groups/{groupID}/wordcloud').description).toContain(
-      describePrivacyFloor('wordcloud'),
-    );
-    expect(get('/metrics/groups/{groupID}/count').description).toBe('Never withheld.');
-    expect(get('/metrics/participants/{externalID}/mhci').description).not.toContain(
-      'Privacy floor',
-    );
+    for (const metric of ['mhci', 'wordcloud'] as const) {
+      const description = get(`/metrics/groups/{groupID}/${metric}`).description;
+      expect(description).toBe(describeSealedCells(metric));
+      expect(description).toContain('no subtraction isolates');
+      expect(description).toContain('Residual risk');
+      expect(description).toContain('the day after at the earliest');
+    }
+    expect(get('/metrics/groups/{groupID}/count').description).toContain('Exact and live');
+    for (const metric of ['count', 'mhci', 'wordcloud'] as const) {
+      expect(get(`/metrics/participants/{externalID}/${metric}`).description).toBe(
+        describeParticipantMetric(metric),
+      );
+    }
     const top = get('/metrics/groups/{groupID}/wordcloud').parameters!.find(
       (parameter) => (parameter as OpenAPIV3.ParameterObject).name === 'top',
     ) as OpenAPIV3.ParameterObject;

@@ -68,7 +68,9 @@ describe('quickstart example (typed client)', () => {
     expect(run.stdout).toMatch(
       /^5\. GET \/sessions\/ses_\S+ shows what the participant's level allows: externalID, sessionID, timestamp, groupID, version$/m,
     );
-    expect(run.stdout).toMatch(/^6\. Metrics: count \{"all":1\}, mhci \{"all":null\} \(withheld/m);
+    expect(run.stdout).toMatch(
+      /^6\. Metrics: count \{"all":1\}, mhci \{"all":null\} \(no sealed cohort cell yet/m,
+    );
     expect(run.stdout).toMatch(/^7\. Webhook user\.created evt_\S+ verified: /m);
     expect(run.stdout).toMatch(/^7\. Webhook user\.session\.result evt_\S+ verified: /m);
     expect(lines.at(-1)).toBe(

@@ -213,7 +213,8 @@ describe('Sandbox enterprises', () => {
         version: 'v3.1.4',
         mhci: 64.5,
         subscores: { vision: 61, audio: 62, transcript: 63, assessment: 64 },
-        groupPercentiles: { pace: 0.5, pitch: 0.5 },
+        // Nobody else in the group yet: no comparison with colleagues (docs/metrics.md).
+        groupPercentiles: {},
         userPercentiles: { pace: 0.5, pitch: 0.5 },
         transcript: result.transcript,
         features: { pace: 2.5, pitch: 0.25 },

@@ -137,13 +137,13 @@ export class RevokeApiKeyCommand extends JsonCommand {
   name: 'enterprises:set-privacy-floor',
   arguments: '<enterpriseId>',
   description:
-    'Set the privacy floor of group metrics: mhci and wordcloud buckets with fewer distinct ' +
-    'participants answer null (docs/metrics.md)',
+    'Set the privacy floor of group metrics: how many hidden participants a sealed cell of ' +
+    'scores or words blends, and how many speakers a word needs (docs/metrics.md)',
 })
 export class SetPrivacyFloorCommand extends JsonCommand {
   @Option({
     flags: '--scores <n>',
-    description: `fewest participants behind a group mhci bucket (${PRIVACY_FLOOR.min}–${PRIVACY_FLOOR.max}, default ${PRIVACY_FLOOR.defaultScores})`,
+    description: `fewest hidden participants in a cell of group scores (${PRIVACY_FLOOR.min}–${PRIVACY_FLOOR.max}, default ${PRIVACY_FLOOR.defaultScores})`,
   })
   parseScores(value: string): string {
     return value;
@@ -151,21 +151,30 @@ export class SetPrivacyFloorCommand extends JsonCommand {
 
   @Option({
     flags: '--words <n>',
-    description: `fewest participants behind a group wordcloud bucket (${PRIVACY_FLOOR.min}–${PRIVACY_FLOOR.max}, default ${PRIVACY_FLOOR.defaultWords})`,
+    description: `fewest hidden participants in a cell of group words (${PRIVACY_FLOOR.min}–${PRIVACY_FLOOR.max}, default ${PRIVACY_FLOOR.defaultWords})`,
   })
   parseWords(value: string): string {
     return value;
   }
 
+  @Option({
+    flags: '--speakers <n>',
+    description: `fewest participants of a cell who said a word for it to be kept (${PRIVACY_FLOOR.min}–${PRIVACY_FLOOR.max}, default ${PRIVACY_FLOOR.defaultSpeakers}; omitted: unchanged)`,
+  })
+  parseSpeakers(value: string): string {
+    return value;
+  }
+
   async run(
     [enterpriseId]: string[],
-    options: JsonOption & { scores?: string; words?: string },
+    options: JsonOption & { scores?: string; words?: string; speakers?: string },
   ): Promise<void> {
     await this.guarded(async () => {
       const floor = await this.enterprises.setPrivacyFloor(enterpriseId, options);
       printResult(!!options.json, floor, [
-        `Privacy floor of ${floor.enterpriseId}: group mhci needs ${floor.minCohortScores} ` +
-          `participants per bucket, group wordcloud ${floor.minCohortWords}.`,
+        `Privacy floor of ${floor.enterpriseId}: a cell of group scores seals with ` +
+          `${floor.minCohortScores} hidden participants, a cell of words with ` +
+          `${floor.minCohortWords}; a word is kept when ${floor.minWordSpeakers} said it.`,
       ]);
     });
   }

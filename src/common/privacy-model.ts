@@ -71,14 +71,17 @@ export const PARTICIPANT_METRIC_LEVEL: Readonly<Record<Metric, number>> = {
 };
 
 /**
- * The privacy floor of group metrics (docs/metrics.md): a bucket of a group metric is answered only
- * when its sessions come from at least this many distinct participants, else `null`. Scores
- * (`mhci`) and words (`wordcloud`, counted in participants whose words are in the bucket) have
- * their own floor per enterprise; `count` is never withheld. Only the operator changes a floor.
+ * The privacy floor of group metrics (docs/metrics.md, "Sealed cohort cells"): a cell of group
+ * scores seals once its sessions come from at least `minCohortScores` participants whose level
+ * hides their score; a cell of words, `minCohortWords` participants whose level hides their
+ * transcript and who said counted words; a word is kept in a cell only when at least
+ * `minWordSpeakers` of its participants said it. `count` is never withheld. Only the operator
+ * changes a floor; it applies to cells sealed afterwards.
  */
 export const PRIVACY_FLOOR = {
   defaultScores: 5,
   defaultWords: 10,
+  defaultSpeakers: 3,
   min: 1,
   max: 100,
 } as const;
@@ -89,19 +92,47 @@ export const FLOORED_GROUP_METRICS = {
   wordcloud: 'minCohortWords',
 } as const satisfies Partial<Record<Metric, string>>;
 
-export type PrivacyFloor = { minCohortScores: number; minCohortWords: number };
+export type PrivacyFloor = {
+  minCohortScores: number;
+  minCohortWords: number;
+  minWordSpeakers: number;
+};
 
-/** Why a group metric's bucket can be `null`: said in the OpenAPI document and docs/metrics.md. */
-export const describePrivacyFloor = (metric: keyof typeof FLOORED_GROUP_METRICS): string =>
-  `Privacy floor: a bucket (\`all\`, or each period with groupBy) whose completed sessions come ` +
-  `from fewer distinct participants than the enterprise's ${FLOORED_GROUP_METRICS[metric]} ` +
-  `(default ${metric === 'mhci' ? PRIVACY_FLOOR.defaultScores : PRIVACY_FLOOR.defaultWords}` +
-  `${metric === 'wordcloud' ? ', counting participants whose words are in the bucket' : ''}) ` +
-  `answers \`null\`; with groupBy the period keeps its key, so it stays aligned with count ` +
-  '(never withheld). Why: no answer may single out a participant, whatever range is asked ' +
-  '(a day with one check-in would otherwise show that person). The floor is set by the ' +
-  'operator, not through the API. Known limit: it bounds what one answer shows; differences ' +
-  'between overlapping ranges can still narrow a group down.';
+/**
+ * What the group metrics guarantee (docs/metrics.md, "Sealed cohort cells"), said in the OpenAPI
+ * document of each metric operation.
+ */
+export const describeSealedCells = (metric: keyof typeof FLOORED_GROUP_METRICS): string => {
+  const what = metric === 'mhci' ? 'scores' : 'words';
+  const hidden =
+    metric === 'mhci'
+      ? `minCohortScores (default ${PRIVACY_FLOOR.defaultScores}) participants whose level hides their score`
+      : `minCohortWords (default ${PRIVACY_FLOOR.defaultWords}) participants whose level hides their ` +
+        `transcript, and holds only words said by at least minWordSpeakers (default ` +
+        `${PRIVACY_FLOOR.defaultSpeakers}) of its participants`;
+  return (
+    `Read from sealed cohort cells, never from live sessions. A cell is a run of consecutive ` +
+    `closed UTC days of the group's completed sessions; it seals once it blends at least ${hidden}, ` +
+    `and never changes afterwards (not with later results, level changes, erasure or retention). ` +
+    `Each period (\`all\`, or each period with groupBy) is the union of the cells whose last day ` +
+    `falls in it and in the range; a period with sessions but no sealed cell answers \`null\`, ` +
+    `so the keys stay those of count. Guarantee: any two answers, for any ranges and periods, at ` +
+    `any times, differ by whole cells, so no subtraction isolates fewer than that many hidden ` +
+    `participants. A check-in reaches group ${what} once its cell seals: a day closes ` +
+    `METRICS_SEAL_DELAY_MINUTES (default 60) after it ends, so the day after at the earliest, ` +
+    `later in a quiet group. Residual risk: a participant who later raises the level of ` +
+    `check-ins in a sealed cell (only from the browser that did them) reveals their own share of ` +
+    `it. The floor is set by the operator, not through the API.`
+  );
+};
+
+/** What a participant's metric reads, said in the OpenAPI document. */
+export const describeParticipantMetric = (metric: Metric): string =>
+  metric === 'count'
+    ? 'Every completed session of the participant, whatever its privacy level; exact and live.'
+    : `Only the participant's sessions whose applicable level (the lower of the session's own ` +
+      `level and the participant's level now) is at least ${PARTICIPANT_METRIC_LEVEL[metric]}; ` +
+      `read live from those sessions (group cells are not involved).`;
 
 /** The level an array of requested names stands for: the highest it names (`[]` = 0). */
 export function levelOfNames(names: readonly string[] | null | undefined): number {

@@ -68,6 +68,12 @@ export const GROUPS = {
       'and test. Production refuses to start with neither SMTP_URL nor an explicit ' +
       "MAIL_TRANSPORT=file (mails carry participants' links). See docs/emails.md.",
   },
+  metrics: {
+    title: 'Group metrics',
+    description:
+      'Group mhci and wordcloud read sealed cohort cells, sealed by the workers and by the ' +
+      'first read after a day closes. See docs/metrics.md.',
+  },
   retention: {
     title: 'Retention',
     description:
@@ -567,6 +573,19 @@ const DECLARATIONS = {
       'Protects the queue dashboard (Bull Board) at /admin/queues: bearer token, or the ' +
       'password of HTTP basic auth (at least 16 characters).',
   }),
+  metrics: {
+    /** A UTC day closes (its sessions may seal into a cohort cell) this long after it ends. */
+    sealDelayMinutes: variable({
+      name: 'METRICS_SEAL_DELAY_MINUTES',
+      group: 'metrics',
+      schema: integer(0, 1_440),
+      default: '60',
+      description:
+        'A UTC day closes this many minutes after it ends; only closed days seal into the ' +
+        'cohort cells group mhci and wordcloud read (results arriving late for a closed day ' +
+        'join the next cell).',
+    }),
+  },
   retention: {
     /** Transcripts and features of sessions completed longer ago are removed; 0 keeps them. */
     transcriptDays: variable({

@@ -9,6 +9,7 @@ const floorRange = (column: string) =>
 @Check('enterprises_name_not_blank', '(length(btrim(name)) > 0)')
 @Check('enterprises_min_cohort_scores_range', floorRange('min_cohort_scores'))
 @Check('enterprises_min_cohort_words_range', floorRange('min_cohort_words'))
+@Check('enterprises_min_word_speakers_range', floorRange('min_word_speakers'))
 export class EnterpriseEntity {
   @PrimaryGeneratedColumn('uuid')
   id!: string;
@@ -19,13 +20,17 @@ export class EnterpriseEntity {
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;
 
-  /** Privacy floor of group `mhci` (docs/metrics.md), in distinct participants per bucket. */
+  /** Privacy floor of group `mhci` (docs/metrics.md): hidden participants a score cell needs. */
   @Column({ name: 'min_cohort_scores', type: 'smallint', default: PRIVACY_FLOOR.defaultScores })
   minCohortScores!: number;
 
-  /** Privacy floor of group `wordcloud`, in distinct participants whose words are counted. */
+  /** Privacy floor of group `wordcloud`: hidden participants with counted words a cell needs. */
   @Column({ name: 'min_cohort_words', type: 'smallint', default: PRIVACY_FLOOR.defaultWords })
   minCohortWords!: number;
+
+  /** A word enters a sealed cell only when at least this many of its participants said it. */
+  @Column({ name: 'min_word_speakers', type: 'smallint', default: PRIVACY_FLOOR.defaultSpeakers })
+  minWordSpeakers!: number;
 
   /**
    * A sandbox (docs/integrating.md, like a payment API's test mode): its sessions can be completed through

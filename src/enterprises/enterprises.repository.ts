@@ -19,7 +19,11 @@ const API_KEY = columnsOf(ApiKeyEntity, [
 
 export type ApiKeyRecord = RowOf<typeof API_KEY>;
 
-const PRIVACY_FLOOR_COLUMNS = columnsOf(EnterpriseEntity, ['minCohortScores', 'minCohortWords']);
+const PRIVACY_FLOOR_COLUMNS = columnsOf(EnterpriseEntity, [
+  'minCohortScores',
+  'minCohortWords',
+  'minWordSpeakers',
+]);
 
 export interface ActiveApiKey {
   apiKeyId: string;
@@ -82,18 +86,19 @@ export class EnterprisesRepository {
     return key ?? null;
   }
 
-  /** Sets either floor or both (null keeps it) and answers the enterprise's floor; null if none. */
+  /** Sets any part of the floor (null keeps it) and answers the enterprise's floor; null if none. */
   async updatePrivacyFloor(
     enterpriseId: string,
-    floor: { minCohortScores: number | null; minCohortWords: number | null },
+    floor: { [K in keyof PrivacyFloor]: number | null },
   ): Promise<PrivacyFloor | null> {
     const [row] = await this.db.rows<PrivacyFloor>(
       `UPDATE enterprises
           SET min_cohort_scores = coalesce($2, min_cohort_scores),
-              min_cohort_words = coalesce($3, min_cohort_words)
+              min_cohort_words = coalesce($3, min_cohort_words),
+              min_word_speakers = coalesce($4, min_word_speakers)
         WHERE id = $1
        RETURNING ${PRIVACY_FLOOR_COLUMNS.select()}`,
-      [enterpriseId, floor.minCohortScores, floor.minCohortWords],
+      [enterpriseId, floor.minCohortScores, floor.minCohortWords, floor.minWordSpeakers],
     );
     return row ?? null;
   }

@@ -83,19 +83,21 @@ export class EnterprisesService {
   }
 
   /**
-   * Sets an enterprise's privacy floor (docs/metrics.md), operator only: `scores` and/or `words`, each
-   * a whole number 1–100 as typed on the command line; the other keeps its value.
+   * Sets an enterprise's privacy floor (docs/metrics.md), operator only: `scores`, `words` and/or
+   * `speakers`, each a whole number 1–100 as typed on the command line; an omitted one keeps its
+   * value. Cells sealed before keep the floor they sealed under.
    */
   async setPrivacyFloor(
     enterpriseId: string,
-    options: { scores?: string; words?: string },
+    options: { scores?: string; words?: string; speakers?: string },
   ): Promise<{ enterpriseId: string } & PrivacyFloor> {
-    if (options.scores === undefined && options.words === undefined) {
+    if ([options.scores, options.words, options.speakers].every((v) => v === undefined)) {
       throw new Error(EnterpriseErrors.FloorMissing);
     }
     const floor = {
       minCohortScores: floorValue('--scores', options.scores),
       minCohortWords: floorValue('--words', options.words),
+      minWordSpeakers: floorValue('--speakers', options.speakers),
     };
     await this.assertExists(enterpriseId);
     const updated = await this.repository.updatePrivacyFloor(enterpriseId, floor);

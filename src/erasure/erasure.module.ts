@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { CohortCellsModule } from '../metrics/cohorts/cohort-cells.module';
 import { MetricRollupsModule } from '../metrics/rollups/metric-rollups.module';
 import { ParticipantsModule } from '../participants/participants.module';
 import { SessionRecordsModule } from '../sessions/session-records.module';
@@ -11,7 +12,13 @@ import { ErasureService } from './erasure.service';
  * the settings page's "Delete my data" for the participant, `participants:erase` for the operator.
  */
 @Module({
-  imports: [ParticipantsModule, SessionRecordsModule, MetricRollupsModule, EventsModule],
+  imports: [
+    ParticipantsModule,
+    SessionRecordsModule,
+    MetricRollupsModule,
+    CohortCellsModule,
+    EventsModule,
+  ],
   controllers: [ErasureController],
   providers: [ErasureService],
   exports: [ErasureService],

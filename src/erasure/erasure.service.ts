@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EXTERNAL_ID_PATTERN } from '../common/ids';
 import { Database, Sql } from '../database/database';
+import { CohortCellsRepository } from '../metrics/cohorts/cohort-cells.repository';
 import { MetricRollupsRepository } from '../metrics/rollups/metric-rollups.repository';
 import { ConsentLedgerRepository } from '../participants/consent-ledger.repository';
 import { ErasedParticipant, ParticipantsRepository } from '../participants/participants.repository';
@@ -20,12 +21,13 @@ export type ErasureRequester =
 
 /**
  * Erasure (docs/privacy.md), in one transaction, each table's owner forgetting its part: the
- * participant's share is taken out of their groups' word rollups, feature histograms and cohort
- * counts (metric rollups — first, while the rows that say what the share is still exist); the
+ * participant's feature values are taken out of their groups' histograms and their sessions out
+ * of the live per-day counts of group `count` (metric rollups — first, while the rows that say
+ * what the share is still exist); sealed cohort cells stay as they are (docs/metrics.md); the
  * events and idempotent answers that name them are deleted (outbox, idempotency records); the
  * participant row goes (participants), and with it, as their entities declare (ON DELETE
  * CASCADE), their memberships, sessions and results, word counts, features, mails, ledger rows
- * and cohort rows; the ledger keeps one anonymous `erasure` row and every group they belonged to
+ * and their sessions still pending in unsealed cohort runs; the ledger keeps one anonymous `erasure` row and every group they belonged to
  * gets a `user.deleted` event (their external ID only in the event's encrypted data). Afterwards
  * the external ID is unknown everywhere, and the same email is a new participant.
  */
@@ -35,6 +37,7 @@ export class ErasureService {
     private readonly db: Database,
     private readonly participants: ParticipantsRepository,
     private readonly rollups: MetricRollupsRepository,
+    private readonly cohorts: CohortCellsRepository,
     private readonly idempotency: IdempotencyRepository,
     private readonly ledger: ConsentLedgerRepository,
     private readonly events: EventsRepository,
@@ -76,6 +79,7 @@ export class ErasureService {
   private async eraseLocked(participant: ErasedParticipant, sql: Sql): Promise<void> {
     const { id, enterpriseId, externalId } = participant;
     await this.rollups.forgetParticipant(id, sql);
+    await this.cohorts.forgetParticipant(id, sql);
     await this.events.forgetParticipant(enterpriseId, externalId, sql);
     await this.idempotency.forgetParticipant(enterpriseId, externalId, sql);
     await this.participants.forget(id, sql);

@@ -7,10 +7,10 @@ import { ApiEndpointErrors } from '../common/swagger/api-errors.decorator';
 import { ExternalIdParam } from '../common/validation/external-id';
 import { AbsentPathParameters, GroupIdParam } from '../common/validation/path-params';
 import {
-  describePrivacyFloor,
+  describeParticipantMetric,
+  describeSealedCells,
   type Metric,
   METRICS,
-  PARTICIPANT_METRIC_LEVEL,
 } from '../common/privacy-model';
 import { GroupErrors } from '../groups/groups.errors';
 import { ParticipantErrors } from '../participants/participants.errors';
@@ -79,7 +79,13 @@ export class MetricsController {
   // One operation per metric (docs/integrating.md): each with its exact answer schema and query.
 
   @Get('groups/:groupID/count')
-  @ApiOperation({ summary: "A group's session count", description: 'Never withheld.' })
+  @ApiOperation({
+    summary: "A group's session count",
+    description:
+      'Exact and live, never withheld: completed sessions per UTC day of completion (the ' +
+      'enterprise learns of each from its webhooks anyway). Its keys are the periods group mhci ' +
+      'and wordcloud answer.',
+  })
   @ApiOkResponse({ schema: METRIC_ANSWER_SCHEMAS.count })
   @ApiEndpointErrors(GROUP_ERRORS)
   groupCount(
@@ -93,7 +99,7 @@ export class MetricsController {
   @Get('groups/:groupID/mhci')
   @ApiOperation({
     summary: "A group's MHCI statistics",
-    description: describePrivacyFloor('mhci'),
+    description: describeSealedCells('mhci'),
   })
   @ApiOkResponse({ schema: METRIC_ANSWER_SCHEMAS.groupMhci })
   @ApiEndpointErrors(GROUP_ERRORS)
@@ -108,7 +114,7 @@ export class MetricsController {
   @Get('groups/:groupID/wordcloud')
   @ApiOperation({
     summary: "A group's word cloud",
-    description: describePrivacyFloor('wordcloud'),
+    description: describeSealedCells('wordcloud'),
   })
   @ApiOkResponse({ schema: METRIC_ANSWER_SCHEMAS.groupWordcloud })
   @ApiEndpointErrors(GROUP_WORDCLOUD_ERRORS)
@@ -123,7 +129,7 @@ export class MetricsController {
   @Get('participants/:externalID/count')
   @ApiOperation({
     summary: "A participant's session count",
-    description: 'Every session of the participant, whatever its privacy level.',
+    description: describeParticipantMetric('count'),
   })
   @ApiOkResponse({ schema: METRIC_ANSWER_SCHEMAS.count })
   @ApiEndpointErrors(PARTICIPANT_ERRORS)
@@ -138,7 +144,7 @@ export class MetricsController {
   @Get('participants/:externalID/mhci')
   @ApiOperation({
     summary: "A participant's MHCI statistics",
-    description: `Only sessions the participant shares at level ≥ ${PARTICIPANT_METRIC_LEVEL.mhci}.`,
+    description: describeParticipantMetric('mhci'),
   })
   @ApiOkResponse({ schema: METRIC_ANSWER_SCHEMAS.participantMhci })
   @ApiEndpointErrors(PARTICIPANT_ERRORS)
@@ -153,7 +159,7 @@ export class MetricsController {
   @Get('participants/:externalID/wordcloud')
   @ApiOperation({
     summary: "A participant's word cloud",
-    description: `Only sessions the participant shares at level ≥ ${PARTICIPANT_METRIC_LEVEL.wordcloud}.`,
+    description: describeParticipantMetric('wordcloud'),
   })
   @ApiOkResponse({ schema: METRIC_ANSWER_SCHEMAS.participantWordcloud })
   @ApiEndpointErrors(PARTICIPANT_WORDCLOUD_ERRORS)

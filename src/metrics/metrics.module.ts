@@ -1,12 +1,13 @@
 import { Module } from '@nestjs/common';
 import { GroupsModule } from '../groups/groups.module';
 import { ParticipantsModule } from '../participants/participants.module';
+import { CohortCellsModule } from './cohorts/cohort-cells.module';
 import { MetricsController } from './metrics.controller';
 import { MetricsRepository } from './metrics.repository';
 import { MetricsService } from './metrics.service';
 
 @Module({
-  imports: [GroupsModule, ParticipantsModule],
+  imports: [GroupsModule, ParticipantsModule, CohortCellsModule],
   controllers: [MetricsController],
   providers: [MetricsRepository, MetricsService],
 })

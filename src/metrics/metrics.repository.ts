@@ -1,40 +1,19 @@
 import { Injectable } from '@nestjs/common';
 import { SHOWN_LEVEL } from '../sessions/sessions.repository';
-import { FLOORED_GROUP_METRICS } from '../common/privacy-model';
 import { Database } from '../database/database';
 import type { MhciStatsDto } from './dto/metric-answers.dto';
+import type { CohortSeries } from './cohorts/cohort-cell.entity';
 import type { GroupBy } from './metrics.errors';
 
-/** A period's MHCI statistics; `shown` false (stats null) when under the privacy floor. */
+/** A period's MHCI statistics; `shown` false (stats null) when no sealed cell answers it. */
 export type MhciRow = { key: string; sessions: number; shown: boolean } & {
   [K in keyof MhciStatsDto]: number | null;
 };
 
-/** One word of a period's cloud; a period under the privacy floor has one row, without words. */
+/** One word of a period's cloud; a period no sealed cell answers has one row, without words. */
 export type WordcloudRow =
   | { key: string; shown: true; word: string; share: number }
   | { key: string; shown: boolean; word: null; share: null };
-
-const MHCI_STATS = [
-  'minMhci',
-  'maxMhci',
-  'avgMhci',
-  'percentile25Mhci',
-  'percentile50Mhci',
-  'percentile75Mhci',
-] as const satisfies readonly (keyof MhciStatsDto)[];
-
-type FlooredMetric = keyof typeof FLOORED_GROUP_METRICS;
-
-/** Per floored metric: its per-day count, its floor's column, and who counts in the exact pass. */
-const COHORT: Record<FlooredMetric, { perDay: string; floor: string; contributes: string }> = {
-  mhci: { perDay: 'participants', floor: 'min_cohort_scores', contributes: '' },
-  wordcloud: {
-    perDay: 'word_participants',
-    floor: 'min_cohort_words',
-    contributes: 'AND p.word_sessions > 0',
-  },
-};
 
 /**
  * Whose sessions: a group's, or a participant's (with the privacy level a metric needs), always
@@ -105,7 +84,20 @@ export class MetricsRepository {
     ];
   }
 
+  /**
+   * Completed sessions per period. A group's, exact and live, from its per-day counts (a year is
+   * 365 rows, whatever the group's size); a participant's, from their sessions.
+   */
   async count(scope: MetricScope, range: MetricRange): Promise<{ key: string; value: number }[]> {
+    if (scope.kind === 'group') {
+      return this.db.rows(
+        `SELECT ${periodOf(range.groupBy, 'd.day::timestamp')} AS key,
+                coalesce(sum(d.sessions), 0)::int AS value
+           ${this.groupDays(scope)}
+         ${range.groupBy ? 'GROUP BY 1 ORDER BY 1' : ''}`,
+        this.params(scope, range),
+      );
+    }
     const key = periodOf(range.groupBy, "s.completed_at AT TIME ZONE 'UTC'");
     return this.db.rows(
       `SELECT ${key} AS key, count(*)::int AS value ${this.sessions(scope)}
@@ -115,38 +107,77 @@ export class MetricsRepository {
   }
 
   async mhci(scope: MetricScope, range: MetricRange): Promise<MhciRow[]> {
+    if (scope.kind === 'group') return this.groupMhci(scope, range);
     const key = periodOf(range.groupBy, "s.completed_at AT TIME ZONE 'UTC'");
-    const stats = `SELECT ${key} AS key, count(*)::int AS sessions,
+    return this.db.rows(
+      `SELECT ${key} AS key, count(*)::int AS sessions, true AS shown,
               min(s.mhci) AS "minMhci", max(s.mhci) AS "maxMhci", avg(s.mhci) AS "avgMhci",
               percentile_cont(0.25) WITHIN GROUP (ORDER BY s.mhci) AS "percentile25Mhci",
               percentile_cont(0.5) WITHIN GROUP (ORDER BY s.mhci) AS "percentile50Mhci",
               percentile_cont(0.75) WITHIN GROUP (ORDER BY s.mhci) AS "percentile75Mhci"
        ${this.sessions(scope)}
-       ${range.groupBy ? 'GROUP BY 1' : ''}`;
-    const sql =
-      scope.kind === 'group'
-        ? `WITH stats AS (${stats}), ${this.cohort(scope, range, 'mhci')}
-           SELECT st.key, st.sessions, coalesce(c.shown, false) AS shown,
-                  ${MHCI_STATS.map((stat) => `CASE WHEN c.shown THEN st."${stat}" END AS "${stat}"`).join(', ')}
-             FROM stats st LEFT JOIN cohort c ON c.key = st.key
-            ORDER BY st.key`
-        : `SELECT *, true AS shown FROM (${stats}) st ORDER BY key`;
-    return this.db.rows(sql, this.params(scope, range));
+       ${range.groupBy ? 'GROUP BY 1 ORDER BY 1' : ''}`,
+      this.params(scope, range),
+    );
+  }
+
+  /**
+   * A group's MHCI statistics (docs/metrics.md, "Sealed cohort cells"): per period of `count`, the
+   * union of the sealed score cells whose last day falls in it, merged from their exact
+   * histograms. Continuous percentiles as PostgreSQL's `percentile_cont` computes them (the two
+   * neighbouring ranks of p·(n − 1), interpolated), so they are exact over any union; the mean
+   * from an exact numeric sum. A period with sessions but no cell has `shown` false.
+   */
+  private groupMhci(
+    scope: MetricScope & { kind: 'group' },
+    range: MetricRange,
+  ): Promise<MhciRow[]> {
+    const percentile = (p: number, name: string) =>
+      `CASE WHEN h.sessions IS NULL THEN NULL
+            ELSE h.lo${name} + (${p}::float8 * (h.sessions - 1) - floor(${p}::float8 * (h.sessions - 1)))
+                 * (h.hi${name} - h.lo${name}) END AS "percentile${name}Mhci"`;
+    const ranks = (p: number, name: string) =>
+      `min(mhci) FILTER (WHERE below + n > floor(${p}::float8 * (total - 1))) AS lo${name},
+       min(mhci) FILTER (WHERE below + n > ceil(${p}::float8 * (total - 1))) AS hi${name}`;
+    return this.db.rows(
+      `WITH periods AS (
+         SELECT DISTINCT ${periodOf(range.groupBy, 'd.day::timestamp')} AS key ${this.groupDays(scope)}),
+       values AS (
+         SELECT ${periodOf(range.groupBy, 'c.last_day::timestamp')} AS key, v.mhci, sum(v.count) AS n
+           ${this.groupCells(scope, 'scores')}
+           JOIN cohort_cell_scores v ON v.cell_id = c.id
+          GROUP BY 1, 2),
+       ranked AS (
+         SELECT key, mhci, n, sum(n) OVER (PARTITION BY key ORDER BY mhci) - n AS below,
+                sum(n) OVER (PARTITION BY key) AS total
+           FROM values),
+       histograms AS (
+         SELECT key, total::int AS sessions, min(mhci) AS "minMhci", max(mhci) AS "maxMhci",
+                (sum(mhci::numeric * n) / total)::float8 AS "avgMhci",
+                ${ranks(0.25, '25')}, ${ranks(0.5, '50')}, ${ranks(0.75, '75')}
+           FROM ranked GROUP BY key, total)
+       SELECT p.key, coalesce(h.sessions, 0) AS sessions, h.sessions IS NOT NULL AS shown,
+              h."minMhci", h."maxMhci", h."avgMhci",
+              ${percentile(0.25, '25')}, ${percentile(0.5, '50')}, ${percentile(0.75, '75')}
+         FROM periods p LEFT JOIN histograms h ON h.key = p.key
+        ORDER BY p.key`,
+      this.params(scope, range),
+    );
   }
 
   /**
    * The `top` words of each period with their share of all counted words of that period. A
-   * group reads the per-day rollup; a participant, the per-session counts. A group's periods are
-   * those with completed sessions (as `count`); one under the floor has `shown` false and no words.
+   * group reads the sealed word cells whose last day falls in the period (the words they hold); a
+   * participant, the per-session counts. A group's periods are those of `count`; one without a
+   * sealed cell has `shown` false and no words.
    */
   async wordcloud(scope: MetricScope, range: MetricRange, top: number): Promise<WordcloudRow[]> {
     const source =
       scope.kind === 'group'
-        ? `SELECT ${periodOf(range.groupBy, 'w.day::timestamp')} AS key, w.word, sum(w.count)::float8 AS n
-             FROM group_word_counts w
-            WHERE w.group_id = ${ownerIn(scope)}
-              AND ($3::date IS NULL OR w.day >= $3::date)
-              AND ($4::date IS NULL OR w.day <= $4::date)
+        ? `SELECT ${periodOf(range.groupBy, 'c.last_day::timestamp')} AS key, w.word,
+                  sum(w.count)::float8 AS n
+             ${this.groupCells(scope, 'words')}
+             JOIN cohort_cell_words w ON w.cell_id = c.id
             GROUP BY 1, 2`
         : `SELECT ${periodOf(range.groupBy, "s.completed_at AT TIME ZONE 'UTC'")} AS key, w.word,
                   sum(w.count)::float8 AS n
@@ -159,41 +190,39 @@ export class MetricsRepository {
                 FROM counts)`;
     const sql =
       scope.kind === 'group'
-        ? `WITH ${ranked}, ${this.cohort(scope, range, 'wordcloud')}
-           SELECT c.key, c.shown, r.word, r.share
-             FROM cohort c LEFT JOIN ranked r ON r.key = c.key AND c.shown AND r.rank <= $5
-            ORDER BY c.key, r.rank`
+        ? `WITH ${ranked},
+              periods AS (
+                SELECT DISTINCT ${periodOf(range.groupBy, 'd.day::timestamp')} AS key
+                  ${this.groupDays(scope)}),
+              sealed AS (
+                SELECT DISTINCT ${periodOf(range.groupBy, 'c.last_day::timestamp')} AS key
+                  ${this.groupCells(scope, 'words')})
+           SELECT p.key, sealed.key IS NOT NULL AS shown, r.word, r.share
+             FROM periods p
+             LEFT JOIN sealed ON sealed.key = p.key
+             LEFT JOIN ranked r ON r.key = p.key AND r.rank <= $5
+            ORDER BY p.key, r.rank`
         : `WITH ${ranked}
            SELECT key, true AS shown, word, share FROM ranked WHERE rank <= $5 ORDER BY key, rank`;
     return this.db.rows(sql, [...this.params(scope, range), top]);
   }
 
+  /** FROM/WHERE over the group's per-day counts in the range. */
+  private groupDays(scope: MetricScope & { kind: 'group' }): string {
+    return `FROM group_day_counts d
+           WHERE d.group_id = ${ownerIn(scope)}
+             AND ($3::date IS NULL OR d.day >= $3::date)
+             AND ($4::date IS NULL OR d.day <= $4::date)`;
+  }
+
   /**
-   * CTEs ending in `cohort(key, shown)`: each period of the group's range that has completed
-   * sessions, and whether its distinct participants (for words: those whose words are counted)
-   * reach the enterprise's floor (docs/metrics.md). From the per-day rollup: a period whose busiest day
-   * reaches the floor passes at once (a year is 365 rows, whatever the group's size); otherwise
-   * its days hold fewer participants than the floor each (at most 100), and the exact distinct
-   * count over them is read from `group_day_participants`.
+   * FROM the group's sealed cells of a series whose last day is in the range, as `c(id, last_day)`
+   * (a sub-select, so that a JOIN may follow).
    */
-  private cohort(scope: MetricScope, range: MetricRange, metric: FlooredMetric): string {
-    const { perDay, floor, contributes } = COHORT[metric];
-    return `days AS (
-              SELECT ${periodOf(range.groupBy, 'd.day::timestamp')} AS key, d.day, d.${perDay} AS n
-                FROM group_day_cohorts d
-               WHERE d.group_id = ${ownerIn(scope)}
-                 AND ($3::date IS NULL OR d.day >= $3::date)
-                 AND ($4::date IS NULL OR d.day <= $4::date)),
-            buckets AS (SELECT key, max(n) AS busiest, array_agg(day) AS days FROM days GROUP BY key),
-            cohort AS (
-              SELECT b.key,
-                     CASE WHEN b.busiest >= f.floor THEN true
-                          ELSE (SELECT count(DISTINCT p.participant_id)
-                                  FROM group_day_participants p
-                                 WHERE p.group_id = ${ownerIn(scope)} AND p.day = ANY (b.days)
-                                   ${contributes}) >= f.floor
-                     END AS shown
-                FROM buckets b
-               CROSS JOIN (SELECT ${floor} AS floor FROM enterprises WHERE id = $2) f)`;
+  private groupCells(scope: MetricScope & { kind: 'group' }, series: CohortSeries): string {
+    return `FROM (SELECT id, last_day FROM cohort_cells
+                   WHERE group_id = ${ownerIn(scope)} AND series = '${series}'
+                     AND ($3::date IS NULL OR last_day >= $3::date)
+                     AND ($4::date IS NULL OR last_day <= $4::date)) c`;
   }
 }

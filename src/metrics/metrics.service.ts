@@ -12,6 +12,7 @@ import type {
   WordcloudAnswer,
 } from './dto/metric-answers.dto';
 import { MetricsQueryDto, WordcloudQueryDto } from './dto/metrics-query.dto';
+import { CohortSealer } from './cohorts/cohort-sealer';
 import { MetricsErrors } from './metrics.errors';
 import { MetricRange, MetricScope, MetricsRepository } from './metrics.repository';
 
@@ -19,9 +20,9 @@ const DEFAULT_TOP = 50;
 
 /**
  * Metrics (docs/metrics.md). Privacy: a participant's metrics use only the sessions the privacy
- * model lets that metric see (PARTICIPANT_METRIC_LEVEL); a group's `mhci` and `wordcloud` answer
- * `null` for a period whose sessions come from fewer participants than the enterprise's privacy
- * floor (docs/metrics.md; decided in the same SQL statement as the aggregate).
+ * model lets that metric see (PARTICIPANT_METRIC_LEVEL); a group's `mhci` and `wordcloud` are
+ * unions of sealed cohort cells, which never change (docs/metrics.md, "Sealed cohort cells"): a
+ * read first seals what closed since the last sealing, then merges the cells.
  */
 @Injectable()
 export class MetricsService {
@@ -29,6 +30,7 @@ export class MetricsService {
     private readonly metrics: MetricsRepository,
     private readonly groups: GroupsRepository,
     private readonly participants: ParticipantsService,
+    private readonly sealer: CohortSealer,
   ) {}
 
   async forGroup<M extends Metric>(
@@ -40,6 +42,9 @@ export class MetricsService {
     const range = this.range(query);
     if (!(await this.groups.existsForEnterprise(enterpriseId, groupId))) {
       throw ApiError.badRequest(GroupErrors.NotFound);
+    }
+    if (metric !== 'count') {
+      await this.sealer.sealGroup(groupId, { series: [metric === 'mhci' ? 'scores' : 'words'] });
     }
     const answer = await this.compute(
       { kind: 'group', enterpriseId, groupId },

@@ -92,8 +92,14 @@ describe('Retention and encryption at rest (PostgreSQL)', () => {
       const atCutoff = await completedSession(cutoff);
       const newer = await completedSession(new Date(cutoff.getTime() + 1_000));
       const pending = await t.session(enterpriseId, participantId, groupId);
+      const sealedWords = `SELECT w.word, w.count FROM cohort_cell_words w
+                             JOIN cohort_cells c ON c.id = w.cell_id WHERE c.group_id = $1`;
       await t.rows(
-        `INSERT INTO group_word_counts (group_id, day, word, count) VALUES ($1, '2025-01-01', 'tired', 3)`,
+        `WITH cell AS (
+           INSERT INTO cohort_cells
+                  (group_id, series, first_day, last_day, sessions, hidden_participants, floor)
+           VALUES ($1, 'words', '2025-01-01', '2025-01-01', 3, 3, 3) RETURNING id)
+         INSERT INTO cohort_cell_words (cell_id, word, count) SELECT id, 'tired', 3 FROM cell`,
         [groupId],
       );
 
@@ -114,9 +120,8 @@ describe('Retention and encryption at rest (PostgreSQL)', () => {
         expect(state).toMatchObject({ features: { pitch: 0.8 }, words: 2, featureRows: 1 });
       }
       expect((await sessionState(pending)).transcript).toBeNull();
-      expect(
-        await t.rows('SELECT word, count FROM group_word_counts WHERE group_id = $1', [groupId]),
-      ).toEqual([{ word: 'tired', count: 3 }]);
+      // Sealed cells never change.
+      expect(await t.rows(sealedWords, [groupId])).toEqual([{ word: 'tired', count: 3 }]);
       // Nothing left to do: a second sweep changes nothing.
       expect(await sessions.removeExpiredTranscripts(cutoff, 1_000)).toBe(0);
     });

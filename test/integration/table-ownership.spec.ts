@@ -99,8 +99,8 @@ describe('the ownership check itself', () => {
     [
       'a statement read word by word (it parses only with its interpolations filled in)',
       'src/checkin/ingestion/ingestion.repository.ts',
-      'db.rows(`WITH x AS (${inner}) UPDATE group_word_counts SET count = 0 ${where}`)',
-      'UPDATE group_word_counts: the table belongs to src/metrics/',
+      'db.rows(`WITH x AS (${inner}) UPDATE cohort_cell_words SET count = 0 ${where}`)',
+      'UPDATE cohort_cell_words: the table belongs to src/metrics/',
     ],
     [
       'a table chosen at run time',

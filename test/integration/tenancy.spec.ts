@@ -3,7 +3,7 @@
  * (list, redeliver) and metrics (count, mhci, word clouds) against real PostgreSQL, asked by the
  * owner (exact data) and by another enterprise (nothing).
  */
-import { COHORT_BACKFILL } from '../../migrations/1764378000000-PrivacyFloor';
+import { SEALED_CELLS_BACKFILL } from '../../migrations/1765500000000-SealedCohortCells';
 import { MetricRange, MetricScope, MetricsRepository } from '../../src/metrics/metrics.repository';
 import { DeliveryLeaseRepository } from '../../src/webhooks/delivery/delivery-lease.repository';
 import { WebhooksRepository } from '../../src/webhooks/webhooks.repository';
@@ -11,7 +11,7 @@ import { TestDatabase, WebhookWorld } from './support';
 
 const ALL: MetricRange = { from: null, to: null, groupBy: null };
 const BY_DAY: MetricRange = { from: null, to: null, groupBy: 'day' };
-/** MHCI statistics of nothing, or of a bucket under the privacy floor. */
+/** MHCI statistics of nothing, or of a period without a sealed cohort cell. */
 const NO_STATS = {
   minMhci: null,
   maxMhci: null,
@@ -197,30 +197,52 @@ describe('tenancy of enterprise-scoped reads (PostgreSQL)', () => {
           [sessions[session], word, count],
         );
       }
-      await t.rows(
-        `INSERT INTO group_word_counts (group_id, day, word, count) VALUES
-           ($1, '2025-03-01', 'calm', 2), ($1, '2025-03-01', 'tired', 1),
-           ($1, '2025-03-02', 'calm', 1), ($1, '2025-03-02', 'happy', 3),
-           ($1, '2025-03-02', 'angry', 5)`,
-        [groupId],
-      );
-      // The privacy-floor rollups ingestion would have written (the e2e tests hold the two equal),
-      // and a floor of 1 so that the arithmetic below reads every bucket.
-      for (const statement of COHORT_BACKFILL) await t.rows(statement);
-      await t.rows(
-        'UPDATE enterprises SET min_cohort_scores = 1, min_cohort_words = 1 WHERE id = $1',
-        [enterpriseId],
-      );
+      // The day counts ingestion would have written, and one sealed cell per day and series, as
+      // sealing would have made them at a floor of 1 (sealing itself: sealed-cells.e2e-spec.ts).
+      for (const statement of SEALED_CELLS_BACKFILL) await t.rows(statement);
+      await sealedCell(groupId, 'scores', '2025-03-01', [
+        [40, 1],
+        [60, 1],
+      ]);
+      await sealedCell(groupId, 'scores', '2025-03-02', [
+        [80, 1],
+        [20, 1],
+      ]);
+      await sealedCell(groupId, 'words', '2025-03-01', [
+        ['calm', 2],
+        ['tired', 1],
+      ]);
+      await sealedCell(groupId, 'words', '2025-03-02', [
+        ['calm', 1],
+        ['happy', 3],
+        ['angry', 5],
+      ]);
       group = { enterpriseId, kind: 'group', groupId };
       participant = { enterpriseId, kind: 'participant', participantId: member, minimumLevel: 3 };
     });
 
-    const setFloor = (scores: number, words: number) =>
-      t.rows('UPDATE enterprises SET min_cohort_scores = $2, min_cohort_words = $3 WHERE id = $1', [
-        acme.enterpriseId,
-        scores,
-        words,
-      ]);
+    /** A sealed one-day cell of the group: scores (value, sessions) or words (word, count). */
+    async function sealedCell(
+      groupId: number,
+      series: 'scores' | 'words',
+      day: string,
+      rows: [number | string, number][],
+    ): Promise<void> {
+      const table =
+        series === 'scores'
+          ? 'cohort_cell_scores (cell_id, mhci, count)'
+          : 'cohort_cell_words (cell_id, word, count)';
+      const type = series === 'scores' ? 'float8' : 'text';
+      await t.rows(
+        `WITH cell AS (
+           INSERT INTO cohort_cells
+                  (group_id, series, first_day, last_day, sessions, hidden_participants, floor)
+           VALUES ($1, $2, $3, $3, 2, 1, 1) RETURNING id)
+         INSERT INTO ${table}
+         SELECT cell.id, v, n FROM cell, unnest($4::${type}[], $5::int[]) AS r(v, n)`,
+        [groupId, series, day, rows.map((row) => row[0]), rows.map((row) => row[1])],
+      );
+    }
 
     it("count: the owner's completed sessions; nothing for another enterprise", async () => {
       expect(await repo.count(group, ALL)).toEqual([{ key: 'all', value: 4 }]);
@@ -287,8 +309,8 @@ describe('tenancy of enterprise-scoped reads (PostgreSQL)', () => {
       ]);
 
       const none = { key: 'all', sessions: 0, ...NO_STATS };
-      // Another enterprise: no statistics; for a group not even a bucket to pass the floor.
-      expect(await repo.mhci(foreign(group), ALL)).toEqual([{ ...none, shown: false }]);
+      // Another enterprise: no statistics; for a group not even a period.
+      expect(await repo.mhci(foreign(group), ALL)).toEqual([]);
       expect(await repo.mhci(foreign(participant), ALL)).toEqual([{ ...none, shown: true }]);
       for (const scope of [foreign(group), foreign(participant)]) {
         expect(await repo.mhci(scope, BY_DAY)).toEqual([]);
@@ -318,35 +340,26 @@ describe('tenancy of enterprise-scoped reads (PostgreSQL)', () => {
       }
     });
 
-    it('the floor: 2 March (one participant) is withheld at 2, the range and 3 March are not', async () => {
-      await setFloor(2, 2);
-      try {
-        const withheld = { shown: false, ...NO_STATS };
-        const byDay = await repo.mhci(group, BY_DAY);
-        expect(byDay).toEqual([
-          { key: '2025-03-01', sessions: 2, ...withheld },
-          expect.objectContaining({ key: '2025-03-02', sessions: 2, shown: true, minMhci: 20 }),
-        ]);
-        expect(await repo.mhci(group, ALL)).toEqual([
-          expect.objectContaining({ key: 'all', shown: true, avgMhci: 50 }),
-        ]);
-        expect(await repo.wordcloud(group, BY_DAY, 1)).toEqual([
-          { key: '2025-03-01', shown: false, word: null, share: null },
-          { key: '2025-03-02', shown: true, word: 'angry', share: 5 / 9 },
-        ]);
-        // Two participants in all, both counted once however many sessions they had.
-        await setFloor(3, 3);
-        expect(await repo.mhci(group, ALL)).toEqual([{ key: 'all', sessions: 4, ...withheld }]);
-        expect(await repo.wordcloud(group, ALL, 5)).toEqual([
-          { key: 'all', shown: false, word: null, share: null },
-        ]);
-        // A participant's own metrics have no floor (their level gates them).
-        expect(await repo.mhci(participant, ALL)).toEqual([
-          expect.objectContaining({ shown: true, sessions: 3 }),
-        ]);
-      } finally {
-        await setFloor(1, 1);
-      }
+    it('a period with sessions but no sealed cell is not shown; its key stays', async () => {
+      await t.rows(`DELETE FROM cohort_cells WHERE group_id = $1 AND last_day = '2025-03-01'`, [
+        acme.groupId,
+      ]);
+      const withheld = { shown: false, ...NO_STATS };
+      expect(await repo.mhci(group, BY_DAY)).toEqual([
+        { key: '2025-03-01', sessions: 0, ...withheld },
+        expect.objectContaining({ key: '2025-03-02', sessions: 2, shown: true, minMhci: 20 }),
+      ]);
+      expect(await repo.mhci(group, ALL)).toEqual([
+        expect.objectContaining({ key: 'all', sessions: 2, shown: true, avgMhci: 50 }),
+      ]);
+      expect(await repo.wordcloud(group, BY_DAY, 1)).toEqual([
+        { key: '2025-03-01', shown: false, word: null, share: null },
+        { key: '2025-03-02', shown: true, word: 'angry', share: 5 / 9 },
+      ]);
+      // A participant's own metrics read their sessions (their level gates them).
+      expect(await repo.mhci(participant, ALL)).toEqual([
+        expect.objectContaining({ shown: true, sessions: 3 }),
+      ]);
     });
   });
 });

@@ -6,4 +6,5 @@ export const match = {
   any: (type: unknown): unknown => expect.any(type),
   stringMatching: (pattern: string | RegExp): unknown => expect.stringMatching(pattern),
   stringContaining: (text: string): unknown => expect.stringContaining(text),
+  objectContaining: (object: Record<string, unknown>): unknown => expect.objectContaining(object),
 };

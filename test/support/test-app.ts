@@ -77,11 +77,21 @@ export class TestApp {
     return this.app.get(EnterprisesService).create(name, options);
   }
 
-  /** Sets an enterprise's privacy floor (docs/metrics.md) through the service the CLI uses. */
-  async setPrivacyFloor(enterprise: TestEnterprise, scores: number, words: number): Promise<void> {
-    await this.app
-      .get(EnterprisesService)
-      .setPrivacyFloor(enterprise.enterpriseId, { scores: String(scores), words: String(words) });
+  /**
+   * Sets an enterprise's privacy floor (docs/metrics.md) through the service the CLI uses;
+   * `speakers` unchanged when not given.
+   */
+  async setPrivacyFloor(
+    enterprise: TestEnterprise,
+    scores: number,
+    words: number,
+    speakers?: number,
+  ): Promise<void> {
+    await this.app.get(EnterprisesService).setPrivacyFloor(enterprise.enterpriseId, {
+      scores: String(scores),
+      words: String(words),
+      speakers: speakers === undefined ? undefined : String(speakers),
+    });
   }
 
   /** A group of this enterprise, created over HTTP. */

@@ -191,7 +191,9 @@ async function main(): Promise<void> {
     );
     say(
       `6. Metrics: count ${JSON.stringify(count)}, mhci ${JSON.stringify(mhci)}` +
-        (mhci.all === null ? ' (withheld: fewer participants than the privacy floor)' : ''),
+        (mhci.all === null
+          ? ' (no sealed cohort cell yet: group scores come once a cell seals)'
+          : ''),
     );
 
     // 7. The webhooks, signature verified.

@@ -388,7 +388,7 @@ export interface paths {
     };
     /**
      * A group's session count
-     * @description Never withheld.
+     * @description Exact and live, never withheld: completed sessions per UTC day of completion (the enterprise learns of each from its webhooks anyway). Its keys are the periods group mhci and wordcloud answer.
      */
     get: operations['MetricsController_groupCount'];
     put?: never;
@@ -408,7 +408,7 @@ export interface paths {
     };
     /**
      * A group's MHCI statistics
-     * @description Privacy floor: a bucket (`all`, or each period with groupBy) whose completed sessions come from fewer distinct participants than the enterprise's minCohortScores (default 5) answers `null`; with groupBy the period keeps its key, so it stays aligned with count (never withheld). Why: no answer may single out a participant, whatever range is asked (a day with one check-in would otherwise show that person). The floor is set by the operator, not through the API. Known limit: it bounds what one answer shows; differences between overlapping ranges can still narrow a group down.
+     * @description Read from sealed cohort cells, never from live sessions. A cell is a run of consecutive closed UTC days of the group's completed sessions; it seals once it blends at least minCohortScores (default 5) participants whose level hides their score, and never changes afterwards (not with later results, level changes, erasure or retention). Each period (`all`, or each period with groupBy) is the union of the cells whose last day falls in it and in the range; a period with sessions but no sealed cell answers `null`, so the keys stay those of count. Guarantee: any two answers, for any ranges and periods, at any times, differ by whole cells, so no subtraction isolates fewer than that many hidden participants. A check-in reaches group scores once its cell seals: a day closes METRICS_SEAL_DELAY_MINUTES (default 60) after it ends, so the day after at the earliest, later in a quiet group. Residual risk: a participant who later raises the level of check-ins in a sealed cell (only from the browser that did them) reveals their own share of it. The floor is set by the operator, not through the API.
      */
     get: operations['MetricsController_groupMhci'];
     put?: never;
@@ -428,7 +428,7 @@ export interface paths {
     };
     /**
      * A group's word cloud
-     * @description Privacy floor: a bucket (`all`, or each period with groupBy) whose completed sessions come from fewer distinct participants than the enterprise's minCohortWords (default 10, counting participants whose words are in the bucket) answers `null`; with groupBy the period keeps its key, so it stays aligned with count (never withheld). Why: no answer may single out a participant, whatever range is asked (a day with one check-in would otherwise show that person). The floor is set by the operator, not through the API. Known limit: it bounds what one answer shows; differences between overlapping ranges can still narrow a group down.
+     * @description Read from sealed cohort cells, never from live sessions. A cell is a run of consecutive closed UTC days of the group's completed sessions; it seals once it blends at least minCohortWords (default 10) participants whose level hides their transcript, and holds only words said by at least minWordSpeakers (default 3) of its participants, and never changes afterwards (not with later results, level changes, erasure or retention). Each period (`all`, or each period with groupBy) is the union of the cells whose last day falls in it and in the range; a period with sessions but no sealed cell answers `null`, so the keys stay those of count. Guarantee: any two answers, for any ranges and periods, at any times, differ by whole cells, so no subtraction isolates fewer than that many hidden participants. A check-in reaches group words once its cell seals: a day closes METRICS_SEAL_DELAY_MINUTES (default 60) after it ends, so the day after at the earliest, later in a quiet group. Residual risk: a participant who later raises the level of check-ins in a sealed cell (only from the browser that did them) reveals their own share of it. The floor is set by the operator, not through the API.
      */
     get: operations['MetricsController_groupWordcloud'];
     put?: never;
@@ -448,7 +448,7 @@ export interface paths {
     };
     /**
      * A participant's session count
-     * @description Every session of the participant, whatever its privacy level.
+     * @description Every completed session of the participant, whatever its privacy level; exact and live.
      */
     get: operations['MetricsController_participantCount'];
     put?: never;
@@ -468,7 +468,7 @@ export interface paths {
     };
     /**
      * A participant's MHCI statistics
-     * @description Only sessions the participant shares at level ≥ 1.
+     * @description Only the participant's sessions whose applicable level (the lower of the session's own level and the participant's level now) is at least 1; read live from those sessions (group cells are not involved).
      */
     get: operations['MetricsController_participantMhci'];
     put?: never;
@@ -488,7 +488,7 @@ export interface paths {
     };
     /**
      * A participant's word cloud
-     * @description Only sessions the participant shares at level ≥ 4.
+     * @description Only the participant's sessions whose applicable level (the lower of the session's own level and the participant's level now) is at least 4; read live from those sessions (group cells are not involved).
      */
     get: operations['MetricsController_participantWordcloud'];
     put?: never;

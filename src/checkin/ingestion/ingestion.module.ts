@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { GroupsModule } from '../../groups/groups.module';
+import { CohortCellsModule } from '../../metrics/cohorts/cohort-cells.module';
 import { MetricRollupsModule } from '../../metrics/rollups/metric-rollups.module';
 import { SessionRecordsModule } from '../../sessions/session-records.module';
 import { EventsModule } from '../../webhooks/events/events.module';
@@ -11,7 +12,13 @@ import { IngestionService } from './ingestion.service';
  * `sessions:simulate-result` both use.
  */
 @Module({
-  imports: [SessionRecordsModule, MetricRollupsModule, GroupsModule, EventsModule],
+  imports: [
+    SessionRecordsModule,
+    MetricRollupsModule,
+    CohortCellsModule,
+    GroupsModule,
+    EventsModule,
+  ],
   providers: [IngestionRepository, IngestionService],
   exports: [IngestionService],
 })

@@ -3,20 +3,23 @@ import { PiiCipher } from '../../common/crypto/pii-cipher';
 import { sha256Hex } from '../../common/crypto/secrets';
 import { ApiError } from '../../common/errors/api-error';
 import { SESSION_ID_PATTERN } from '../../common/ids';
-import { Database } from '../../database/database';
 import { EventTypes, SessionResultPayload } from '../../webhooks/events/events';
 import { EventsRepository } from '../../webhooks/events/events.repository';
 import { GroupsRepository } from '../../groups/groups.repository';
+import { CohortCellsRepository } from '../../metrics/cohorts/cohort-cells.repository';
 import {
+  FeatureValues,
   featureValues,
   MetricRollupsRepository,
 } from '../../metrics/rollups/metric-rollups.repository';
+import { PRIVACY_FLOOR } from '../../common/privacy-model';
+import { Database, Sql } from '../../database/database';
 import { SessionResultsRepository } from '../../sessions/session-results.repository';
 import { SessionsRepository } from '../../sessions/sessions.repository';
 import { sealTranscript } from '../../sessions/transcript-codec';
 import { countWords } from './words';
 import { IngestionErrors } from './ingestion.errors';
-import { IngestionRepository } from './ingestion.repository';
+import { IngestionRepository, LockedSession } from './ingestion.repository';
 import { SessionResultDto } from './session-result.dto';
 
 export type IngestionOutcome = 'completed' | 'already-recorded';
@@ -43,8 +46,8 @@ function resultHash(result: SessionResultDto): string {
 
 /**
  * Result ingestion (docs/checkin-flow.md). In one transaction, with the session row locked: store
- * the result, compute group and user percentiles, add the word counts and the day's cohort
- * (docs/metrics.md), deduct a credit and write the `user.session.result` event — each table
+ * the result, compute group and user percentiles, add the session to its group's pending cohort
+ * runs and day count (docs/metrics.md), deduct a credit and write the `user.session.result` event — each table
  * through its owner. Posting the same result again changes nothing; a different one is refused
  * with 409.
  */
@@ -56,6 +59,7 @@ export class IngestionService {
     private readonly sessions: SessionsRepository,
     private readonly results: SessionResultsRepository,
     private readonly rollups: MetricRollupsRepository,
+    private readonly cohorts: CohortCellsRepository,
     private readonly groups: GroupsRepository,
     private readonly events: EventsRepository,
     private readonly cipher: PiiCipher,
@@ -87,7 +91,7 @@ export class IngestionService {
       const features = featureValues(result.features);
       await this.results.addFeatures(session, features, sql);
       await this.rollups.addFeatures(session.groupId, features, sql);
-      const groupPercentiles = await this.rollups.groupPercentiles(session.groupId, features, sql);
+      const groupPercentiles = await this.groupPercentiles(session, features, sql);
       const userPercentiles = await this.results.participantPercentiles(sessionId, sql);
       await this.sessions.complete(
         sessionId,
@@ -115,8 +119,7 @@ export class IngestionService {
         .map((turn) => turn.content);
       const words = countWords(userTurns);
       await this.results.addWordCounts(sessionId, words, sql);
-      await this.rollups.addWordCounts(session.groupId, completedAt, words, sql);
-      await this.rollups.addToCohort(session, completedAt, words.size > 0, sql);
+      await this.cohorts.addCompleted(session, completedAt, sql);
       await this.groups.deductCredit(session.groupId, sql);
       const payload: SessionResultPayload = {
         groupID: session.groupId,
@@ -135,5 +138,27 @@ export class IngestionService {
       );
       return 'completed';
     });
+  }
+
+  /**
+   * The session's features against its group, only when the group's completed sessions come from
+   * at least the enterprise's `minCohortScores` other participants (docs/metrics.md): in a
+   * smaller group a percentile tells where a colleague's values lie. Below that, `{}`.
+   */
+  private async groupPercentiles(
+    session: LockedSession,
+    features: FeatureValues,
+    sql: Sql,
+  ): Promise<Record<string, number>> {
+    const floor = await this.cohorts.floorOf(session.groupId, sql);
+    const enough = floor?.minCohortScores ?? PRIVACY_FLOOR.defaultScores;
+    const others = await this.rollups.otherParticipantsWithResults(
+      session.groupId,
+      session.participantId,
+      enough,
+      sql,
+    );
+    if (others < enough) return {};
+    return this.rollups.groupPercentiles(session.groupId, features, sql);
   }
 }

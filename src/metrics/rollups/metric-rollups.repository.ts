@@ -21,11 +21,10 @@ export function featureValues(features: Record<string, number>): FeatureValues {
 type HistogramCount = { groupId: number; name: string; bucket: number; count: number };
 
 /**
- * The metric rollups' SQL: the per-day word counts, the feature histograms and the per-day cohort
- * counts of the privacy floor (docs/metrics.md). They are the only writer of these four tables:
- * ingestion adds a completed session's share, erasure takes a participant's share out
- * ({@link forgetParticipant}). Rows are always touched in one order (group, then word or feature
- * name, then bucket), so concurrent ingestions and erasures cannot deadlock on them.
+ * The feature histograms' SQL (group percentiles, docs/checkin-flow.md), their only writer:
+ * ingestion adds a completed session's values, erasure takes a participant's out
+ * ({@link forgetParticipant}). Rows are always touched in one order (group, then feature name,
+ * then bucket), so concurrent ingestions and erasures cannot deadlock on them.
  */
 @Injectable()
 export class MetricRollupsRepository {
@@ -89,95 +88,36 @@ export class MetricRollupsRepository {
     return Object.fromEntries(rows.map((row) => [row.name, row.percentile]));
   }
 
-  /** Adds a session's word counts to its group's rollup of the completion day (UTC). */
-  async addWordCounts(
-    groupId: number,
-    completedAt: Date,
-    counts: ReadonlyMap<string, number>,
-    sql: Sql = this.db,
-  ): Promise<void> {
-    if (counts.size === 0) return;
-    // Sorted: concurrent ingestions into one group then lock rollup rows in the same order and
-    // cannot deadlock (two transcripts with shared words in different orders used to).
-    const words = [...counts.keys()].sort();
-    await sql.rows(
-      `INSERT INTO group_word_counts (group_id, day, word, count)
-       SELECT $1, ($2::timestamptz AT TIME ZONE 'UTC')::date, word, count
-         FROM unnest($3::text[], $4::int[]) AS w(word, count)
-       ON CONFLICT (group_id, day, word)
-       DO UPDATE SET count = group_word_counts.count + excluded.count`,
-      [groupId, completedAt, words, words.map((word) => counts.get(word)!)],
-    );
-  }
-
   /**
-   * Counts the session's participant in the group's cohort of its completion day (privacy floor,
-   * docs/metrics.md): their row in `group_day_participants` (sessions, and sessions that gave
-   * words) and, when this is their first session, or first word-giving one, of that day, one more
-   * in `group_day_cohorts`. ON CONFLICT locks and re-reads the participant's row, so two of their
-   * sessions completing at once still count them once. (The day's row is proposed as one
-   * participant, the only value a new row can hold: PostgreSQL checks a proposed row's CHECK
-   * constraints before it looks for the conflict, so an increment of 0 cannot be proposed.)
+   * How many participants of the group other than `participantId` have a completed session there,
+   * counted up to `enough` (the group percentiles' floor, docs/metrics.md): the first `enough`
+   * members found suffice, so a large group is not scanned.
    */
-  async addToCohort(
-    session: { groupId: number; participantId: string },
-    completedAt: Date,
-    gaveWords: boolean,
+  async otherParticipantsWithResults(
+    groupId: number,
+    participantId: string,
+    enough: number,
     sql: Sql = this.db,
-  ): Promise<void> {
-    await sql.rows(
-      `WITH day AS (SELECT ($2::timestamptz AT TIME ZONE 'UTC')::date AS day),
-       member AS (
-         INSERT INTO group_day_participants AS p
-                (group_id, day, participant_id, sessions, word_sessions)
-         SELECT $1, day, $3, 1, $4::int FROM day
-         ON CONFLICT (group_id, day, participant_id) DO UPDATE
-            SET sessions = p.sessions + 1, word_sessions = p.word_sessions + excluded.word_sessions
-         RETURNING (sessions = 1)::int AS new_participant,
-                   ($4::int = 1 AND word_sessions = 1)::int AS new_word_participant)
-       INSERT INTO group_day_cohorts AS c (group_id, day, participants, word_participants)
-       SELECT $1, day.day, 1, member.new_word_participant
-         FROM member, day
-        WHERE member.new_participant = 1 OR member.new_word_participant = 1
-       ON CONFLICT (group_id, day) DO UPDATE
-          SET participants = c.participants + (SELECT new_participant FROM member),
-              word_participants = c.word_participants + excluded.word_participants`,
-      [session.groupId, completedAt, session.participantId, gaveWords ? 1 : 0],
+  ): Promise<number> {
+    const [row] = await sql.rows<{ n: number }>(
+      `SELECT count(*)::int AS n FROM (
+         SELECT 1 FROM memberships m
+          WHERE m.group_id = $1 AND m.participant_id <> $2
+            AND EXISTS (SELECT 1 FROM sessions s
+                         WHERE s.participant_id = m.participant_id AND s.group_id = $1
+                           AND s.completed_at IS NOT NULL)
+          LIMIT $3) enough`,
+      [groupId, participantId, enough],
     );
+    return row.n;
   }
 
   /**
-   * Takes an erased participant's share out of every rollup (docs/privacy.md, "Erasure"): their
-   * words out of the per-day word counts, their feature values out of the histograms, and them
-   * out of the per-day cohort counts. Runs in the erasure's transaction while their sessions,
-   * word counts and features still exist (they say what the share is); emptied rows go. Their
-   * own `group_day_participants` rows go with the participant (ON DELETE CASCADE).
+   * Takes an erased participant's feature values out of the histograms (docs/privacy.md,
+   * "Erasure"). Runs in the erasure's transaction while their feature rows still exist.
    */
   async forgetParticipant(participantId: string, sql: Sql): Promise<void> {
-    await this.subtractWordCounts(participantId, sql);
     await this.subtractHistograms(await this.histogramCountsOf(participantId, sql), sql);
-    await this.subtractCohorts(participantId, sql);
-  }
-
-  /** A row that held only their words goes, the others are reduced (one statement). */
-  private async subtractWordCounts(participantId: string, sql: Sql): Promise<void> {
-    await sql.rows(
-      `WITH mine AS (
-         SELECT s.group_id, (s.completed_at AT TIME ZONE 'UTC')::date AS day, w.word,
-                sum(w.count) AS count
-           FROM sessions s JOIN session_word_counts w ON w.session_id = s.session_id
-          WHERE s.participant_id = $1 AND s.completed_at IS NOT NULL
-          GROUP BY 1, 2, 3),
-       emptied AS (
-         DELETE FROM group_word_counts g USING mine
-          WHERE g.group_id = mine.group_id AND g.day = mine.day AND g.word = mine.word
-            AND g.count <= mine.count)
-       UPDATE group_word_counts g SET count = g.count - mine.count
-         FROM mine
-        WHERE g.group_id = mine.group_id AND g.day = mine.day AND g.word = mine.word
-          AND g.count > mine.count`,
-      [participantId],
-    );
   }
 
   /** The participant's feature values as histogram counts, sorted (the lock order). */
@@ -221,24 +161,6 @@ export class MetricRollupsRepository {
         counts.map((c) => c.bucket),
         counts.map((c) => c.count),
       ],
-    );
-  }
-
-  /** Takes the participant out of their groups' per-day cohort counts. */
-  private async subtractCohorts(participantId: string, sql: Sql): Promise<void> {
-    await sql.rows(
-      `WITH mine AS (
-         SELECT group_id, day, (word_sessions > 0)::int AS gave_words
-           FROM group_day_participants WHERE participant_id = $1),
-       emptied AS (
-         DELETE FROM group_day_cohorts c USING mine
-          WHERE c.group_id = mine.group_id AND c.day = mine.day AND c.participants <= 1)
-       UPDATE group_day_cohorts c
-          SET participants = c.participants - 1,
-              word_participants = c.word_participants - mine.gave_words
-         FROM mine
-        WHERE c.group_id = mine.group_id AND c.day = mine.day AND c.participants > 1`,
-      [participantId],
     );
   }
 }

@@ -1,0 +1,14 @@
+import { Module } from '@nestjs/common';
+import { CohortCellsRepository } from './cohort-cells.repository';
+import { CohortSealer } from './cohort-sealer';
+
+/**
+ * The sealed cohort cells' owner (docs/metrics.md), for the modules that add a completed session
+ * (ingestion), take a participant out of the live counts (erasure), seal (the workers' sweep) or
+ * seal before reading (metrics).
+ */
+@Module({
+  providers: [CohortCellsRepository, CohortSealer],
+  exports: [CohortCellsRepository, CohortSealer],
+})
+export class CohortCellsModule {}

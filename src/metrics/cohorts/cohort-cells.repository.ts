@@ -1,0 +1,217 @@
+import { Injectable } from '@nestjs/common';
+import { levelRevealing, type PrivacyFloor } from '../../common/privacy-model';
+import { Database, Sql } from '../../database/database';
+import { SHOWN_LEVEL } from '../../sessions/sessions.repository';
+import type { CohortSeries } from './cohort-cell.entity';
+import type { PendingSession, SealableRun } from './sealing-runs';
+
+/** Per series: the level that shows what it aggregates, and whether a session gives it anything. */
+const SERIES: Record<CohortSeries, { shows: number; contributes: string }> = {
+  scores: { shows: levelRevealing('mhci'), contributes: 's.mhci IS NOT NULL' },
+  words: {
+    shows: levelRevealing('transcript'),
+    contributes: 'EXISTS (SELECT 1 FROM session_word_counts w WHERE w.session_id = s.session_id)',
+  },
+};
+
+/**
+ * The owner of the sealed cohort cells and what feeds them (docs/metrics.md, "Sealed cohort
+ * cells"): `cohort_cells` with their scores and words, `cohort_pending`, `cohort_checks` and the
+ * per-day counts of group `count`. Ingestion adds a completed session ({@link addCompleted});
+ * the sealer ({@link CohortSealer}) seals runs; erasure takes a participant out of the live day
+ * counts ({@link forgetParticipant}) while sealed cells stay as they are.
+ */
+@Injectable()
+export class CohortCellsRepository {
+  constructor(private readonly db: Database) {}
+
+  /** A completed session: pending in both series, and one more in its day's count. */
+  async addCompleted(
+    session: { sessionId: string; groupId: number },
+    completedAt: Date,
+    sql: Sql = this.db,
+  ): Promise<void> {
+    await sql.rows(
+      `WITH pending AS (
+         INSERT INTO cohort_pending (session_id, series, group_id)
+         VALUES ($1, 'scores', $2), ($1, 'words', $2))
+       INSERT INTO group_day_counts AS c (group_id, day, sessions)
+       VALUES ($2, ($3::timestamptz AT TIME ZONE 'UTC')::date, 1)
+       ON CONFLICT (group_id, day) DO UPDATE SET sessions = c.sessions + 1`,
+      [session.sessionId, session.groupId, completedAt],
+    );
+  }
+
+  /**
+   * Takes an erased participant's completed sessions out of the live per-day counts (emptied days
+   * go). Their pending rows go with their sessions (ON DELETE CASCADE); sealed cells stay.
+   */
+  async forgetParticipant(participantId: string, sql: Sql): Promise<void> {
+    await sql.rows(
+      `WITH mine AS (
+         SELECT group_id, (completed_at AT TIME ZONE 'UTC')::date AS day, count(*) AS sessions
+           FROM sessions
+          WHERE participant_id = $1 AND completed_at IS NOT NULL
+          GROUP BY 1, 2),
+       emptied AS (
+         DELETE FROM group_day_counts c USING mine
+          WHERE c.group_id = mine.group_id AND c.day = mine.day AND c.sessions <= mine.sessions)
+       UPDATE group_day_counts c SET sessions = c.sessions - mine.sessions
+         FROM mine
+        WHERE c.group_id = mine.group_id AND c.day = mine.day AND c.sessions > mine.sessions`,
+      [participantId],
+    );
+  }
+
+  /**
+   * Holds the group's series for the rest of the transaction: two processes sealing the same
+   * group never seal the same run twice (the second sees what the first sealed).
+   */
+  async lock(groupId: number, series: CohortSeries, sql: Sql): Promise<void> {
+    await sql.rows(`SELECT pg_advisory_xact_lock(hashtextextended($1, $2))`, [
+      `cohort-cells:${series}`,
+      groupId,
+    ]);
+  }
+
+  /** The group's enterprise's floor. */
+  async floorOf(groupId: number, sql: Sql = this.db): Promise<PrivacyFloor | null> {
+    const [floor] = await sql.rows<PrivacyFloor>(
+      `SELECT e.min_cohort_scores AS "minCohortScores", e.min_cohort_words AS "minCohortWords",
+              e.min_word_speakers AS "minWordSpeakers"
+         FROM groups g JOIN enterprises e ON e.id = g.enterprise_id
+        WHERE g.group_id = $1`,
+      [groupId],
+    );
+    return floor ?? null;
+  }
+
+  /**
+   * Whether the group's series may have something to seal through `closedDay`: pending sessions,
+   * and no sealing has looked at it since that day closed.
+   */
+  async dueForSealing(
+    groupId: number,
+    series: CohortSeries,
+    closedDay: string,
+    sql: Sql = this.db,
+  ): Promise<boolean> {
+    const [row] = await sql.rows<{ due: boolean }>(
+      `SELECT EXISTS (SELECT 1 FROM cohort_pending WHERE group_id = $1 AND series = $2)
+              AND NOT EXISTS (SELECT 1 FROM cohort_checks
+                               WHERE group_id = $1 AND series = $2 AND checked_through >= $3::date)
+              AS due`,
+      [groupId, series, closedDay],
+    );
+    return row.due;
+  }
+
+  /** The groups whose series may have something to seal through `closedDay` (the sweep's list). */
+  async groupsDueForSealing(closedDay: string, sql: Sql = this.db): Promise<number[]> {
+    const rows = await sql.rows<{ groupId: number }>(
+      `SELECT DISTINCT p.group_id AS "groupId"
+         FROM cohort_pending p
+        WHERE NOT EXISTS (SELECT 1 FROM cohort_checks c
+                           WHERE c.group_id = p.group_id AND c.series = p.series
+                             AND c.checked_through >= $1::date)
+        ORDER BY 1`,
+      [closedDay],
+    );
+    return rows.map((row) => row.groupId);
+  }
+
+  /**
+   * The group's pending sessions of a series whose effective day (completion day, or the day after
+   * the last sealed cell for a result that came late) is closed by `closedDay`, with whether the
+   * participant's applicable level hides them there.
+   */
+  async pending(
+    groupId: number,
+    series: CohortSeries,
+    closedDay: string,
+    sql: Sql,
+  ): Promise<PendingSession[]> {
+    const { shows, contributes } = SERIES[series];
+    return sql.rows<PendingSession>(
+      `WITH sealed AS (
+         SELECT max(last_day) AS through FROM cohort_cells WHERE group_id = $1 AND series = $2),
+       due AS (
+         SELECT s.session_id, s.participant_id,
+                greatest((s.completed_at AT TIME ZONE 'UTC')::date, sealed.through + 1) AS day,
+                ${SHOWN_LEVEL} < $4 AS hidden, ${contributes} AS contributes
+           FROM cohort_pending p
+           JOIN sessions s ON s.session_id = p.session_id
+           JOIN memberships m ON m.participant_id = s.participant_id AND m.group_id = s.group_id
+          CROSS JOIN sealed
+          WHERE p.group_id = $1 AND p.series = $2)
+       SELECT session_id AS "sessionId", participant_id AS "participantId", day::text AS day,
+              hidden, contributes
+         FROM due WHERE day <= $3::date`,
+      [groupId, series, closedDay, shows],
+    );
+  }
+
+  /**
+   * Seals a run of scores: the cell with its exact MHCI histogram; its sessions are no longer
+   * pending.
+   */
+  async sealScores(groupId: number, run: SealableRun, floor: number, sql: Sql): Promise<void> {
+    await sql.rows(
+      `WITH cell AS (${this.insertCell('scores')}),
+       histogram AS (
+         INSERT INTO cohort_cell_scores (cell_id, mhci, count)
+         SELECT cell.id, s.mhci, count(*)
+           FROM cell, sessions s
+          WHERE s.session_id = ANY ($6::text[]) AND s.mhci IS NOT NULL
+          GROUP BY cell.id, s.mhci)
+       DELETE FROM cohort_pending WHERE series = 'scores' AND session_id = ANY ($6::text[])`,
+      this.cellParams(groupId, run, floor),
+    );
+  }
+
+  /**
+   * Seals a run of words: the cell with the counts of the words at least `speakers` of its
+   * participants said (rarer ones are never stored); its sessions are no longer pending.
+   */
+  async sealWords(
+    groupId: number,
+    run: SealableRun,
+    floor: number,
+    speakers: number,
+    sql: Sql,
+  ): Promise<void> {
+    await sql.rows(
+      `WITH cell AS (${this.insertCell('words')}),
+       words AS (
+         INSERT INTO cohort_cell_words (cell_id, word, count)
+         SELECT cell.id, w.word, sum(w.count)
+           FROM cell, session_word_counts w JOIN sessions s ON s.session_id = w.session_id
+          WHERE w.session_id = ANY ($6::text[])
+          GROUP BY cell.id, w.word
+         HAVING count(DISTINCT s.participant_id) >= $7)
+       DELETE FROM cohort_pending WHERE series = 'words' AND session_id = ANY ($6::text[])`,
+      [...this.cellParams(groupId, run, floor), speakers],
+    );
+  }
+
+  /** Records that the group's series was sealed through `closedDay`. */
+  async checked(groupId: number, series: CohortSeries, closedDay: string, sql: Sql): Promise<void> {
+    await sql.rows(
+      `INSERT INTO cohort_checks (group_id, series, checked_through) VALUES ($1, $2, $3)
+       ON CONFLICT (group_id, series) DO UPDATE
+          SET checked_through = greatest(cohort_checks.checked_through, excluded.checked_through)`,
+      [groupId, series, closedDay],
+    );
+  }
+
+  private insertCell(series: CohortSeries): string {
+    return `INSERT INTO cohort_cells
+              (group_id, series, first_day, last_day, sessions, hidden_participants, floor)
+            VALUES ($1, '${series}', $2, $3, cardinality($6::text[]), $4, $5)
+            RETURNING id`;
+  }
+
+  private cellParams(groupId: number, run: SealableRun, floor: number): unknown[] {
+    return [groupId, run.firstDay, run.lastDay, run.hiddenParticipants, floor, run.sessionIds];
+  }
+}

@@ -1,0 +1,10 @@
+import { Module } from '@nestjs/common';
+import { CohortCellsModule } from './cohort-cells.module';
+import { CohortSealingSweeper } from './cohort-sealing.sweeper';
+
+/**
+ * Group metrics, worker side: the sweep that seals cohort cells. Imported by the worker process,
+ * and by the API process only with RUN_WORKERS=true. No HTTP route, no queue.
+ */
+@Module({ imports: [CohortCellsModule], providers: [CohortSealingSweeper] })
+export class CohortSealingWorkerModule {}
