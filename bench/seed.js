@@ -201,8 +201,11 @@ async function seedGroups({ databaseUrl, groups = 100, seed = SEED }) {
  * The metrics scenario's data, in its own enterprise ("Benchmark Metrics Enterprise", its own API
  * key): one group, `participants` participants each with a membership in it, `sessions` completed
  * sessions spread evenly over 2025 (UTC) with a deterministic pseudo-random mhci in [0, 100], the
- * group's per-day word rollup (`days` × `words` rows) and its privacy-floor rollups (docs/metrics.md). Everything is generated in SQL with
- * generate_series. Seeding is skipped when the enterprise already holds exactly these sizes (a
+ * group's per-day session counts, and its sealed cohort cells (docs/metrics.md) as sealing makes
+ * them for this data: every member is hidden (level 0) and each day blends about 2,740 of them,
+ * so each day seals as a cell of its own — a scores cell with the day's exact MHCI histogram and
+ * a words cell of `words` words (the sessions carry no per-session words). Everything is
+ * generated in SQL with generate_series. Seeding is skipped when the enterprise already holds exactly these sizes (a
  * million sessions take a while); `force` re-seeds anyway.
  *
  * Returns { apiKey, enterpriseId, groupId, seeded (false when skipped), seconds }.
@@ -306,35 +309,67 @@ async function seedMetrics({
       [enterpriseId, groupId, participants, sessions],
     );
 
-    log(`  ${days} × ${words} group word counts …`);
+    log('  per-day counts and sealed score cells (one per day, its exact histogram) …');
+    await client.query(
+      `INSERT INTO group_day_counts (group_id, day, sessions)
+       SELECT group_id, (completed_at AT TIME ZONE 'UTC')::date, count(*)
+         FROM sessions WHERE group_id = $1 GROUP BY 1, 2`,
+      [groupId],
+    );
+    await client.query(
+      `INSERT INTO cohort_cells
+              (group_id, series, first_day, last_day, sessions, hidden_participants, floor)
+       SELECT group_id, 'scores', day, day, count(*), count(DISTINCT participant_id), 5
+         FROM (SELECT group_id, participant_id, (completed_at AT TIME ZONE 'UTC')::date AS day
+                 FROM sessions WHERE group_id = $1) s
+        GROUP BY group_id, day`,
+      [groupId],
+    );
+    await client.query(
+      `INSERT INTO cohort_cell_scores (cell_id, mhci, count, group_id, last_day, bin)
+       SELECT c.id, s.mhci, count(*), c.group_id, c.last_day, least(floor(s.mhci * 20), 2000)
+         FROM sessions s
+         JOIN cohort_cells c ON c.group_id = s.group_id AND c.series = 'scores'
+                            AND c.last_day = (s.completed_at AT TIME ZONE 'UTC')::date
+        WHERE s.group_id = $1
+        GROUP BY c.id, s.mhci`,
+      [groupId],
+    );
+    // The running totals, cell after cell, by the service's own statement (as sealing writes them).
+    const { CohortCellsRepository } = require(
+      path.join(DIST, 'metrics', 'cohorts', 'cohort-cells.repository.js'),
+    );
+    const cells = new CohortCellsRepository({
+      rows: async (text, params) => (await client.query(text, params)).rows,
+    });
+    const { rows: cellDays } = await client.query(
+      `SELECT last_day::text AS day FROM cohort_cells
+        WHERE group_id = $1 AND series = 'scores' ORDER BY last_day`,
+      [groupId],
+    );
+    for (const { day } of cellDays) await cells.addScorePrefix(Number(groupId), day);
+    log(`  ${days} word cells × ${words} words …`);
     // A long-tailed, deterministic distribution: word n is about 1000/n as frequent, plus noise.
     await client.query(
-      `INSERT INTO group_word_counts (group_id, day, word, count)
-       SELECT $1, date '2025-01-01' + d, 'word' || w, 1000 / w + (d * 31 + w * 17) % 50
-         FROM generate_series(0, $2::int - 1) d, generate_series(1, $3::int) w`,
-      [groupId, days, words],
+      `WITH cells AS (
+         INSERT INTO cohort_cells
+                (group_id, series, first_day, last_day, sessions, hidden_participants, floor)
+         SELECT group_id, 'words', day, day, sessions, least(sessions, $3), 10
+           FROM group_day_counts WHERE group_id = $1
+         RETURNING id, last_day)
+       INSERT INTO cohort_cell_words (cell_id, word, count)
+       SELECT c.id, 'word' || w, 1000 / w + ((c.last_day - date '2025-01-01') * 31 + w * 17) % 50
+         FROM cells c, generate_series(1, $2::int) w`,
+      [groupId, words, participants],
     );
-    log('  privacy-floor rollups (every session gave words) …');
-    await client.query(
-      `INSERT INTO group_day_participants (group_id, day, participant_id, sessions, word_sessions)
-       SELECT group_id, (completed_at AT TIME ZONE 'UTC')::date, participant_id, count(*), count(*)
-         FROM sessions WHERE group_id = $1
-        GROUP BY 1, 2, 3`,
-      [groupId],
-    );
-    await client.query(
-      `INSERT INTO group_day_cohorts (group_id, day, participants, word_participants)
-       SELECT group_id, day, count(*), count(*) FROM group_day_participants WHERE group_id = $1
-        GROUP BY 1, 2`,
-      [groupId],
-    );
+    for (const { day } of cellDays) await cells.addWordPrefix(Number(groupId), day);
     await client.query('COMMIT');
 
     log('  VACUUM (ANALYZE) sessions, ANALYZE …');
     await client.query('VACUUM (ANALYZE) sessions');
     await client.query(
-      'ANALYZE enterprises, api_keys, groups, participants, memberships, group_word_counts, ' +
-        'group_day_participants, group_day_cohorts',
+      'ANALYZE enterprises, api_keys, groups, participants, memberships, group_day_counts, ' +
+        'cohort_cells, cohort_cell_scores, cohort_cell_words',
     );
     return {
       apiKey,
@@ -368,8 +403,9 @@ async function existingMetricsSeed(client, keyHash) {
             (SELECT count(*) FROM memberships WHERE group_id = $2)::int AS memberships,
             (SELECT count(*) FROM sessions WHERE group_id = $2
                 AND completed_at IS NOT NULL)::int AS sessions,
-            (SELECT count(*) FROM group_word_counts WHERE group_id = $2)::int AS word_rows,
-            (SELECT count(*) FROM group_day_cohorts WHERE group_id = $2)::int AS cohort_days`,
+            (SELECT count(*) FROM cohort_cell_words w JOIN cohort_cells c ON c.id = w.cell_id
+              WHERE c.group_id = $2)::int AS word_rows,
+            (SELECT count(*) FROM group_day_counts WHERE group_id = $2)::int AS cohort_days`,
     [enterpriseId, groupId],
   );
   const c = counts.rows[0];
@@ -380,6 +416,7 @@ async function existingMetricsSeed(client, keyHash) {
     sessions: c.sessions,
     wordRows: c.word_rows,
     cohortDays: c.cohort_days,
+    prefixes: c.prefixes,
   };
 }
 
@@ -1012,8 +1049,8 @@ async function existingIngestionSeed(client, keyHash) {
 
 /**
  * Undoes earlier runs: every session of the empty group, the large group's sessions that are not
- * seeded (pending, or completed after 2025), the groups' events and word counts, and those
- * sessions' features in the histograms; credits back to 0.
+ * seeded (pending, or completed after 2025; their cohort rows go with them), the groups' events,
+ * those sessions' features in the histograms, and their day counts; credits back to 0.
  */
 async function removeIngestionRuns(client, { largeGroupId, emptyGroupId }, histogramTable) {
   await client.query('BEGIN');
@@ -1042,9 +1079,17 @@ async function removeIngestionRuns(client, { largeGroupId, emptyGroupId }, histo
     );
     const groups = [largeGroupId, emptyGroupId];
     await client.query('DELETE FROM events WHERE group_id = ANY ($1::bigint[])', [groups]);
-    await client.query('DELETE FROM group_word_counts WHERE group_id = ANY ($1::bigint[])', [
+    // The day counts of group `count`, as ingestion keeps them: recounted from what is left.
+    await client.query('DELETE FROM group_day_counts WHERE group_id = ANY ($1::bigint[])', [
       groups,
     ]);
+    await client.query(
+      `INSERT INTO group_day_counts (group_id, day, sessions)
+       SELECT group_id, (completed_at AT TIME ZONE 'UTC')::date, count(*)
+         FROM sessions WHERE group_id = ANY ($1::bigint[]) AND completed_at IS NOT NULL
+        GROUP BY 1, 2`,
+      [groups],
+    );
     await client.query('UPDATE groups SET credits = 0 WHERE group_id = ANY ($1::bigint[])', [
       groups,
     ]);

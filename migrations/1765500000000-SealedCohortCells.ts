@@ -20,7 +20,8 @@ export const SEALED_CELLS_BACKFILL = [
 
 /**
  * Group metrics no subtraction can undo (docs/metrics.md, "Sealed cohort cells"): sealed cells of
- * scores (exact MHCI histograms) and of words, the sessions still waiting for a cell, through
+ * scores (exact MHCI histograms, with the running totals that answer a range from two rows) and
+ * of words, the sessions still waiting for a cell, through
  * which day each group was last sealed, per-day session counts for group `count`, and each
  * enterprise's `min_word_speakers` (default 3). The per-day word counts and cohorts of the
  * per-answer floor are dropped: nothing reads them any more, and the word counts kept in clear
@@ -65,10 +66,33 @@ export class SealedCohortCells1765500000000 implements MigrationInterface {
          cell_id bigint NOT NULL,
          mhci double precision NOT NULL,
          count integer NOT NULL,
+         group_id bigint NOT NULL,
+         last_day date NOT NULL,
+         bin smallint NOT NULL,
          CONSTRAINT cohort_cell_scores_count CHECK ((count >= 1)),
          CONSTRAINT cohort_cell_scores_pkey PRIMARY KEY (cell_id, mhci),
          CONSTRAINT cohort_cell_scores_cell_fkey FOREIGN KEY (cell_id)
            REFERENCES cohort_cells (id) ON DELETE CASCADE ON UPDATE NO ACTION)`,
+    );
+    await queryRunner.query(
+      `CREATE INDEX cohort_cell_scores_group_bin_idx
+         ON cohort_cell_scores (group_id, bin, last_day, mhci, count)`,
+    );
+    await queryRunner.query(
+      `CREATE TABLE cohort_score_prefixes (
+         cell_id bigint NOT NULL,
+         group_id bigint NOT NULL,
+         last_day date NOT NULL,
+         sessions bigint NOT NULL,
+         sum numeric NOT NULL,
+         bins integer array NOT NULL,
+         CONSTRAINT cohort_score_prefixes_pkey PRIMARY KEY (cell_id),
+         CONSTRAINT cohort_score_prefixes_cell_fkey FOREIGN KEY (cell_id)
+           REFERENCES cohort_cells (id) ON DELETE CASCADE ON UPDATE NO ACTION)`,
+    );
+    await queryRunner.query(
+      `CREATE UNIQUE INDEX cohort_score_prefixes_group_day_key
+         ON cohort_score_prefixes (group_id, last_day)`,
     );
     await queryRunner.query(
       `CREATE TABLE cohort_cell_words (
@@ -79,6 +103,16 @@ export class SealedCohortCells1765500000000 implements MigrationInterface {
          CONSTRAINT cohort_cell_words_pkey PRIMARY KEY (cell_id, word),
          CONSTRAINT cohort_cell_words_cell_fkey FOREIGN KEY (cell_id)
            REFERENCES cohort_cells (id) ON DELETE CASCADE ON UPDATE NO ACTION)`,
+    );
+    await queryRunner.query(
+      `CREATE TABLE cohort_word_prefixes (
+         group_id bigint NOT NULL,
+         last_day date NOT NULL,
+         word text NOT NULL,
+         count bigint NOT NULL,
+         CONSTRAINT cohort_word_prefixes_pkey PRIMARY KEY (group_id, last_day, word),
+         CONSTRAINT cohort_word_prefixes_group_fkey FOREIGN KEY (group_id)
+           REFERENCES groups (group_id) ON DELETE CASCADE ON UPDATE NO ACTION)`,
     );
     await queryRunner.query(
       `CREATE TABLE cohort_pending (
@@ -177,7 +211,9 @@ export class SealedCohortCells1765500000000 implements MigrationInterface {
       'group_day_counts',
       'cohort_checks',
       'cohort_pending',
+      'cohort_word_prefixes',
       'cohort_cell_words',
+      'cohort_score_prefixes',
       'cohort_cell_scores',
       'cohort_cells',
     ]) {

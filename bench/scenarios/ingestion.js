@@ -47,6 +47,9 @@ const ROUNDS = 2;
  */
 const CONNECTIONS = Math.max(1, Math.floor(Number(process.env.BENCH_INGESTION_CONNECTIONS) || 4));
 const TARGET = 3; // p50 into the 1M group ÷ p50 into the empty group, at most
+/** The enterprise's default minCohortScores: at most this many first results of a group have no groupPercentiles. */
+const MIN_COHORT_SCORES = 5;
+
 /** Pending sessions made for a warm-up: more than any ingestion rate this machine reaches. */
 const WARMUP_POOL_PER_SECOND = 1_500;
 const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/checkin_bench';
@@ -163,7 +166,11 @@ async function settlePool(db, pool) {
     `SELECT count(*) FILTER (WHERE status = 'completed')::int AS completed,
             count(*) FILTER (WHERE status = 'completed'
               AND (SELECT count(*) FROM jsonb_object_keys(group_percentiles)) = $2
-              AND (SELECT count(*) FROM jsonb_object_keys(user_percentiles)) = $2)::int AS complete
+              AND (SELECT count(*) FROM jsonb_object_keys(user_percentiles)) = $2)::int AS complete,
+            -- Completed while the group had fewer than minCohortScores other participants with
+            -- results: no comparison with colleagues yet (docs/metrics.md).
+            count(*) FILTER (WHERE status = 'completed' AND group_percentiles = '{}'::jsonb
+              AND (SELECT count(*) FROM jsonb_object_keys(user_percentiles)) = $2)::int AS early
        FROM sessions WHERE session_id = ANY ($1::text[])`,
     [pool.ids, INGESTION_FEATURES.length],
   );
@@ -212,11 +219,13 @@ async function runOnPool(db, baseUrl, pool, { durationSeconds, headers }) {
   if (
     settled.completed < figures.responses2xx ||
     settled.completed > figures.responses2xx + CONNECTIONS ||
-    settled.complete !== settled.completed
+    settled.complete + settled.early !== settled.completed ||
+    settled.early > MIN_COHORT_SCORES
   ) {
     throw new Error(
       `${figures.responses2xx} answers 2xx but ${settled.completed} sessions completed ` +
-        `(${settled.complete} with percentiles of all ${INGESTION_FEATURES.length} features)`,
+        `(${settled.complete} with percentiles of all ${INGESTION_FEATURES.length} features, ` +
+        `${settled.early} without colleagues to compare with)`,
     );
   }
   return { ...figures, completed: settled.completed };
@@ -236,7 +245,8 @@ const PERCENTILE_TOLERANCE = 0.01;
 /**
  * One ingestion into each group through the API, then the stored group percentiles of the 1M
  * group's session against the same mid-rank computed by scanning the group: the histograms the
- * seed built must agree with the rows it inserted, within 0.01.
+ * seed built must agree with the rows it inserted, within 0.01. The empty group's session has
+ * nobody to be compared with: `{}`.
  */
 async function checkIngestion(db, baseUrl, seed, headers) {
   const checks = [];
@@ -270,6 +280,14 @@ async function checkIngestion(db, baseUrl, seed, headers) {
         [pool.ids[0]],
       )
     ).rows;
+    if (groupId === seed.emptyGroupId) {
+      // Nobody else in the empty group: no comparison with colleagues (docs/metrics.md).
+      if (JSON.stringify(stored) !== '{}') {
+        throw new Error(`empty group: groupPercentiles ${JSON.stringify(stored)}, expected {}`);
+      }
+      checks.push({ groupId, sessionId: pool.ids[0], groupPercentiles: stored });
+      continue;
+    }
     for (const { name, p } of expected) {
       // Exact in small groups; within 0.01 where the histogram answers alone (docs/performance.md).
       if (typeof stored?.[name] !== 'number' || Math.abs(stored[name] - p) > PERCENTILE_TOLERANCE) {

@@ -15,6 +15,46 @@ export type WordcloudRow =
   | { key: string; shown: true; word: string; share: number }
   | { key: string; shown: boolean; word: null; share: null };
 
+const NO_MHCI_STATS = {
+  minMhci: null,
+  maxMhci: null,
+  avgMhci: null,
+  percentile25Mhci: null,
+  percentile50Mhci: null,
+  percentile75Mhci: null,
+};
+
+/**
+ * The ranks (0-based, in value order) that min, max and the three continuous percentiles of `n`
+ * values need, each with its bin and its offset among that bin's values, from running bin counts
+ * (the later cell's minus the earlier one's, cohort-score-prefix.entity.ts).
+ */
+function ranksIn(
+  n: number,
+  hiBins: readonly number[],
+  loBins: readonly number[] | null,
+): { rank: number; bin: number; offset: number }[] {
+  const ranks = [
+    ...new Set([
+      0,
+      n - 1,
+      ...[0.25, 0.5, 0.75].flatMap((p) => [Math.floor(p * (n - 1)), Math.ceil(p * (n - 1))]),
+    ]),
+  ].sort((a, b) => a - b);
+  const located: { rank: number; bin: number; offset: number }[] = [];
+  let below = 0;
+  let next = 0;
+  for (let bin = 0; bin < hiBins.length && next < ranks.length; bin++) {
+    const here = hiBins[bin] - (loBins?.[bin] ?? 0);
+    while (next < ranks.length && ranks[next] < below + here) {
+      located.push({ rank: ranks[next], bin, offset: ranks[next] - below });
+      next += 1;
+    }
+    below += here;
+  }
+  return located;
+}
+
 /**
  * Whose sessions: a group's, or a participant's (with the privacy level a metric needs), always
  * within the calling enterprise.
@@ -123,62 +163,141 @@ export class MetricsRepository {
 
   /**
    * A group's MHCI statistics (docs/metrics.md, "Sealed cohort cells"): per period of `count`, the
-   * union of the sealed score cells whose last day falls in it, merged from their exact
-   * histograms. Continuous percentiles as PostgreSQL's `percentile_cont` computes them (the two
-   * neighbouring ranks of p·(n − 1), interpolated), so they are exact over any union; the mean
-   * from an exact numeric sum. A period with sessions but no cell has `shown` false.
+   * union of the sealed score cells whose last day falls in it. Cells seal in order and never
+   * change, so the union of the cells between two days is the difference of two rows of running
+   * totals (sessions, exact sum, counts per 0.05-wide bin): the mean from the sums, and each
+   * rank that min, max and the percentiles need found in its bin, then among the exact values of
+   * that bin in those cells (one index range). Percentiles are PostgreSQL's `percentile_cont`,
+   * computed the same way (the two neighbouring ranks of p·(n − 1), interpolated), so exact. A
+   * period with sessions but no sealed cell has `shown` false.
    */
-  private groupMhci(
+  private async groupMhci(
     scope: MetricScope & { kind: 'group' },
     range: MetricRange,
   ): Promise<MhciRow[]> {
-    const percentile = (p: number, name: string) =>
-      `CASE WHEN h.sessions IS NULL THEN NULL
-            ELSE h.lo${name} + (${p}::float8 * (h.sessions - 1) - floor(${p}::float8 * (h.sessions - 1)))
-                 * (h.hi${name} - h.lo${name}) END AS "percentile${name}Mhci"`;
-    const ranks = (p: number, name: string) =>
-      `min(mhci) FILTER (WHERE below + n > floor(${p}::float8 * (total - 1))) AS lo${name},
-       min(mhci) FILTER (WHERE below + n > ceil(${p}::float8 * (total - 1))) AS hi${name}`;
-    return this.db.rows(
+    const periods = await this.db.rows<{
+      key: string;
+      first: string | null;
+      last: string | null;
+      sessions: number | null;
+      avg: number | null;
+      hiBins: number[] | null;
+      loBins: number[] | null;
+    }>(
       `WITH periods AS (
          SELECT DISTINCT ${periodOf(range.groupBy, 'd.day::timestamp')} AS key ${this.groupDays(scope)}),
-       values AS (
-         SELECT ${periodOf(range.groupBy, 'c.last_day::timestamp')} AS key, v.mhci, sum(v.count) AS n
+       cells AS (
+         SELECT ${periodOf(range.groupBy, 'c.last_day::timestamp')} AS key,
+                min(c.last_day) AS first, max(c.last_day) AS last
            ${this.groupCells(scope, 'scores')}
-           JOIN cohort_cell_scores v ON v.cell_id = c.id
-          GROUP BY 1, 2),
-       ranked AS (
-         SELECT key, mhci, n, sum(n) OVER (PARTITION BY key ORDER BY mhci) - n AS below,
-                sum(n) OVER (PARTITION BY key) AS total
-           FROM values),
-       histograms AS (
-         SELECT key, total::int AS sessions, min(mhci) AS "minMhci", max(mhci) AS "maxMhci",
-                (sum(mhci::numeric * n) / total)::float8 AS "avgMhci",
-                ${ranks(0.25, '25')}, ${ranks(0.5, '50')}, ${ranks(0.75, '75')}
-           FROM ranked GROUP BY key, total)
-       SELECT p.key, coalesce(h.sessions, 0) AS sessions, h.sessions IS NOT NULL AS shown,
-              h."minMhci", h."maxMhci", h."avgMhci",
-              ${percentile(0.25, '25')}, ${percentile(0.5, '50')}, ${percentile(0.75, '75')}
-         FROM periods p LEFT JOIN histograms h ON h.key = p.key
+          GROUP BY 1)
+       SELECT p.key, c.first::text AS first, c.last::text AS last,
+              (hi.sessions - coalesce(lo.sessions, 0))::int AS sessions,
+              ((hi.sum - coalesce(lo.sum, 0)) / (hi.sessions - coalesce(lo.sessions, 0)))::float8
+                AS avg,
+              hi.bins AS "hiBins", lo.bins AS "loBins"
+         FROM periods p
+         LEFT JOIN cells c ON c.key = p.key
+         LEFT JOIN cohort_score_prefixes hi ON hi.group_id = $1 AND hi.last_day = c.last
+         LEFT JOIN LATERAL (
+           SELECT sessions, sum, bins FROM cohort_score_prefixes
+            WHERE group_id = $1 AND last_day < c.first
+            ORDER BY last_day DESC LIMIT 1) lo ON c.first IS NOT NULL
         ORDER BY p.key`,
       this.params(scope, range),
     );
+    // The ranks each period needs, located in their bins.
+    const wanted = periods.map((period) =>
+      period.sessions && period.hiBins
+        ? ranksIn(period.sessions, period.hiBins, period.loBins)
+        : null,
+    );
+    const lookups = wanted.flatMap((ranks, i) =>
+      ranks ? [...new Set(ranks.map((rank) => rank.bin))].map((bin) => ({ i, bin })) : [],
+    );
+    const values = lookups.length
+      ? await this.db.rows<{ i: number; bin: number; mhci: number; n: number }>(
+          `SELECT q.i::int AS i, q.bin::int AS bin, s.mhci, sum(s.count)::int AS n
+             FROM unnest($2::int[], $3::int[], $4::date[], $5::date[]) AS q(i, bin, first, last)
+             JOIN cohort_cell_scores s
+               ON s.group_id = $1 AND s.bin = q.bin AND s.last_day BETWEEN q.first AND q.last
+            GROUP BY 1, 2, 3
+            ORDER BY 1, 2, 3`,
+          [
+            scope.groupId,
+            lookups.map((lookup) => lookup.i),
+            lookups.map((lookup) => lookup.bin),
+            lookups.map((lookup) => periods[lookup.i].first),
+            lookups.map((lookup) => periods[lookup.i].last),
+          ],
+        )
+      : [];
+    const inBin = new Map<string, { mhci: number; n: number }[]>();
+    for (const row of values) {
+      const list = inBin.get(`${row.i}:${row.bin}`) ?? [];
+      list.push({ mhci: row.mhci, n: row.n });
+      inBin.set(`${row.i}:${row.bin}`, list);
+    }
+    return periods.map((period, i) => {
+      const ranks = wanted[i];
+      if (!ranks || !period.sessions) {
+        return { key: period.key, sessions: 0, shown: false, ...NO_MHCI_STATS };
+      }
+      const at = (rank: number): number => {
+        const { bin, offset } = ranks.find((r) => r.rank === rank)!;
+        let seen = 0;
+        for (const value of inBin.get(`${i}:${bin}`) ?? []) {
+          seen += value.n;
+          if (seen > offset) return value.mhci;
+        }
+        throw new Error(`group mhci: rank ${rank} not found in bin ${bin}`);
+      };
+      const n = period.sessions;
+      const percentile = (p: number): number => {
+        // As PostgreSQL's percentile_cont: first + (p·(n − 1) − first_row) · (second − first).
+        const position = p * (n - 1);
+        const first = Math.floor(position);
+        const low = at(first);
+        return low + (position - first) * (at(Math.ceil(position)) - low);
+      };
+      return {
+        key: period.key,
+        sessions: n,
+        shown: true,
+        minMhci: at(0),
+        maxMhci: at(n - 1),
+        avgMhci: period.avg,
+        percentile25Mhci: percentile(0.25),
+        percentile50Mhci: percentile(0.5),
+        percentile75Mhci: percentile(0.75),
+      };
+    });
   }
 
   /**
    * The `top` words of each period with their share of all counted words of that period. A
-   * group reads the sealed word cells whose last day falls in the period (the words they hold); a
-   * participant, the per-session counts. A group's periods are those of `count`; one without a
+   * group reads the words of the sealed word cells whose last day falls in the period, as the
+   * difference of two days' running counts (cohort-word-prefix.entity.ts); a participant, the
+   * per-session counts. A group's periods are those of `count`; one without a
    * sealed cell has `shown` false and no words.
    */
   async wordcloud(scope: MetricScope, range: MetricRange, top: number): Promise<WordcloudRow[]> {
     const source =
       scope.kind === 'group'
-        ? `SELECT ${periodOf(range.groupBy, 'c.last_day::timestamp')} AS key, w.word,
-                  sum(w.count)::float8 AS n
-             ${this.groupCells(scope, 'words')}
-             JOIN cohort_cell_words w ON w.cell_id = c.id
-            GROUP BY 1, 2`
+        ? `WITH cells AS (
+             SELECT ${periodOf(range.groupBy, 'c.last_day::timestamp')} AS key,
+                    min(c.last_day) AS first, max(c.last_day) AS last
+               ${this.groupCells(scope, 'words')}
+              GROUP BY 1)
+           SELECT c.key, h.word, (h.count - coalesce(l.count, 0))::float8 AS n
+             FROM cells c
+            CROSS JOIN LATERAL (
+                  SELECT max(last_day) AS day FROM cohort_cells
+                   WHERE group_id = $1 AND series = 'words' AND last_day < c.first) previous
+             JOIN cohort_word_prefixes h ON h.group_id = $1 AND h.last_day = c.last
+             LEFT JOIN cohort_word_prefixes l
+                    ON l.group_id = $1 AND l.last_day = previous.day AND l.word = h.word
+            WHERE h.count > coalesce(l.count, 0)`
         : `SELECT ${periodOf(range.groupBy, "s.completed_at AT TIME ZONE 'UTC'")} AS key, w.word,
                   sum(w.count)::float8 AS n
              ${this.sessions(scope).replace('FROM sessions s', 'FROM session_word_counts w JOIN sessions s ON s.session_id = w.session_id')}

@@ -4,9 +4,12 @@
  * owner (exact data) and by another enterprise (nothing).
  */
 import { SEALED_CELLS_BACKFILL } from '../../migrations/1765500000000-SealedCohortCells';
+import { CohortCellsRepository } from '../../src/metrics/cohorts/cohort-cells.repository';
+import { SCORE_BIN_SQL } from '../../src/metrics/cohorts/cohort-score-prefix.entity';
 import { MetricRange, MetricScope, MetricsRepository } from '../../src/metrics/metrics.repository';
 import { DeliveryLeaseRepository } from '../../src/webhooks/delivery/delivery-lease.repository';
 import { WebhooksRepository } from '../../src/webhooks/webhooks.repository';
+import { match } from '../support/matchers';
 import { TestDatabase, WebhookWorld } from './support';
 
 const ALL: MetricRange = { from: null, to: null, groupBy: null };
@@ -228,20 +231,29 @@ describe('tenancy of enterprise-scoped reads (PostgreSQL)', () => {
       day: string,
       rows: [number | string, number][],
     ): Promise<void> {
-      const table =
-        series === 'scores'
-          ? 'cohort_cell_scores (cell_id, mhci, count)'
-          : 'cohort_cell_words (cell_id, word, count)';
-      const type = series === 'scores' ? 'float8' : 'text';
-      await t.rows(
-        `WITH cell AS (
-           INSERT INTO cohort_cells
-                  (group_id, series, first_day, last_day, sessions, hidden_participants, floor)
-           VALUES ($1, $2, $3, $3, 2, 1, 1) RETURNING id)
-         INSERT INTO ${table}
-         SELECT cell.id, v, n FROM cell, unnest($4::${type}[], $5::int[]) AS r(v, n)`,
-        [groupId, series, day, rows.map((row) => row[0]), rows.map((row) => row[1])],
+      const [cell] = await t.rows<{ id: number }>(
+        `INSERT INTO cohort_cells
+                (group_id, series, first_day, last_day, sessions, hidden_participants, floor)
+         VALUES ($1, $2, $3, $3, 2, 1, 1) RETURNING id`,
+        [groupId, series, day],
       );
+      const values = [rows.map((row) => row[0]), rows.map((row) => row[1])];
+      if (series === 'words') {
+        await t.rows(
+          `INSERT INTO cohort_cell_words (cell_id, word, count)
+           SELECT $1, word, n FROM unnest($2::text[], $3::int[]) AS r(word, n)`,
+          [cell.id, ...values],
+        );
+        await new CohortCellsRepository(t.db).addWordPrefix(groupId, day);
+        return;
+      }
+      await t.rows(
+        `INSERT INTO cohort_cell_scores (cell_id, mhci, count, group_id, last_day, bin)
+         SELECT $1, v, n, $4, $5, ${SCORE_BIN_SQL('v')}
+           FROM unnest($2::float8[], $3::int[]) AS r(v, n)`,
+        [cell.id, ...values, groupId, day],
+      );
+      await new CohortCellsRepository(t.db).addScorePrefix(groupId, day);
     }
 
     it("count: the owner's completed sessions; nothing for another enterprise", async () => {
@@ -341,24 +353,35 @@ describe('tenancy of enterprise-scoped reads (PostgreSQL)', () => {
     });
 
     it('a period with sessions but no sealed cell is not shown; its key stays', async () => {
-      await t.rows(`DELETE FROM cohort_cells WHERE group_id = $1 AND last_day = '2025-03-01'`, [
-        acme.groupId,
-      ]);
+      // A session of 3 March still waiting for its cell: counted, not in any cell yet.
+      await t.session(acme.enterpriseId, member, acme.groupId, {
+        completedAt: '2025-03-03T10:00:00Z',
+        mhci: 99,
+      });
+      await t.rows(
+        `INSERT INTO group_day_counts (group_id, day, sessions) VALUES ($1, '2025-03-03', 1)`,
+        [acme.groupId],
+      );
       const withheld = { shown: false, ...NO_STATS };
       expect(await repo.mhci(group, BY_DAY)).toEqual([
-        { key: '2025-03-01', sessions: 0, ...withheld },
-        expect.objectContaining({ key: '2025-03-02', sessions: 2, shown: true, minMhci: 20 }),
+        match.objectContaining({ key: '2025-03-01', sessions: 2, shown: true, minMhci: 40 }),
+        match.objectContaining({ key: '2025-03-02', sessions: 2, shown: true, minMhci: 20 }),
+        { key: '2025-03-03', sessions: 0, ...withheld },
       ]);
-      expect(await repo.mhci(group, ALL)).toEqual([
-        expect.objectContaining({ key: 'all', sessions: 2, shown: true, avgMhci: 50 }),
+      expect(await repo.mhci(group, { ...ALL, from: '2025-03-02' })).toEqual([
+        match.objectContaining({ key: 'all', sessions: 2, shown: true, avgMhci: 50 }),
+      ]);
+      expect(await repo.mhci(group, { ...ALL, from: '2025-03-03' })).toEqual([
+        { key: 'all', sessions: 0, ...withheld },
       ]);
       expect(await repo.wordcloud(group, BY_DAY, 1)).toEqual([
-        { key: '2025-03-01', shown: false, word: null, share: null },
+        { key: '2025-03-01', shown: true, word: 'calm', share: 2 / 3 },
         { key: '2025-03-02', shown: true, word: 'angry', share: 5 / 9 },
+        { key: '2025-03-03', shown: false, word: null, share: null },
       ]);
       // A participant's own metrics read their sessions (their level gates them).
       expect(await repo.mhci(participant, ALL)).toEqual([
-        expect.objectContaining({ shown: true, sessions: 3 }),
+        match.objectContaining({ shown: true, sessions: 4 }),
       ]);
     });
   });

@@ -3,6 +3,7 @@ import { levelRevealing, type PrivacyFloor } from '../../common/privacy-model';
 import { Database, Sql } from '../../database/database';
 import { SHOWN_LEVEL } from '../../sessions/sessions.repository';
 import type { CohortSeries } from './cohort-cell.entity';
+import { SCORE_BIN_SQL, SCORE_BINS } from './cohort-score-prefix.entity';
 import type { PendingSession, SealableRun } from './sealing-runs';
 
 /** Per series: the level that shows what it aggregates, and whether a session gives it anything. */
@@ -152,20 +153,48 @@ export class CohortCellsRepository {
   }
 
   /**
-   * Seals a run of scores: the cell with its exact MHCI histogram; its sessions are no longer
-   * pending.
+   * Seals a run of scores: the cell with its exact MHCI histogram, then the group's running
+   * totals through it (the previous cell's plus this one's; cells seal in order, under the
+   * group's lock); its sessions are no longer pending.
    */
   async sealScores(groupId: number, run: SealableRun, floor: number, sql: Sql): Promise<void> {
     await sql.rows(
       `WITH cell AS (${this.insertCell('scores')}),
        histogram AS (
-         INSERT INTO cohort_cell_scores (cell_id, mhci, count)
-         SELECT cell.id, s.mhci, count(*)
+         INSERT INTO cohort_cell_scores (cell_id, mhci, count, group_id, last_day, bin)
+         SELECT cell.id, s.mhci, count(*), $1, $3, ${SCORE_BIN_SQL('s.mhci')}
            FROM cell, sessions s
           WHERE s.session_id = ANY ($6::text[]) AND s.mhci IS NOT NULL
           GROUP BY cell.id, s.mhci)
        DELETE FROM cohort_pending WHERE series = 'scores' AND session_id = ANY ($6::text[])`,
       this.cellParams(groupId, run, floor),
+    );
+    await this.addScorePrefix(groupId, run.lastDay, sql);
+  }
+
+  /**
+   * The group's running score totals through its scores cell of `lastDay`: the previous cell's
+   * totals plus this cell's histogram (cohort-score-prefix.entity.ts).
+   */
+  async addScorePrefix(groupId: number, lastDay: string, sql: Sql = this.db): Promise<void> {
+    await sql.rows(
+      `WITH cell AS (
+         SELECT id FROM cohort_cells WHERE group_id = $1 AND series = 'scores' AND last_day = $2),
+       previous AS (
+         SELECT sessions, sum, bins FROM cohort_score_prefixes
+          WHERE group_id = $1 AND last_day < $2 ORDER BY last_day DESC LIMIT 1),
+       here AS (
+         SELECT bin, sum(count) AS n, sum(mhci::numeric * count) AS total
+           FROM cohort_cell_scores WHERE cell_id = (SELECT id FROM cell) GROUP BY bin)
+       INSERT INTO cohort_score_prefixes (cell_id, group_id, last_day, sessions, sum, bins)
+       SELECT (SELECT id FROM cell), $1, $2,
+              coalesce((SELECT sessions FROM previous), 0) + (SELECT sum(n) FROM here),
+              coalesce((SELECT sum FROM previous), 0) + (SELECT sum(total) FROM here),
+              (SELECT array_agg(coalesce((SELECT bins[b + 1] FROM previous), 0)
+                                + coalesce(here.n, 0)::int ORDER BY b)
+                 FROM generate_series(0, ${SCORE_BINS - 1}) b
+                 LEFT JOIN here ON here.bin = b)`,
+      [groupId, lastDay],
     );
   }
 
@@ -191,6 +220,30 @@ export class CohortCellsRepository {
          HAVING count(DISTINCT s.participant_id) >= $7)
        DELETE FROM cohort_pending WHERE series = 'words' AND session_id = ANY ($6::text[])`,
       [...this.cellParams(groupId, run, floor), speakers],
+    );
+    await this.addWordPrefix(groupId, run.lastDay, sql);
+  }
+
+  /**
+   * The running word counts of the group's word cells through its cell of `lastDay`: the previous
+   * cell's plus this cell's words (cohort-word-prefix.entity.ts).
+   */
+  async addWordPrefix(groupId: number, lastDay: string, sql: Sql = this.db): Promise<void> {
+    await sql.rows(
+      `WITH previous AS (
+         SELECT p.word, p.count FROM cohort_word_prefixes p
+          WHERE p.group_id = $1
+            AND p.last_day = (SELECT max(last_day) FROM cohort_cells
+                               WHERE group_id = $1 AND series = 'words' AND last_day < $2)),
+       here AS (
+         SELECT w.word, w.count FROM cohort_cell_words w
+          WHERE w.cell_id = (SELECT id FROM cohort_cells
+                              WHERE group_id = $1 AND series = 'words' AND last_day = $2))
+       INSERT INTO cohort_word_prefixes (group_id, last_day, word, count)
+       SELECT $1, $2, coalesce(previous.word, here.word),
+              coalesce(previous.count, 0) + coalesce(here.count, 0)
+         FROM previous FULL JOIN here ON here.word = previous.word`,
+      [groupId, lastDay],
     );
   }
 
