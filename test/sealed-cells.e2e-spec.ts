@@ -318,6 +318,69 @@ describe('Group metrics no subtraction can undo (sealed cohort cells)', () => {
     expect((await percentilesOf('pair-f', 40)).percentiles).toEqual({ pitch: match.any(Number) });
   });
 
+  it('answers from running totals equal percentile_cont over the sealed sessions, for every range and period, with values sharing bins', async () => {
+    await t.setPrivacyFloor(acme, 1, 1, 1);
+    // Scores close together (many share a 0.05-wide bin), ties, both ends of the scale.
+    let seed = 7;
+    const random = () => ((seed = (seed * 16807) % 2147483647) - 1) / 2147483646;
+    const palette = [0, 100, 50, 50.01, 50.0100001, 12.345678, 12.3456781, 99.99];
+    const checkIns = Array.from({ length: 60 }, (_, i) =>
+      person(`r${i}`, 1 + (i % 8), i % 3 === 0 ? palette[i % palette.length] : random() * 100),
+    );
+    const group = await newGroup(checkIns);
+    const expected = (values: number[]) => {
+      const sorted = [...values].sort((a, b) => a - b);
+      const cont = (p: number) => {
+        const position = p * (sorted.length - 1);
+        const first = Math.floor(position);
+        return sorted[first] + (position - first) * (sorted[Math.ceil(position)] - sorted[first]);
+      };
+      return {
+        minMhci: sorted[0],
+        maxMhci: sorted[sorted.length - 1],
+        percentile25Mhci: cont(0.25),
+        percentile50Mhci: cont(0.5),
+        percentile75Mhci: cont(0.75),
+      };
+    };
+    for (const query of QUERIES) {
+      const answer = (await metric(group, 'mhci', query)) as Record<
+        string,
+        Record<string, number> | null
+      >;
+      for (const [key, stats] of Object.entries(answer)) {
+        const params = new URLSearchParams(query);
+        const from = params.get('from') ?? '0000';
+        const to = params.get('to') ?? '9999';
+        const inPeriod = checkIns.filter((c) => {
+          const day = c.at.slice(0, 10);
+          const period =
+            key === 'all'
+              ? true
+              : params.get('groupBy') === 'month'
+                ? day.startsWith(key)
+                : params.get('groupBy') === 'week'
+                  ? Date.parse(day) >= Date.parse(key) &&
+                    Date.parse(day) < Date.parse(key) + 7 * 86_400_000
+                  : day === key;
+          return period && day >= from && day <= to;
+        });
+        const values = inPeriod.map((c) => c.mhci);
+        if (values.length === 0) {
+          expect({ query, key, stats }).toEqual({ query, key, stats: null });
+          continue;
+        }
+        expect({ query, key, stats: { ...stats, avgMhci: undefined } }).toEqual({
+          query,
+          key,
+          stats: { ...expected(values), avgMhci: undefined },
+        });
+        const mean = values.reduce((sum, v) => sum + v, 0) / values.length;
+        expect(Math.abs(stats!.avgMhci - mean)).toBeLessThan(1e-9);
+      }
+    }
+  });
+
   it('sealed cells hold no word said by a single participant', async () => {
     const { rows } = await t.db.query(
       `SELECT word FROM cohort_cell_words WHERE word = ANY ($1::text[])`,
