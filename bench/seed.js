@@ -465,6 +465,23 @@ function sealedTranscripts(cipher) {
 }
 
 /**
+ * The 25 feature sets of the sessions seed (session i: set i mod 25), each encrypted as ingestion
+ * stores features (the service's own sealJson, dist/), shared like the transcripts.
+ */
+function sealedFeatures(cipher) {
+  const { sealJson } = loadDist('sessions/transcript-codec.js');
+  return Array.from({ length: 25 }, (_, i) =>
+    sealJson(cipher, {
+      speech_rate: Math.round(2000 + ((i * 13) % 2501)) / 1000,
+      pitch_variability: Math.round(100 + ((i * 17) % 501)) / 1000,
+      pause_ratio: Math.round(50 + ((i * 19) % 351)) / 1000,
+      smile_ratio: ((i * 23) % 501) / 1000,
+      vocal_energy: Math.round(200 + ((i * 29) % 701)) / 1000,
+    }),
+  );
+}
+
+/**
  * The sessions scenarios' data, in their own enterprise ("Benchmark Sessions Enterprise", its own
  * API key): `groups` groups, `participants` participants spread round-robin over them (one
  * membership each, privacy level 5, so GET /sessions/{id} shows every field), and `sessions`
@@ -476,8 +493,7 @@ function sealedTranscripts(cipher) {
  * service is started with (`serviceEnv`, the service's environment, read with its own
  * loadConfig), so the service finds them by email like its own rows.
  *
- * Not seeded: the per-session inputs of percentiles and word clouds (session_features,
- * session_word_counts) and the group rollups, which GET /sessions and POST /session/create do
+ * Not seeded: the per-session inputs of word clouds (word_counts) and the group rollups, which GET /sessions and POST /session/create do
  * not read; result_hash is a SHA-256 of the session's number, not of its result.
  *
  * Seeding is skipped when the enterprise already holds exactly these sizes, at level 5, with
@@ -608,7 +624,8 @@ async function existingSessionsSeed(client, keyHash, expected) {
                          AND email_hash = $2) AS key_matches,
               -- Seeded before transcripts were encrypted (plaintext JSON): seeded again.
               NOT EXISTS (SELECT 1 FROM sessions WHERE enterprise_id = $1
-                             AND transcript NOT LIKE 'v2.%') AS transcripts_sealed`,
+                             AND (transcript NOT LIKE 'v2.%' OR features NOT LIKE 'v2.%'))
+                AS transcripts_sealed`,
       [enterpriseId, expected.firstEmailHash],
     )
   ).rows[0];
@@ -715,18 +732,20 @@ async function insertSessionsSeed(
                 'smile_ratio', round((s.i * 89 % 10001) / 10000.0, 4),
                 'vocal_energy', round((s.i * 97 % 10001) / 10000.0, 4)),
               ($5::text[])[1 + (s.i % 5) * 5 + (s.i / 5) % 5],
-              jsonb_build_object(
-                'speech_rate', round(2 + (s.i * 13 % 2501) / 1000.0, 3),
-                'pitch_variability', round(0.1 + (s.i * 17 % 501) / 1000.0, 3),
-                'pause_ratio', round(0.05 + (s.i * 19 % 351) / 1000.0, 3),
-                'smile_ratio', round((s.i * 23 % 501) / 1000.0, 3),
-                'vocal_energy', round(0.2 + (s.i * 29 % 701) / 1000.0, 3)),
+              ($6::text[])[1 + s.i % 25],
               encode(sha256(convert_to('bench-sessions/r' || s.i, 'UTF8')), 'hex'), false
          FROM s
          JOIN p ON p.n = s.n
          JOIN g ON g.k = (s.n - 1) % $3::int + 1
         ORDER BY s.i`,
-      [enterpriseId, participants, groupCount, sessions, sealedTranscripts(cipher)],
+      [
+        enterpriseId,
+        participants,
+        groupCount,
+        sessions,
+        sealedTranscripts(cipher),
+        sealedFeatures(cipher),
+      ],
     );
     await client.query('COMMIT');
     return enterpriseId;
@@ -773,35 +792,61 @@ async function tableExists(client, table) {
 }
 
 /**
- * The group's per-feature histograms (table `group_feature_histograms`, added by a later
- * migration), rebuilt from its session_features rows. A no-op returning false while that table
- * does not exist. The service keeps them up to date at ingestion and the migration backfills them
- * once, so rows this seed inserts directly need this.
+ * The large group's exact feature value counts (`group_feature_values`) and histograms
+ * (`group_feature_histograms`), as ingestion would have written them for its seeded sessions:
+ * feature k of session i is centre + spread·√3·(u1 + u2 + u3 + u4 − 2), each u a uniform in
+ * [0, 1) from hashint8extended(i, 4k + j) — a bell-shaped, continuous, deterministic spread. A
+ * session's own values are stored only encrypted (docs/data-at-rest.md), and seeded sessions need
+ * none: only the group's counts matter to ingestion's percentiles. Rebuilt whole after each run
+ * (the runs' sessions are deleted, and their values are known only encrypted).
  */
-async function rebuildFeatureHistograms(client, groupId) {
-  if (!(await tableExists(client, 'group_feature_histograms'))) return false;
+async function rebuildFeatureValues(client, groupId) {
+  await client.query('DELETE FROM group_feature_values WHERE group_id = $1', [groupId]);
   await client.query('DELETE FROM group_feature_histograms WHERE group_id = $1', [groupId]);
   await client.query(
+    `INSERT INTO group_feature_values (group_id, name, value, count)
+     SELECT $1, f.name,
+            f.centre + f.spread * sqrt(3) * (
+                (hashint8extended(x.i, f.k * 4) & 4294967295)::float8
+              + (hashint8extended(x.i, f.k * 4 + 1) & 4294967295)::float8
+              + (hashint8extended(x.i, f.k * 4 + 2) & 4294967295)::float8
+              + (hashint8extended(x.i, f.k * 4 + 3) & 4294967295)::float8) / 4294967296
+            - f.spread * sqrt(3) * 2 AS value,
+            count(*)
+       FROM sessions s
+      CROSS JOIN LATERAL (SELECT substr(s.session_id, 6)::bigint AS i) x
+      CROSS JOIN unnest($2::text[], $3::float8[], $4::float8[])
+                 WITH ORDINALITY AS f(name, centre, spread, k)
+      WHERE s.group_id = $1 AND s.completed_at <= $5
+      GROUP BY 1, 2, 3`,
+    [
+      groupId,
+      INGESTION_FEATURES.map((feature) => feature.name),
+      INGESTION_FEATURES.map((feature) => feature.centre),
+      INGESTION_FEATURES.map((feature) => feature.spread),
+      INGESTION_SEEDED_UNTIL,
+    ],
+  );
+  await client.query(
     `INSERT INTO group_feature_histograms (group_id, name, bucket, count)
-     SELECT group_id, name, feature_bucket(value), count(*)
-       FROM session_features WHERE group_id = $1 GROUP BY 1, 2, 3`,
+     SELECT group_id, name, feature_bucket(value), sum(count)
+       FROM group_feature_values WHERE group_id = $1 GROUP BY 1, 2, 3`,
     [groupId],
   );
-  return true;
 }
 
 /**
  * The result-ingestion scenario's data, in its own enterprise ("Benchmark Ingestion Enterprise"):
  * `participants` participants, each a member of two groups; the large group holds `sessions`
- * completed sessions (spread over 2025 UTC, participant (i − 1) mod participants + 1) with one
- * session_features row per feature of INGESTION_FEATURES (deterministic pseudo-random values,
- * hashint8extended of the session number), the other group none. Pure SQL (generate_series),
- * then VACUUM (ANALYZE) and, when the table exists, the large group's feature histograms.
+ * completed sessions (spread over 2025 UTC, participant (i − 1) mod participants + 1) and the
+ * group's exact feature value counts and histograms for them, as ingestion writes them
+ * (rebuildFeatureValues: deterministic pseudo-random values of INGESTION_FEATURES), the other
+ * group none. Pure SQL (generate_series), then VACUUM (ANALYZE).
  *
  * On an existing seed, first removes what earlier runs added (every session of the empty group,
- * the large group's sessions that are pending or completed after 2025, their events and word
- * counts; their features are taken out of the histograms), then checks the sizes; seeding is
- * skipped when they match (`force` re-seeds anyway).
+ * the large group's sessions that are pending or completed after 2025, their events and day
+ * counts; the group's feature counts are rebuilt), then checks the sizes; seeding is skipped when
+ * they match (`force` re-seeds anyway).
  *
  * Returns { apiKey, enterpriseId, largeGroupId, emptyGroupId, histograms, seeded, seconds }.
  */
@@ -823,12 +868,11 @@ async function seedIngestion({
   const client = new Client({ connectionString: databaseUrl, connectionTimeoutMillis: 5_000 });
   await client.connect();
   try {
-    const histogramTable = await tableExists(client, 'group_feature_histograms');
     if (!force) {
       const ids = await existingIngestionSeed(client, keyHash);
       if (ids) {
         log('  removing what earlier runs added …');
-        await removeIngestionRuns(client, ids, histogramTable);
+        await removeIngestionRuns(client, ids);
         const counts = (
           await client.query(
             `SELECT (SELECT count(*) FROM participants WHERE enterprise_id = $1)::int AS participants,
@@ -836,7 +880,8 @@ async function seedIngestion({
                     (SELECT count(*) FROM memberships WHERE group_id = $3)::int AS empty_members,
                     (SELECT count(*) FROM sessions WHERE group_id = $2
                         AND completed_at IS NOT NULL)::int AS sessions,
-                    (SELECT count(*) FROM session_features WHERE group_id = $2)::int AS features`,
+                    (SELECT coalesce(sum(count), 0) FROM group_feature_values
+                      WHERE group_id = $2)::int AS features`,
             [ids.enterpriseId, ids.largeGroupId, ids.emptyGroupId],
           )
         ).rows[0];
@@ -847,24 +892,10 @@ async function seedIngestion({
           counts.sessions === sessions &&
           counts.features === sessions * names.length
         ) {
-          let histograms = false;
-          if (histogramTable) {
-            const total = (
-              await client.query(
-                `SELECT coalesce(sum(count), 0)::bigint AS total, count(DISTINCT name)::int AS names
-                   FROM group_feature_histograms WHERE group_id = $1`,
-                [ids.largeGroupId],
-              )
-            ).rows[0];
-            if (Number(total.total) !== sessions * names.length || total.names !== names.length) {
-              log("  the large group's feature histograms are off: rebuilding them …");
-              await rebuildFeatureHistograms(client, ids.largeGroupId);
-            }
-            histograms = true;
-          }
+          const histograms = true;
           // Cheap when nothing changed; clears what the removal left behind.
-          await client.query('VACUUM (ANALYZE) sessions, session_features');
-          if (histogramTable) await client.query('VACUUM (ANALYZE) group_feature_histograms');
+          await client.query('VACUUM (ANALYZE) sessions, group_feature_values');
+          await client.query('VACUUM (ANALYZE) group_feature_histograms');
           return {
             ...ids,
             apiKey,
@@ -954,57 +985,14 @@ async function seedIngestion({
       [enterpriseId, largeGroupId, participants, sessions],
     );
 
-    log(`  ${sessions} × ${names.length} session_features rows …`);
-    // Millions of random-order inserts into the (group_id, name, value) and (participant_id, …)
-    // b-trees are slow (about 4 minutes here); dropping the secondary indexes and building them
-    // again from their own definitions after the insert is several times faster. In this
-    // transaction, so a failure restores them; other readers of the table wait meanwhile.
-    const { rows: secondaryIndexes } = await client.query(
-      `SELECT i.indexname, i.indexdef
-         FROM pg_indexes i
-        WHERE i.schemaname = current_schema() AND i.tablename = 'session_features'
-          AND NOT EXISTS (SELECT 1 FROM pg_constraint c
-                           WHERE c.conrelid = 'session_features'::regclass
-                             AND c.conname = i.indexname)`,
-    );
-    for (const { indexname } of secondaryIndexes) {
-      await client.query(`DROP INDEX ${client.escapeIdentifier(indexname)}`);
-    }
-    // Feature k of session i: centre + spread·√3·(u1 + u2 + u3 + u4 − 2), each u a uniform in
-    // [0, 1) from hashint8extended(i, 4k + j): a bell-shaped, continuous, deterministic spread.
-    await client.query(
-      `INSERT INTO session_features (session_id, group_id, participant_id, name, value)
-       SELECT s.session_id, s.group_id, s.participant_id, f.name,
-              f.centre + f.spread * sqrt(3) * (
-                  (hashint8extended(x.i, f.k * 4) & 4294967295)::float8
-                + (hashint8extended(x.i, f.k * 4 + 1) & 4294967295)::float8
-                + (hashint8extended(x.i, f.k * 4 + 2) & 4294967295)::float8
-                + (hashint8extended(x.i, f.k * 4 + 3) & 4294967295)::float8) / 4294967296
-              - f.spread * sqrt(3) * 2
-         FROM sessions s
-        CROSS JOIN LATERAL (SELECT substr(s.session_id, 6)::bigint AS i) x
-        CROSS JOIN unnest($2::text[], $3::float8[], $4::float8[])
-                   WITH ORDINALITY AS f(name, centre, spread, k)
-        WHERE s.group_id = $1`,
-      [
-        largeGroupId,
-        names,
-        INGESTION_FEATURES.map((feature) => feature.centre),
-        INGESTION_FEATURES.map((feature) => feature.spread),
-      ],
-    );
-    if (secondaryIndexes.length) {
-      log(`  building ${secondaryIndexes.map((index) => index.indexname).join(', ')} again …`);
-      await client.query("SET LOCAL maintenance_work_mem = '512MB'");
-      for (const { indexdef } of secondaryIndexes) await client.query(indexdef);
-    }
-    const histograms = await rebuildFeatureHistograms(client, largeGroupId);
-    if (histograms) log("  rebuilt the large group's feature histograms");
+    log(`  the large group's exact feature values and histograms (${names.length} features) …`);
+    await rebuildFeatureValues(client, largeGroupId);
+    const histograms = true;
     await client.query('COMMIT');
 
     log('  VACUUM (ANALYZE) …');
-    await client.query('VACUUM (ANALYZE) sessions, session_features');
-    if (histograms) await client.query('VACUUM (ANALYZE) group_feature_histograms');
+    await client.query('VACUUM (ANALYZE) sessions, group_feature_values');
+    await client.query('VACUUM (ANALYZE) group_feature_histograms');
     await client.query('ANALYZE enterprises, api_keys, groups, participants, memberships');
     return {
       apiKey,
@@ -1052,26 +1040,9 @@ async function existingIngestionSeed(client, keyHash) {
  * seeded (pending, or completed after 2025; their cohort rows go with them), the groups' events,
  * those sessions' features in the histograms, and their day counts; credits back to 0.
  */
-async function removeIngestionRuns(client, { largeGroupId, emptyGroupId }, histogramTable) {
+async function removeIngestionRuns(client, { largeGroupId, emptyGroupId }) {
   await client.query('BEGIN');
   try {
-    if (histogramTable) {
-      await client.query(
-        `WITH gone AS (
-           SELECT f.name, feature_bucket(f.value) AS bucket, count(*)::int AS n
-             FROM sessions s JOIN session_features f ON f.session_id = s.session_id
-            WHERE s.group_id = $1 AND s.completed_at > $2
-            GROUP BY 1, 2)
-         UPDATE group_feature_histograms h SET count = h.count - gone.n
-           FROM gone
-          WHERE h.group_id = $1 AND h.name = gone.name AND h.bucket = gone.bucket`,
-        [largeGroupId, INGESTION_SEEDED_UNTIL],
-      );
-      await client.query(
-        'DELETE FROM group_feature_histograms WHERE (group_id = $1 AND count <= 0) OR group_id = $2',
-        [largeGroupId, emptyGroupId],
-      );
-    }
     await client.query(
       `DELETE FROM sessions
         WHERE (group_id = $1 AND (completed_at IS NULL OR completed_at > $3)) OR group_id = $2`,
@@ -1093,6 +1064,10 @@ async function removeIngestionRuns(client, { largeGroupId, emptyGroupId }, histo
     await client.query('UPDATE groups SET credits = 0 WHERE group_id = ANY ($1::bigint[])', [
       groups,
     ]);
+    // The runs' feature values are known only encrypted: the groups' counts are rebuilt.
+    await client.query('DELETE FROM group_feature_values WHERE group_id = $1', [emptyGroupId]);
+    await client.query('DELETE FROM group_feature_histograms WHERE group_id = $1', [emptyGroupId]);
+    await rebuildFeatureValues(client, largeGroupId);
     await client.query('COMMIT');
   } catch (error) {
     await client.query('ROLLBACK').catch(() => undefined);
@@ -1185,7 +1160,7 @@ module.exports = {
   SESSIONS_ENTERPRISE,
   seedIngestion,
   addPendingSessions,
-  rebuildFeatureHistograms,
+  rebuildFeatureValues,
   tableExists,
   ingestionFeatureValue,
   INGESTION_ENTERPRISE,

@@ -113,11 +113,24 @@ describe('Data at rest (real processes, one database)', () => {
     expect(rows.rows[0].row).not.toContain(SECRET_WORD);
     expect(rows.rows[0].row).not.toContain('How was your week');
     expect(await storedTranscript(first.sessionID)).toMatch(/^v2\.k1\.[A-Za-z0-9_-]+$/);
-    // Words are still counted at ingestion, from the plaintext.
-    const words = await db.query('SELECT word FROM session_word_counts WHERE word = $1', [
-      SECRET_WORD,
-    ]);
-    expect(words.rowCount).toBe(1);
+    // Words are still counted at ingestion, from the plaintext, and stored encrypted like the
+    // transcript, as are the features: no table holds the word in clear.
+    const detail = await db.query<{ words: string; features: string; counted: number }>(
+      'SELECT word_counts AS words, features, counted_words AS counted FROM sessions',
+    );
+    expect(detail.rows[0].words).toMatch(/^v2\.k1\./);
+    expect(detail.rows[0].features).toMatch(/^v2\.k1\./);
+    expect(detail.rows[0].counted).toBeGreaterThan(0);
+    const tables = await db.query<{ name: string }>(
+      `SELECT table_name AS name FROM information_schema.tables
+        WHERE table_schema = 'public' AND table_type = 'BASE TABLE'`,
+    );
+    for (const { name } of tables.rows) {
+      const found = await db.query(`SELECT 1 FROM "${name}" x WHERE strpos(x::text, $1) > 0`, [
+        SECRET_WORD,
+      ]);
+      expect({ table: name, rows: found.rowCount }).toEqual({ table: name, rows: 0 });
+    }
 
     await shareAt(db, 'everyone', 4);
     const read = await call('GET', `/sessions/${first.sessionID}`);

@@ -2,7 +2,9 @@ import { shareAt } from './support/levels';
 import { featureBucket } from '../src/metrics/rollups/feature-buckets';
 import { IngestionErrors } from '../src/checkin/ingestion/ingestion.errors';
 import { CommonErrors } from '../src/common/errors/common.errors';
+import { PiiCipher } from '../src/common/crypto/pii-cipher';
 import { SessionErrors } from '../src/sessions/sessions.errors';
+import { openJson } from '../src/sessions/transcript-codec';
 import { conversation, ENGINE_TOKEN, engineResult, postResult } from './support/engine';
 import { match } from './support/matchers';
 import {
@@ -198,11 +200,26 @@ describe('Result ingestion', () => {
     }
     // (A bucket holding only the session itself is exact either way: ½ of 1.)
     expect(approximated).toBeGreaterThan(0);
-    // The histograms equal a recount through the SQL bucket function (which the migration uses).
+    // The histograms equal a recount of the exact values through the SQL bucket function (which
+    // the migration uses), and the exact values what was posted.
+    const values = await t.db.query<{ name: string; value: number; count: number }>(
+      'SELECT name, value, count FROM group_feature_values WHERE group_id = $1',
+      [fresh.groupID],
+    );
+    const posted = new Map<string, number>();
+    for (const v of seen) {
+      for (const [name, value] of Object.entries(v)) {
+        const key = `${name} ${value === 0 ? 0 : value}`;
+        posted.set(key, (posted.get(key) ?? 0) + 1);
+      }
+    }
+    expect(new Map(values.rows.map((row) => [`${row.name} ${row.value}`, row.count]))).toEqual(
+      posted,
+    );
     const mismatches = await t.db.query(
       `SELECT * FROM (
-         SELECT name, feature_bucket(value) AS bucket, count(*)::int AS count
-           FROM session_features WHERE group_id = $1 GROUP BY 1, 2) AS recount
+         SELECT name, feature_bucket(value) AS bucket, sum(count)::int AS count
+           FROM group_feature_values WHERE group_id = $1 GROUP BY 1, 2) AS recount
        FULL JOIN (SELECT name, bucket, count FROM group_feature_histograms WHERE group_id = $1) AS h
          USING (name, bucket)
        WHERE recount.count IS DISTINCT FROM h.count`,
@@ -302,19 +319,22 @@ describe('Result ingestion', () => {
     const fresh = await t.newGroup(acme, 'Words');
     const session = await newSession('words@example.com', fresh);
     await ingest(session.sessionID, result({ completedAt: '2026-11-19T23:59:00Z' }));
-    const perSession = await t.db.query(
-      'SELECT word, count FROM session_word_counts WHERE session_id = $1 ORDER BY word',
+    // Stored with the session, encrypted like its transcript (docs/data-at-rest.md).
+    const stored = await t.db.query<{ words: string; counted: number }>(
+      'SELECT word_counts AS words, counted_words AS counted FROM sessions WHERE session_id = $1',
       [session.sessionID],
     );
-    expect(perSession.rows).toEqual([
-      { word: 'badly', count: 1 },
-      { word: 'deadlines', count: 3 },
-      { word: 'everywhere', count: 1 },
-      { word: 'helps', count: 1 },
-      { word: 'stress', count: 1 },
-      { word: 'team', count: 1 },
-      { word: 'work', count: 1 },
-    ]);
+    expect(stored.rows[0].words).toMatch(/^v2\./);
+    expect(stored.rows[0].counted).toBe(9);
+    expect(openJson(t.app.get(PiiCipher), stored.rows[0].words)).toEqual({
+      badly: 1,
+      deadlines: 3,
+      everywhere: 1,
+      helps: 1,
+      stress: 1,
+      team: 1,
+      work: 1,
+    });
     // No group table keeps them in clear: the session waits for its cohort cell (docs/metrics.md).
     const counted = await t.db.query(
       `SELECT to_char(day, 'YYYY-MM-DD') AS day, sessions FROM group_day_counts

@@ -8,6 +8,10 @@
  */
 import { PRIVACY_FLOOR } from '../src/common/privacy-model';
 import { EnterpriseErrors } from '../src/enterprises/enterprises.errors';
+import { Pool } from 'pg';
+import { PiiCipher } from '../src/common/crypto/pii-cipher';
+import { Database } from '../src/database/database';
+import { CohortCellsRepository } from '../src/metrics/cohorts/cohort-cells.repository';
 import { CohortSealer } from '../src/metrics/cohorts/cohort-sealer';
 import { cli as runCli } from './support/cli';
 import { conversation, ENGINE_TOKEN, engineResult, subscores } from './support/engine';
@@ -271,11 +275,24 @@ describe('Group metrics no subtraction can undo (sealed cohort cells)', () => {
     await t.setPrivacyFloor(acme, 1, 1, 1);
     const group = await newGroup([1, 2, 3, 4, 5, 6].map((day) => person(`c${day}`, day, day)));
     const sealer = t.app.get(CohortSealer);
-    const [a, b] = await Promise.all([
-      sealer.sealGroup(group.groupID),
-      sealer.sealGroup(group.groupID),
-    ]);
-    expect(a + b).toBe(12);
+    // The other process: its own connection pool, its own sealer, the same database.
+    const pool = new Pool({ connectionString: t.config.database.url, max: 2 });
+    const database = new Database(pool);
+    const other = new CohortSealer(
+      database,
+      new CohortCellsRepository(database),
+      t.app.get(PiiCipher),
+      t.config,
+    );
+    try {
+      const [a, b] = await Promise.all([
+        sealer.sealGroup(group.groupID),
+        other.sealGroup(group.groupID),
+      ]);
+      expect(a + b).toBe(12);
+    } finally {
+      await pool.end();
+    }
     const { rows } = await t.db.query(
       `SELECT series, count(*)::int AS cells FROM cohort_cells WHERE group_id = $1
         GROUP BY series ORDER BY series`,

@@ -137,7 +137,7 @@ function serviceStatements() {
  * check-in token signing.
  */
 const { sessionView } = load('sessions/session-view.js');
-const { openTranscript } = load('sessions/transcript-codec.js');
+const { openJson } = load('sessions/transcript-codec.js');
 const { PiiCipher } = load('common/crypto/pii-cipher.js');
 const { loadConfig } = load('config/config.js');
 const { newSessionId, SESSION_ID_PATTERN, EXTERNAL_ID_PATTERN } = load('common/ids.js');
@@ -175,7 +175,8 @@ function createTranscriptOpener(env) {
     DATA_ENCRYPTION_KEYS: env.DATA_ENCRYPTION_KEYS,
   });
   const cipher = PiiCipher.fromKeys(config.dataEncryptionKey, config.dataKeys);
-  return (stored) => openTranscript(cipher, stored);
+  // The service's own opener of sealed values: the transcript at level 4, the features at 5.
+  return (stored) => openJson(cipher, stored);
 }
 
 function buildServer(

@@ -11,6 +11,8 @@ export interface SealedColumn {
 /** Every column encrypted with the data keys (docs/data-at-rest.md). */
 export const SEALED_COLUMNS: readonly SealedColumn[] = [
   { table: 'sessions', key: 'session_id', column: 'transcript' },
+  { table: 'sessions', key: 'session_id', column: 'features' },
+  { table: 'sessions', key: 'session_id', column: 'word_counts' },
   { table: 'participants', key: 'id', column: 'email_ciphertext' },
   { table: 'events', key: 'id', column: 'encrypted_pii' },
   { table: 'webhook_endpoints', key: 'id', column: 'secret_ciphertext' },
@@ -23,7 +25,7 @@ export const SEALED_COLUMNS: readonly SealedColumn[] = [
 const KEY_ID_OF = (column: string) =>
   `CASE WHEN ${column} LIKE 'v1.%' THEN 'k0'
         WHEN ${column} LIKE 'v2.%' THEN split_part(${column}, '.', 2)
-        WHEN ${column} LIKE '[%' THEN 'plaintext'
+        WHEN ${column} LIKE '[%' OR ${column} LIKE '{%' THEN 'plaintext'
         ELSE 'unknown' END`;
 
 /**

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { PiiCipher, RetiredKeyError } from '../common/crypto/pii-cipher';
 import { Database } from '../database/database';
-import { isPlaintextTranscript } from '../sessions/transcript-codec';
+import { isPlaintextJson } from '../sessions/transcript-codec';
 import { ReencryptionRepository, SEALED_COLUMNS, SealedColumn } from './reencryption.repository';
 
 const BATCH = 500;
@@ -21,7 +21,8 @@ export interface ReencryptionReport {
  * Re-encrypts every stored ciphertext (emails, transcripts, event personal data, webhook secrets,
  * captured sandbox mails) under the newest data key, so an older key can then be removed from
  * DATA_ENCRYPTION_KEYS without losing anything: the last step of a rotation
- * (docs/data-at-rest.md). Transcripts stored before encryption are encrypted on the way. Idempotent; safe beside
+ * (docs/data-at-rest.md). Transcripts, features and word counts stored before encryption are
+ * encrypted on the way. Idempotent; safe beside
  * running processes (rows are locked while rewritten, and anything written meanwhile already uses
  * the newest key).
  */
@@ -83,7 +84,7 @@ export class Reencryption {
 
   /** The plaintext of a stored value; null when its key is no longer configured. */
   private open(target: SealedColumn, value: string): string | null {
-    if (target.column === 'transcript' && isPlaintextTranscript(value)) return value;
+    if (target.table === 'sessions' && isPlaintextJson(value)) return value;
     try {
       return this.cipher.decrypt(value);
     } catch (error) {

@@ -3,11 +3,11 @@ import { PiiCipher } from '../common/crypto/pii-cipher';
 import { Database } from '../database/database';
 import type { TranscriptTurn } from '../sessions/session.entity';
 import { SessionsRepository } from '../sessions/sessions.repository';
-import { sealTranscript } from '../sessions/transcript-codec';
+import { sealJson, sealTranscript } from '../sessions/transcript-codec';
 
 /**
- * Encrypts transcripts stored before encryption (the migration could only turn them into their
- * JSON text: it has no key). Batches of `batchSize`, each in its own transaction with its rows
+ * Encrypts transcripts, features and word counts stored before encryption (the migrations could
+ * only turn them into their JSON text: they have no key). Batches of `batchSize`, each in its own transaction with its rows
  * locked (SKIP LOCKED: two workers split the work). A partial index holds exactly the rows left,
  * so once done a pass costs one empty index probe; the retention sweeper runs it first, at every
  * worker's start-up and then on every sweep.
@@ -20,15 +20,22 @@ export class TranscriptEncryption {
     private readonly cipher: PiiCipher,
   ) {}
 
-  /** One batch; returns how many transcripts it encrypted (fewer than `batchSize`: done). */
+  /** One batch; returns how many sessions it encrypted (fewer than `batchSize`: done). */
   async encryptBatch(batchSize: number): Promise<number> {
     return this.db.transaction(async (sql) => {
-      const rows = await this.sessions.lockPlaintextTranscripts(batchSize, sql);
+      const rows = await this.sessions.lockPlaintextDetails(batchSize, sql);
       if (rows.length === 0) return 0;
-      await this.sessions.storeSealedTranscripts(
-        rows.map(({ sessionId, transcript }) => ({
+      const seal = (json: string | null) =>
+        json === null ? null : sealJson(this.cipher, JSON.parse(json));
+      await this.sessions.storeSealedDetails(
+        rows.map(({ sessionId, transcript, features, wordCounts }) => ({
           sessionId,
-          transcript: sealTranscript(this.cipher, JSON.parse(transcript) as TranscriptTurn[]),
+          transcript:
+            transcript === null
+              ? null
+              : sealTranscript(this.cipher, JSON.parse(transcript) as TranscriptTurn[]),
+          features: seal(features),
+          wordCounts: seal(wordCounts),
         })),
         sql,
       );

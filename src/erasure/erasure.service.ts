@@ -5,7 +5,10 @@ import { CohortCellsRepository } from '../metrics/cohorts/cohort-cells.repositor
 import { MetricRollupsRepository } from '../metrics/rollups/metric-rollups.repository';
 import { ConsentLedgerRepository } from '../participants/consent-ledger.repository';
 import { ErasedParticipant, ParticipantsRepository } from '../participants/participants.repository';
+import { PiiCipher } from '../common/crypto/pii-cipher';
 import { IdempotencyRepository } from '../sessions/idempotency.repository';
+import { SessionsRepository } from '../sessions/sessions.repository';
+import { openJson } from '../sessions/transcript-codec';
 import { EventTypes, UserDeletedPayload } from '../webhooks/events/events';
 import { EventsRepository } from '../webhooks/events/events.repository';
 
@@ -37,6 +40,8 @@ export class ErasureService {
     private readonly db: Database,
     private readonly participants: ParticipantsRepository,
     private readonly rollups: MetricRollupsRepository,
+    private readonly sessions: SessionsRepository,
+    private readonly cipher: PiiCipher,
     private readonly cohorts: CohortCellsRepository,
     private readonly idempotency: IdempotencyRepository,
     private readonly ledger: ConsentLedgerRepository,
@@ -78,7 +83,13 @@ export class ErasureService {
 
   private async eraseLocked(participant: ErasedParticipant, sql: Sql): Promise<void> {
     const { id, enterpriseId, externalId } = participant;
-    await this.rollups.forgetParticipant(id, sql);
+    // Their feature values are stored only encrypted: opened to take them out of the histograms.
+    const values = (await this.sessions.sealedFeaturesOf(id, sql)).flatMap((row) =>
+      Object.entries(openJson<Record<string, number>>(this.cipher, row.features)).map(
+        ([name, value]) => ({ groupId: row.groupId, name, value }),
+      ),
+    );
+    await this.rollups.forgetFeatureValues(values, sql);
     await this.cohorts.forgetParticipant(id, sql);
     await this.events.forgetParticipant(enterpriseId, externalId, sql);
     await this.idempotency.forgetParticipant(enterpriseId, externalId, sql);

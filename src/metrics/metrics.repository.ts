@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { SHOWN_LEVEL } from '../sessions/sessions.repository';
+import { PiiCipher } from '../common/crypto/pii-cipher';
 import { Database } from '../database/database';
+import { openJson } from '../sessions/transcript-codec';
 import type { MhciStatsDto } from './dto/metric-answers.dto';
 import type { CohortSeries } from './cohorts/cohort-cell.entity';
 import type { GroupBy } from './metrics.errors';
@@ -99,7 +101,10 @@ const ownerIn = (scope: MetricScope): string =>
  */
 @Injectable()
 export class MetricsRepository {
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly cipher: PiiCipher,
+  ) {}
 
   /** FROM/WHERE over the scope's completed sessions in the range. */
   private sessions(scope: MetricScope): string {
@@ -282,48 +287,77 @@ export class MetricsRepository {
    * sealed cell has `shown` false and no words.
    */
   async wordcloud(scope: MetricScope, range: MetricRange, top: number): Promise<WordcloudRow[]> {
-    const source =
-      scope.kind === 'group'
-        ? `WITH cells AS (
-             SELECT ${periodOf(range.groupBy, 'c.last_day::timestamp')} AS key,
-                    min(c.last_day) AS first, max(c.last_day) AS last
-               ${this.groupCells(scope, 'words')}
-              GROUP BY 1)
-           SELECT c.key, h.word, (h.count - coalesce(l.count, 0))::float8 AS n
-             FROM cells c
-            CROSS JOIN LATERAL (
-                  SELECT max(last_day) AS day FROM cohort_cells
-                   WHERE group_id = $1 AND series = 'words' AND last_day < c.first) previous
-             JOIN cohort_word_prefixes h ON h.group_id = $1 AND h.last_day = c.last
-             LEFT JOIN cohort_word_prefixes l
-                    ON l.group_id = $1 AND l.last_day = previous.day AND l.word = h.word
-            WHERE h.count > coalesce(l.count, 0)`
-        : `SELECT ${periodOf(range.groupBy, "s.completed_at AT TIME ZONE 'UTC'")} AS key, w.word,
-                  sum(w.count)::float8 AS n
-             ${this.sessions(scope).replace('FROM sessions s', 'FROM session_word_counts w JOIN sessions s ON s.session_id = w.session_id')}
-            GROUP BY 1, 2`;
-    const ranked = `counts AS (${source}),
+    if (scope.kind === 'participant') return this.participantWordcloud(scope, range, top);
+    const ranked = `counts AS (
+              WITH cells AS (
+                SELECT ${periodOf(range.groupBy, 'c.last_day::timestamp')} AS key,
+                       min(c.last_day) AS first, max(c.last_day) AS last
+                  ${this.groupCells(scope, 'words')}
+                 GROUP BY 1)
+              SELECT c.key, h.word, (h.count - coalesce(l.count, 0))::float8 AS n
+                FROM cells c
+               CROSS JOIN LATERAL (
+                     SELECT max(last_day) AS day FROM cohort_cells
+                      WHERE group_id = $1 AND series = 'words' AND last_day < c.first) previous
+                JOIN cohort_word_prefixes h ON h.group_id = $1 AND h.last_day = c.last
+                LEFT JOIN cohort_word_prefixes l
+                       ON l.group_id = $1 AND l.last_day = previous.day AND l.word = h.word
+               WHERE h.count > coalesce(l.count, 0)),
             ranked AS (
               SELECT key, word, n / sum(n) OVER (PARTITION BY key) AS share,
                      row_number() OVER (PARTITION BY key ORDER BY n DESC, word) AS rank
                 FROM counts)`;
-    const sql =
-      scope.kind === 'group'
-        ? `WITH ${ranked},
-              periods AS (
-                SELECT DISTINCT ${periodOf(range.groupBy, 'd.day::timestamp')} AS key
-                  ${this.groupDays(scope)}),
-              sealed AS (
-                SELECT DISTINCT ${periodOf(range.groupBy, 'c.last_day::timestamp')} AS key
-                  ${this.groupCells(scope, 'words')})
-           SELECT p.key, sealed.key IS NOT NULL AS shown, r.word, r.share
-             FROM periods p
-             LEFT JOIN sealed ON sealed.key = p.key
-             LEFT JOIN ranked r ON r.key = p.key AND r.rank <= $5
-            ORDER BY p.key, r.rank`
-        : `WITH ${ranked}
-           SELECT key, true AS shown, word, share FROM ranked WHERE rank <= $5 ORDER BY key, rank`;
-    return this.db.rows(sql, [...this.params(scope, range), top]);
+    return this.db.rows(
+      `WITH ${ranked},
+            periods AS (
+              SELECT DISTINCT ${periodOf(range.groupBy, 'd.day::timestamp')} AS key
+                ${this.groupDays(scope)}),
+            sealed AS (
+              SELECT DISTINCT ${periodOf(range.groupBy, 'c.last_day::timestamp')} AS key
+                ${this.groupCells(scope, 'words')})
+       SELECT p.key, sealed.key IS NOT NULL AS shown, r.word, r.share
+         FROM periods p
+         LEFT JOIN sealed ON sealed.key = p.key
+         LEFT JOIN ranked r ON r.key = p.key AND r.rank <= $5
+        ORDER BY p.key, r.rank`,
+      [...this.params(scope, range), top],
+    );
+  }
+
+  /**
+   * A participant's own cloud: the word counts of their sessions the level lets it see, stored
+   * only encrypted (docs/data-at-rest.md), so opened and merged here — a participant has few
+   * sessions. Periods with words only; ranked by count, then word.
+   */
+  private async participantWordcloud(
+    scope: MetricScope & { kind: 'participant' },
+    range: MetricRange,
+    top: number,
+  ): Promise<WordcloudRow[]> {
+    const sessions = await this.db.rows<{ key: string; wordCounts: string }>(
+      `SELECT ${periodOf(range.groupBy, "s.completed_at AT TIME ZONE 'UTC'")} AS key,
+              s.word_counts AS "wordCounts"
+         ${this.sessions(scope)} AND s.word_counts IS NOT NULL`,
+      this.params(scope, range),
+    );
+    const periods = new Map<string, Map<string, number>>();
+    for (const { key, wordCounts } of sessions) {
+      const counts = periods.get(key) ?? new Map<string, number>();
+      for (const [word, n] of Object.entries(
+        openJson<Record<string, number>>(this.cipher, wordCounts),
+      )) {
+        counts.set(word, (counts.get(word) ?? 0) + n);
+      }
+      periods.set(key, counts);
+    }
+    return [...periods.keys()].sort().flatMap((key) => {
+      const counts = [...periods.get(key)!];
+      const total = counts.reduce((sum, [, n]) => sum + n, 0);
+      return counts
+        .sort(([a, m], [b, n]) => n - m || (a < b ? -1 : a > b ? 1 : 0))
+        .slice(0, top)
+        .map(([word, n]) => ({ key, shown: true as const, word, share: n / total }));
+    });
   }
 
   /** FROM/WHERE over the group's per-day counts in the range. */

@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
 import { IdempotencyRepository } from './idempotency.repository';
-import { SessionResultsRepository } from './session-results.repository';
 import { SessionsRepository } from './sessions.repository';
 
 /**
@@ -9,7 +8,7 @@ import { SessionsRepository } from './sessions.repository';
  * controllers).
  */
 @Module({
-  providers: [SessionsRepository, SessionResultsRepository, IdempotencyRepository],
-  exports: [SessionsRepository, SessionResultsRepository, IdempotencyRepository],
+  providers: [SessionsRepository, IdempotencyRepository],
+  exports: [SessionsRepository, IdempotencyRepository],
 })
 export class SessionRecordsModule {}

@@ -1,9 +1,8 @@
 import { sessionFieldsAt } from '../common/privacy-model';
-import type { TranscriptTurn } from './session.entity';
 import { sessionView, SessionRecord } from './session-view';
 
 /** The stored form here is the plain JSON (the codec's own tests cover encryption). */
-const open = (stored: string): TranscriptTurn[] => JSON.parse(stored) as TranscriptTurn[];
+const open = (stored: string): unknown => JSON.parse(stored);
 
 const completed: SessionRecord = {
   sessionId: 'ses_AAAAAAAAAAAAAAAAAAAAAAAA',
@@ -18,7 +17,7 @@ const completed: SessionRecord = {
   groupPercentiles: { pitch: 0.5 },
   userPercentiles: { pitch: 0.25 },
   transcript: JSON.stringify([{ role: 'assistant', content: 'How are you?' }]),
-  features: { pitch: 0.8 },
+  features: JSON.stringify({ pitch: 0.8 }),
 };
 
 describe('sessionView', () => {
@@ -36,7 +35,7 @@ describe('sessionView', () => {
         ...completed,
         privacyLevel: 5,
         subscores: { audio: 1, vision: 2, assessment: 3, transcript: 4 },
-        features: { pace: 1, loudness: 2, jitter: 3 },
+        features: JSON.stringify({ pace: 1, loudness: 2, jitter: 3 }),
       },
       open,
     );
@@ -83,7 +82,7 @@ describe('sessionView', () => {
 
   it('opens the transcript only when the level shows it; a removed one is an empty array', () => {
     const opened: string[] = [];
-    const spy = (stored: string): TranscriptTurn[] => {
+    const spy = (stored: string): unknown => {
       opened.push(stored);
       return open(stored);
     };

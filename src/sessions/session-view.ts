@@ -11,8 +11,8 @@ import type { SessionEntity, Subscores, TranscriptTurn } from './session.entity'
 
 /**
  * A session with its participant's external ID and the level it is shown at now (the lower of its
- * own level and the membership's, docs/privacy.md); its
- * transcript as stored (encrypted), opened only when the level shows it.
+ * own level and the membership's, docs/privacy.md); its transcript and features as stored
+ * (encrypted), opened only when the level shows them.
  */
 export type SessionRecord = Pick<
   SessionEntity,
@@ -50,8 +50,8 @@ const byName = (map: Record<string, number> | null): Record<string, number> => {
   return sorted;
 };
 
-/** Decrypts a stored transcript (transcript-codec.ts `openTranscript` with the data keys). */
-export type TranscriptOpener = (stored: string) => TranscriptTurn[];
+/** Decrypts a stored JSON value (transcript-codec.ts `openJson` with the data keys). */
+export type TranscriptOpener = (stored: string) => unknown;
 
 /** How each field of the resource is read from the stored session. */
 const FIELD_VALUES: {
@@ -68,8 +68,10 @@ const FIELD_VALUES: {
   userPercentiles: (session) => byName(session.userPercentiles),
   // Removed by retention (TRANSCRIPT_RETENTION_DAYS): an empty conversation, as the spec's type
   // is an array.
-  transcript: (session, open) => (session.transcript === null ? [] : open(session.transcript)),
-  features: (session) => byName(session.features),
+  transcript: (session, open) =>
+    session.transcript === null ? [] : (open(session.transcript) as TranscriptTurn[]),
+  features: (session, open) =>
+    byName(session.features === null ? null : (open(session.features) as Record<string, number>)),
 };
 
 const hasResult = (session: SessionRecord): boolean =>

@@ -37,6 +37,10 @@ export interface TranscriptTurn {
 // Transcripts still in plaintext (from before encryption), for the workers' encryption pass: empty
 // once it has run, so finding "none left" costs nothing and writes never add to it.
 @Index('sessions_plaintext_transcript_idx', ['sessionId'], { where: "transcript LIKE '[%'" })
+// Features and word counts still in plaintext (moved out of their tables before encryption).
+@Index('sessions_plaintext_details_idx', ['sessionId'], {
+  where: "((features LIKE '{%') OR (word_counts LIKE '{%'))",
+})
 @Check('sessions_session_id_format', "(session_id ~ '^ses_[0-9A-Za-z]{24}$'::text)")
 @Check('sessions_status_values', "(status = ANY (ARRAY['created'::text, 'completed'::text]))")
 @Check(
@@ -128,8 +132,24 @@ export class SessionEntity {
   @Column({ type: 'text', nullable: true })
   transcript!: string | null;
 
-  @Column({ type: 'jsonb', nullable: true })
-  features!: Record<string, number> | null;
+  /**
+   * The features' JSON (name → value), encrypted like the transcript; null while pending and once
+   * retention has removed them.
+   */
+  @Column({ type: 'text', nullable: true })
+  features!: string | null;
+
+  /**
+   * The counted words of the participant's turns as JSON (word → count), encrypted like the
+   * transcript: for their own word cloud and for sealing word cells (docs/metrics.md). Null while
+   * pending and once retention has removed the transcript.
+   */
+  @Column({ name: 'word_counts', type: 'text', nullable: true })
+  wordCounts!: string | null;
+
+  /** How many words were counted (not which): whether the session gives a word cloud anything. */
+  @Column({ name: 'counted_words', type: 'integer', nullable: true })
+  countedWords!: number | null;
 
   /** SHA-256 of the result as posted: a repeated post is told apart from a different one. */
   @Column({ name: 'result_hash', type: 'text', nullable: true })

@@ -24,6 +24,14 @@ const SESSION = columnsOf(SessionEntity, [
  */
 export const SHOWN_LEVEL = 'LEAST(coalesce(s.shared_level, 0), m.privacy_level)';
 
+/** Values of a session still in plaintext (null: not plaintext, nothing to do). */
+export interface PlaintextDetails {
+  sessionId: string;
+  transcript: string | null;
+  features: string | null;
+  wordCounts: string | null;
+}
+
 /** A completed session's result, as stored (the transcript sealed). */
 export interface StoredResult {
   completedAt: Date;
@@ -32,7 +40,12 @@ export interface StoredResult {
   subscores: Subscores;
   /** Sealed (transcript-codec.ts): never the plaintext. */
   sealedTranscript: string;
-  features: Record<string, number>;
+  /** The features' JSON, sealed likewise. */
+  sealedFeatures: string;
+  /** The counted words' JSON (word → count), sealed likewise. */
+  sealedWordCounts: string;
+  /** How many words were counted. */
+  countedWords: number;
   groupPercentiles: Record<string, number>;
   userPercentiles: Record<string, number>;
   resultHash: string;
@@ -106,7 +119,7 @@ export class SessionsRepository {
       `UPDATE sessions
           SET status = 'completed', completed_at = $2, version = $3, mhci = $4, subscores = $5,
               transcript = $6, features = $7, group_percentiles = $8, user_percentiles = $9,
-              result_hash = $10, synthetic = $11,
+              result_hash = $10, synthetic = $11, word_counts = $12, counted_words = $13,
               -- Never handed off from a page: shared at the member's level when it is recorded.
               shared_level = coalesce(shared_level,
                 (SELECT m.privacy_level FROM memberships m
@@ -120,11 +133,13 @@ export class SessionsRepository {
         result.mhci,
         JSON.stringify(result.subscores),
         result.sealedTranscript,
-        JSON.stringify(result.features),
+        result.sealedFeatures,
         JSON.stringify(result.groupPercentiles),
         JSON.stringify(result.userPercentiles),
         result.resultHash,
         result.synthetic,
+        result.sealedWordCounts,
+        result.countedWords,
       ],
     );
   }
@@ -235,40 +250,63 @@ export class SessionsRepository {
   }
 
   /**
-   * Up to `limit` transcripts still in plaintext (stored before encryption), locked for the
-   * caller's transaction; `FOR UPDATE SKIP LOCKED`, so two workers take disjoint rows.
+   * Up to `limit` sessions with a transcript, features or word counts still in plaintext (stored
+   * before encryption; each value null unless it is plaintext), locked for the caller's
+   * transaction; `FOR UPDATE SKIP LOCKED`, so two workers take disjoint rows.
    */
-  async lockPlaintextTranscripts(
-    limit: number,
-    sql: Sql = this.db,
-  ): Promise<{ sessionId: string; transcript: string }[]> {
+  async lockPlaintextDetails(limit: number, sql: Sql = this.db): Promise<PlaintextDetails[]> {
     return sql.rows(
-      `SELECT session_id AS "sessionId", transcript FROM sessions
-        WHERE transcript LIKE '[%'
+      `SELECT session_id AS "sessionId",
+              CASE WHEN transcript LIKE '[%' THEN transcript END AS transcript,
+              CASE WHEN features LIKE '{%' THEN features END AS features,
+              CASE WHEN word_counts LIKE '{%' THEN word_counts END AS "wordCounts"
+         FROM sessions
+        WHERE transcript LIKE '[%' OR features LIKE '{%' OR word_counts LIKE '{%'
         LIMIT $1
         FOR UPDATE SKIP LOCKED`,
       [limit],
     );
   }
 
-  async storeSealedTranscripts(
-    sealed: { sessionId: string; transcript: string }[],
-    sql: Sql = this.db,
-  ): Promise<void> {
+  /** Stores the sealed values of {@link lockPlaintextDetails}' rows (null: unchanged). */
+  async storeSealedDetails(sealed: PlaintextDetails[], sql: Sql = this.db): Promise<void> {
     await sql.rows(
-      `UPDATE sessions s SET transcript = v.transcript
-         FROM unnest($1::text[], $2::text[]) AS v(session_id, transcript)
+      `UPDATE sessions s
+          SET transcript = coalesce(v.transcript, s.transcript),
+              features = coalesce(v.features, s.features),
+              word_counts = coalesce(v.word_counts, s.word_counts)
+         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[])
+              AS v(session_id, transcript, features, word_counts)
         WHERE s.session_id = v.session_id`,
-      [sealed.map((row) => row.sessionId), sealed.map((row) => row.transcript)],
+      [
+        sealed.map((row) => row.sessionId),
+        sealed.map((row) => row.transcript),
+        sealed.map((row) => row.features),
+        sealed.map((row) => row.wordCounts),
+      ],
     );
   }
 
   /**
-   * Retention (docs/data-at-rest.md): removes the transcript and features of up to `limit`
-   * sessions completed before `completedBefore`, with what was derived from them per session:
-   * their word counts (a bag of the participant's words) and their feature rows (which only
-   * served percentiles). The scores stay; group rollups and histograms (anonymous counts) are
-   * left as they are. Bounded, and `FOR UPDATE SKIP LOCKED`: two workers sweep disjoint rows.
+   * A participant's completed sessions that still hold features (sealed), every group: for their
+   * own percentiles at ingestion, and for erasure to take their values out of group histograms.
+   */
+  async sealedFeaturesOf(
+    participantId: string,
+    sql: Sql = this.db,
+  ): Promise<{ sessionId: string; groupId: number; features: string }[]> {
+    return sql.rows(
+      `SELECT session_id AS "sessionId", group_id AS "groupId", features FROM sessions
+        WHERE participant_id = $1 AND completed_at IS NOT NULL AND features IS NOT NULL
+        ORDER BY session_id`,
+      [participantId],
+    );
+  }
+
+  /**
+   * Retention (docs/data-at-rest.md): removes the transcript, features and word counts of up to
+   * `limit` sessions completed before `completedBefore`. The scores stay; sealed cohort cells and
+   * histograms (anonymous counts) are left as they are. Bounded, and `FOR UPDATE SKIP LOCKED`: two workers sweep disjoint rows.
    * Returns how many sessions it cleared.
    */
   async removeExpiredTranscripts(completedBefore: Date, limit: number): Promise<number> {
@@ -278,10 +316,9 @@ export class SessionsRepository {
           WHERE transcript IS NOT NULL AND completed_at < $1
           ORDER BY completed_at
           LIMIT $2
-          FOR UPDATE SKIP LOCKED),
-       words AS (DELETE FROM session_word_counts w USING due WHERE w.session_id = due.session_id),
-       features AS (DELETE FROM session_features f USING due WHERE f.session_id = due.session_id)
-       UPDATE sessions s SET transcript = NULL, features = NULL
+          FOR UPDATE SKIP LOCKED)
+       UPDATE sessions s
+          SET transcript = NULL, features = NULL, word_counts = NULL, counted_words = NULL
          FROM due WHERE s.session_id = due.session_id
        RETURNING s.session_id`,
       [completedBefore, limit],

@@ -23,7 +23,7 @@ import { normaliseReturnUrl } from './return-url';
 import { SessionRecord, sessionView } from './session-view';
 import { SESSION_CREATED_MESSAGE, SessionErrors } from './sessions.errors';
 import { SessionsRepository } from './sessions.repository';
-import { openTranscript } from './transcript-codec';
+import { openJson } from './transcript-codec';
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
@@ -128,7 +128,7 @@ export class SessionsService {
   /** The session as the enterprise sees it (`GET /sessions/{sessionID}`). */
   async get(enterpriseId: string, sessionId: string): Promise<SessionDto> {
     const session = await this.findOwned(enterpriseId, sessionId);
-    return sessionView(session, (stored) => openTranscript(this.cipher, stored));
+    return sessionView(session, (stored) => openJson(this.cipher, stored));
   }
 
   /**

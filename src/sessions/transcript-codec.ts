@@ -1,15 +1,29 @@
 /**
- * Transcripts at rest (docs/data-at-rest.md): `sessions.transcript` holds the JSON of the turns encrypted
- * with the data keys (PiiCipher: AES-256-GCM, `v2.<key id>.…`). A value starting with `[` is a
- * transcript written before encryption (the migration turned the jsonb column into its JSON
- * text); it is read as it is until the workers' start-up pass (TranscriptEncryptionPass)
- * encrypts it.
+ * What one person said or measured, at rest (docs/data-at-rest.md): `sessions.transcript` (the
+ * turns), `sessions.features` and `sessions.word_counts` hold their JSON encrypted with the data
+ * keys (PiiCipher: AES-256-GCM, `v2.<key id>.…`). A value starting with `[` or `{` was written
+ * before encryption (a migration turned it into its JSON text); it is read as it is until the
+ * workers' encryption pass (TranscriptEncryption) encrypts it.
  */
 import type { PiiCipher } from '../common/crypto/pii-cipher';
 import type { TranscriptTurn } from './session.entity';
 
-/** Whether a stored transcript is still the plaintext JSON of before encryption. */
-export const isPlaintextTranscript = (stored: string): boolean => stored.startsWith('[');
+/** Whether a stored value is still the plaintext JSON of before encryption. */
+export const isPlaintextJson = (stored: string): boolean =>
+  stored.startsWith('[') || stored.startsWith('{');
+
+/** Kept for readers of transcripts: a transcript's plaintext is a JSON array. */
+export const isPlaintextTranscript = isPlaintextJson;
+
+/** The stored form of a value: its JSON, encrypted under the newest data key. */
+export function sealJson(cipher: PiiCipher, value: unknown): string {
+  return cipher.encrypt(JSON.stringify(value));
+}
+
+/** The value of a stored JSON (encrypted or, until the pass has run, plaintext). */
+export function openJson<T>(cipher: PiiCipher, stored: string): T {
+  return JSON.parse(isPlaintextJson(stored) ? stored : cipher.decrypt(stored)) as T;
+}
 
 /** The stored form of a transcript: its JSON, encrypted under the newest data key. */
 export function sealTranscript(cipher: PiiCipher, turns: readonly TranscriptTurn[]): string {
@@ -18,6 +32,5 @@ export function sealTranscript(cipher: PiiCipher, turns: readonly TranscriptTurn
 
 /** The turns of a stored transcript (encrypted or, until the pass has run, plaintext). */
 export function openTranscript(cipher: PiiCipher, stored: string): TranscriptTurn[] {
-  const json = isPlaintextTranscript(stored) ? stored : cipher.decrypt(stored);
-  return JSON.parse(json) as TranscriptTurn[];
+  return openJson<TranscriptTurn[]>(cipher, stored);
 }

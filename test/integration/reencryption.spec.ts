@@ -53,6 +53,10 @@ describe('Re-encryption under the newest data key (PostgreSQL)', () => {
       completedAt: new Date().toISOString(),
     });
     await t.rows(`UPDATE sessions SET transcript = '[{"role": "user", "content": "hi"}]'`);
+    // Features in plaintext (from before encryption), word counts under k1.
+    await t.rows(`UPDATE sessions SET features = '{"pitch": 0.8}', word_counts = $1`, [
+      underK1.encrypt('{"hi":1}'),
+    ]);
     const event = await t.event(enterpriseId, groupId, {
       encryptedPii: underK1.encrypt('{"email":"old@example.com"}'),
     });
@@ -74,6 +78,8 @@ describe('Re-encryption under the newest data key (PostgreSQL)', () => {
       keyId: 'k2',
       reencrypted: {
         'sessions.transcript': 1,
+        'sessions.features': 1,
+        'sessions.word_counts': 1,
         'participants.email_ciphertext': 522,
         'events.encrypted_pii': 1,
         'webhook_endpoints.secret_ciphertext': 1,
@@ -82,6 +88,8 @@ describe('Re-encryption under the newest data key (PostgreSQL)', () => {
       },
       unreadable: {
         'sessions.transcript': 0,
+        'sessions.features': 0,
+        'sessions.word_counts': 0,
         'participants.email_ciphertext': 1,
         'events.encrypted_pii': 0,
         'webhook_endpoints.secret_ciphertext': 0,
@@ -90,6 +98,8 @@ describe('Re-encryption under the newest data key (PostgreSQL)', () => {
       },
       keyIds: {
         'sessions.transcript': { k2: 1 },
+        'sessions.features': { k2: 1 },
+        'sessions.word_counts': { k2: 1 },
         'participants.email_ciphertext': { k2: 522, k9: 1 },
         'events.encrypted_pii': { k2: 1 },
         'webhook_endpoints.secret_ciphertext': { k2: 1 },
@@ -114,6 +124,12 @@ describe('Re-encryption under the newest data key (PostgreSQL)', () => {
       [session],
     );
     expect(JSON.parse(onlyK2.decrypt(transcript.c))).toEqual([{ role: 'user', content: 'hi' }]);
+    const details = await t.one<{ features: string; words: string }>(
+      'SELECT features, word_counts AS words FROM sessions WHERE session_id = $1',
+      [session],
+    );
+    expect(JSON.parse(onlyK2.decrypt(details.features))).toEqual({ pitch: 0.8 });
+    expect(JSON.parse(onlyK2.decrypt(details.words))).toEqual({ hi: 1 });
     const pii = await t.one<{ c: string }>('SELECT encrypted_pii AS c FROM events WHERE id = $1', [
       event,
     ]);
@@ -131,6 +147,6 @@ describe('Re-encryption under the newest data key (PostgreSQL)', () => {
 
     // Nothing left to do: a second run rewrites nothing.
     const again = await reencryption.run();
-    expect(Object.values(again.reencrypted)).toEqual([0, 0, 0, 0, 0, 0]);
+    expect(Object.values(again.reencrypted)).toEqual([0, 0, 0, 0, 0, 0, 0, 0]);
   });
 });

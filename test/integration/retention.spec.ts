@@ -9,7 +9,12 @@ import { PiiCipher } from '../../src/common/crypto/pii-cipher';
 import { TranscriptEncryption } from '../../src/data-at-rest/transcript-encryption';
 import { IdempotencyRepository } from '../../src/sessions/idempotency.repository';
 import { SessionsRepository } from '../../src/sessions/sessions.repository';
-import { openTranscript, sealTranscript } from '../../src/sessions/transcript-codec';
+import {
+  openJson,
+  openTranscript,
+  sealJson,
+  sealTranscript,
+} from '../../src/sessions/transcript-codec';
 import { EventsRepository } from '../../src/webhooks/events/events.repository';
 import { TestDatabase } from './support';
 
@@ -41,7 +46,7 @@ describe('Retention and encryption at rest (PostgreSQL)', () => {
   });
   afterAll(() => t.close());
 
-  /** A completed session with a result, its word counts and feature rows, as ingestion writes. */
+  /** A completed session with a result, its features and word counts (sealed), as ingestion writes. */
   async function completedSession(completedAt: Date): Promise<string> {
     const sessionId = await t.session(enterpriseId, participantId, groupId, {
       completedAt: completedAt.toISOString(),
@@ -50,18 +55,14 @@ describe('Retention and encryption at rest (PostgreSQL)', () => {
     await t.rows(
       `UPDATE sessions SET version = 'v1', subscores = '{"vision":1,"audio":2,"transcript":3,"assessment":4}',
               group_percentiles = '{"pitch":0.5}', user_percentiles = '{"pitch":0.5}',
-              transcript = $2, features = '{"pitch":0.8}'
+              transcript = $2, features = $3, word_counts = $4, counted_words = 3
         WHERE session_id = $1`,
-      [sessionId, sealTranscript(cipher, TURNS)],
-    );
-    await t.rows(
-      `INSERT INTO session_word_counts (session_id, word, count) VALUES ($1, 'tired', 2), ($1, 'ok', 1)`,
-      [sessionId],
-    );
-    await t.rows(
-      `INSERT INTO session_features (session_id, name, group_id, participant_id, value)
-       VALUES ($1, 'pitch', $2, $3, 0.8)`,
-      [sessionId, groupId, participantId],
+      [
+        sessionId,
+        sealTranscript(cipher, TURNS),
+        sealJson(cipher, { pitch: 0.8 }),
+        sealJson(cipher, { ok: 1, tired: 2 }),
+      ],
     );
     return sessionId;
   }
@@ -69,16 +70,15 @@ describe('Retention and encryption at rest (PostgreSQL)', () => {
   const sessionState = (sessionId: string) =>
     t.one<{
       transcript: string | null;
-      features: unknown;
+      features: string | null;
       mhci: number | null;
       subscores: unknown;
       groupPercentiles: unknown;
-      words: number;
-      featureRows: number;
+      wordCounts: string | null;
+      countedWords: number | null;
     }>(
       `SELECT transcript, features, mhci, subscores, group_percentiles AS "groupPercentiles",
-              (SELECT count(*)::int FROM session_word_counts w WHERE w.session_id = s.session_id) AS words,
-              (SELECT count(*)::int FROM session_features f WHERE f.session_id = s.session_id) AS "featureRows"
+              word_counts AS "wordCounts", counted_words AS "countedWords"
          FROM sessions s WHERE session_id = $1`,
       [sessionId],
     );
@@ -111,13 +111,15 @@ describe('Retention and encryption at rest (PostgreSQL)', () => {
         mhci: 61.5,
         subscores: { vision: 1, audio: 2, transcript: 3, assessment: 4 },
         groupPercentiles: { pitch: 0.5 },
-        words: 0,
-        featureRows: 0,
+        wordCounts: null,
+        countedWords: null,
       });
       for (const kept of [atCutoff, newer]) {
         const state = await sessionState(kept);
         expect(openTranscript(cipher, state.transcript as string)).toEqual(TURNS);
-        expect(state).toMatchObject({ features: { pitch: 0.8 }, words: 2, featureRows: 1 });
+        expect(openJson(cipher, state.features!)).toEqual({ pitch: 0.8 });
+        expect(openJson(cipher, state.wordCounts!)).toEqual({ ok: 1, tired: 2 });
+        expect(state.countedWords).toBe(3);
       }
       expect((await sessionState(pending)).transcript).toBeNull();
       // Sealed cells never change.
@@ -244,7 +246,7 @@ describe('Retention and encryption at rest (PostgreSQL)', () => {
   });
 
   describe('transcripts stored before encryption', () => {
-    it('are encrypted in batches by the pass, readable the same; encrypted ones are left alone', async () => {
+    it('are encrypted in batches by the pass (transcripts, features and word counts), readable the same; encrypted ones are left alone', async () => {
       const encryption = new TranscriptEncryption(t.db, sessions, cipher);
       const plain = [];
       for (let i = 0; i < 5; i += 1) {
@@ -258,6 +260,12 @@ describe('Retention and encryption at rest (PostgreSQL)', () => {
         ]);
         plain.push(sessionId);
       }
+      // Features and word counts as their migration left them: plaintext JSON text.
+      await t.rows(
+        `UPDATE sessions SET features = '{"pitch": 0.8}', word_counts = '{"tired": 2}'
+          WHERE session_id = $1`,
+        [plain[0]],
+      );
       const sealed = await completedSession(new Date());
       const sealedBefore = (await sessionState(sealed)).transcript;
 
@@ -274,6 +282,12 @@ describe('Retention and encryption at rest (PostgreSQL)', () => {
           { role: 'user', content: `line ${i} — "quoted"` },
         ]);
       }
+      const details = await sessionState(plain[0]);
+      for (const value of [details.features, details.wordCounts]) {
+        expect(value).toMatch(/^v2\.k0\./);
+      }
+      expect(openJson(cipher, details.features!)).toEqual({ pitch: 0.8 });
+      expect(openJson(cipher, details.wordCounts!)).toEqual({ tired: 2 });
       expect((await sessionState(sealed)).transcript).toBe(sealedBefore);
     });
   });

@@ -3,8 +3,11 @@
  * session becomes pending in both series, the day counts equal a recount, and the first sealing
  * turns the history into cells. Down rebuilds the per-answer floor's rollups from the sessions.
  */
+import { randomBytes } from 'node:crypto';
 import type { QueryRunner } from 'typeorm';
 import { SealedCohortCells1765500000000 } from '../../migrations/1765500000000-SealedCohortCells';
+import { SealedSessionDetail1765600000000 } from '../../migrations/1765600000000-SealedSessionDetail';
+import { PiiCipher } from '../../src/common/crypto/pii-cipher';
 import type { AppConfig } from '../../src/config/config';
 import { CohortCellsRepository } from '../../src/metrics/cohorts/cohort-cells.repository';
 import { CohortSealer } from '../../src/metrics/cohorts/cohort-sealer';
@@ -20,7 +23,9 @@ describe('migration: sealed cohort cells', () => {
 
   it('makes the stored history pending, counts its days, and the first sealing seals it', async () => {
     const migration = new SealedCohortCells1765500000000();
+    const later = new SealedSessionDetail1765600000000();
     const runner = { query: (sql: string) => t.pool.query(sql) } as unknown as QueryRunner;
+    await later.down(runner);
     await migration.down(runner);
     const enterprise = await t.enterprise();
     const group = await t.group(enterprise);
@@ -55,6 +60,7 @@ describe('migration: sealed cohort cells', () => {
     expect(await t.rows('SELECT * FROM group_word_counts')).toEqual([]);
 
     await migration.up(runner);
+    await later.up(runner);
 
     expect(
       await t.rows(
@@ -75,7 +81,8 @@ describe('migration: sealed cohort cells', () => {
     expect(tables).toEqual([]);
 
     const config = { metrics: { sealDelayMinutes: 60 } } as AppConfig;
-    const sealer = new CohortSealer(t.db, new CohortCellsRepository(t.db), config);
+    const cipher = new PiiCipher(randomBytes(32));
+    const sealer = new CohortSealer(t.db, new CohortCellsRepository(t.db), cipher, config);
     expect(await sealer.sealGroup(group)).toBe(2);
     expect(
       await t.rows(
@@ -103,7 +110,9 @@ describe('migration: sealed cohort cells', () => {
 
   it('down rebuilds the per-day word counts and cohorts from the sessions', async () => {
     const migration = new SealedCohortCells1765500000000();
+    const later = new SealedSessionDetail1765600000000();
     const runner = { query: (sql: string) => t.pool.query(sql) } as unknown as QueryRunner;
+    await later.down(runner);
     await migration.down(runner);
     expect(
       await t.rows(
@@ -122,5 +131,6 @@ describe('migration: sealed cohort cells', () => {
       { day: '2025-03-02', participants: 1, word_participants: 1 },
     ]);
     await migration.up(runner);
+    await later.up(runner);
   });
 });

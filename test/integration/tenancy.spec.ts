@@ -3,7 +3,9 @@
  * (list, redeliver) and metrics (count, mhci, word clouds) against real PostgreSQL, asked by the
  * owner (exact data) and by another enterprise (nothing).
  */
+import { randomBytes } from 'node:crypto';
 import { SEALED_CELLS_BACKFILL } from '../../migrations/1765500000000-SealedCohortCells';
+import { PiiCipher } from '../../src/common/crypto/pii-cipher';
 import { CohortCellsRepository } from '../../src/metrics/cohorts/cohort-cells.repository';
 import { SCORE_BIN_SQL } from '../../src/metrics/cohorts/cohort-score-prefix.entity';
 import { MetricRange, MetricScope, MetricsRepository } from '../../src/metrics/metrics.repository';
@@ -162,7 +164,7 @@ describe('tenancy of enterprise-scoped reads (PostgreSQL)', () => {
     const foreign = (scope: MetricScope): MetricScope => ({ ...scope, enterpriseId: globexId });
 
     beforeAll(async () => {
-      repo = new MetricsRepository(t.db);
+      repo = new MetricsRepository(t.db, new PiiCipher(randomBytes(32)));
       const { enterpriseId, groupId } = acme;
       member = await t.participant(enterpriseId);
       const colleague = await t.participant(enterpriseId);
@@ -194,10 +196,16 @@ describe('tenancy of enterprise-scoped reads (PostgreSQL)', () => {
         [2, 'happy', 3],
         [3, 'angry', 5],
       ];
+      // Each session's word counts, as stored before the encryption pass (plaintext JSON, which
+      // is read as it is).
+      const perSession = new Map<number, Record<string, number>>();
       for (const [session, word, count] of words) {
+        perSession.set(session, { ...perSession.get(session), [word]: count });
+      }
+      for (const [session, counts] of perSession) {
         await t.rows(
-          'INSERT INTO session_word_counts (session_id, word, count) VALUES ($1, $2, $3)',
-          [sessions[session], word, count],
+          'UPDATE sessions SET word_counts = $2, counted_words = 1 WHERE session_id = $1',
+          [sessions[session], JSON.stringify(counts)],
         );
       }
       // The day counts ingestion would have written, and one sealed cell per day and series, as

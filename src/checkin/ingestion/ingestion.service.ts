@@ -14,9 +14,8 @@ import {
 } from '../../metrics/rollups/metric-rollups.repository';
 import { PRIVACY_FLOOR } from '../../common/privacy-model';
 import { Database, Sql } from '../../database/database';
-import { SessionResultsRepository } from '../../sessions/session-results.repository';
 import { SessionsRepository } from '../../sessions/sessions.repository';
-import { sealTranscript } from '../../sessions/transcript-codec';
+import { openJson, sealJson, sealTranscript } from '../../sessions/transcript-codec';
 import { countWords } from './words';
 import { IngestionErrors } from './ingestion.errors';
 import { IngestionRepository, LockedSession } from './ingestion.repository';
@@ -57,7 +56,6 @@ export class IngestionService {
     private readonly db: Database,
     private readonly ingestion: IngestionRepository,
     private readonly sessions: SessionsRepository,
-    private readonly results: SessionResultsRepository,
     private readonly rollups: MetricRollupsRepository,
     private readonly cohorts: CohortCellsRepository,
     private readonly groups: GroupsRepository,
@@ -89,10 +87,13 @@ export class IngestionService {
       if (session.consentMissing) throw new ApiError(409, IngestionErrors.ConsentMissing);
       const completedAt = result.completedAt ? new Date(result.completedAt) : new Date();
       const features = featureValues(result.features);
-      await this.results.addFeatures(session, features, sql);
       await this.rollups.addFeatures(session.groupId, features, sql);
       const groupPercentiles = await this.groupPercentiles(session, features, sql);
-      const userPercentiles = await this.results.participantPercentiles(sessionId, sql);
+      const userPercentiles = await this.userPercentiles(session, result.features, sql);
+      const userTurns = result.transcript
+        .filter((turn) => turn.role === 'user')
+        .map((turn) => turn.content);
+      const words = countWords(userTurns);
       await this.sessions.complete(
         sessionId,
         {
@@ -106,7 +107,12 @@ export class IngestionService {
             assessment: result.subscores.assessment,
           },
           sealedTranscript: sealTranscript(this.cipher, result.transcript),
-          features: result.features,
+          sealedFeatures: sealJson(this.cipher, result.features),
+          sealedWordCounts: sealJson(
+            this.cipher,
+            Object.fromEntries([...words.keys()].sort().map((word) => [word, words.get(word)])),
+          ),
+          countedWords: [...words.values()].reduce((sum, count) => sum + count, 0),
           groupPercentiles,
           userPercentiles,
           resultHash: hash,
@@ -114,11 +120,6 @@ export class IngestionService {
         },
         sql,
       );
-      const userTurns = result.transcript
-        .filter((turn) => turn.role === 'user')
-        .map((turn) => turn.content);
-      const words = countWords(userTurns);
-      await this.results.addWordCounts(sessionId, words, sql);
       await this.cohorts.addCompleted(session, completedAt, sql);
       await this.groups.deductCredit(session.groupId, sql);
       const payload: SessionResultPayload = {
@@ -138,6 +139,30 @@ export class IngestionService {
       );
       return 'completed';
     });
+  }
+
+  /**
+   * Mid-rank percentile of each of the session's features among the participant's own completed
+   * sessions (every group), the session itself included: (below + ½·equal) / n. Their values are
+   * stored only encrypted, so they are opened here — a participant has few sessions.
+   */
+  private async userPercentiles(
+    session: LockedSession,
+    features: Record<string, number>,
+    sql: Sql,
+  ): Promise<Record<string, number>> {
+    const earlier = (await this.sessions.sealedFeaturesOf(session.participantId, sql)).map((row) =>
+      openJson<Record<string, number>>(this.cipher, row.features),
+    );
+    const percentiles: Record<string, number> = {};
+    for (const name of Object.keys(features).sort()) {
+      const mine = features[name];
+      const values = [mine, ...earlier.flatMap((other) => (name in other ? [other[name]] : []))];
+      const below = values.filter((value) => value < mine).length;
+      const equal = values.filter((value) => value === mine).length;
+      percentiles[name] = (below + 0.5 * equal) / values.length;
+    }
+    return percentiles;
   }
 
   /**

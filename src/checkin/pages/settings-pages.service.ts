@@ -15,7 +15,7 @@ import { ConsentLedgerRepository } from '../../participants/consent-ledger.repos
 import { ParticipantChoices } from '../../privacy/participant-choices';
 import { sessionView } from '../../sessions/session-view';
 import { SessionsRepository } from '../../sessions/sessions.repository';
-import { openTranscript } from '../../sessions/transcript-codec';
+import { openJson } from '../../sessions/transcript-codec';
 import { Browser, BrowserBinding, settingsLink } from './browser-binding';
 import { CheckinPagesRepository, MemberSettings } from './checkin-pages.repository';
 import { applyEmailPreferences, applyPrivacyLevel, found, withCookie } from './page-actions';
@@ -165,7 +165,7 @@ export class SettingsPagesService {
         const full = doneHere.has(session.sessionId);
         const view = sessionView(
           { ...session, privacyLevel: full ? MAX_PRIVACY_LEVEL : 0 },
-          (stored) => openTranscript(this.cipher, stored),
+          (stored) => openJson(this.cipher, stored),
         );
         // Done in another browser (or never opened in one): which, and when, only.
         return full ? view : { sessionID: view.sessionID, timestamp: view.timestamp };

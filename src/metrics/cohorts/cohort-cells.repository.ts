@@ -11,7 +11,7 @@ const SERIES: Record<CohortSeries, { shows: number; contributes: string }> = {
   scores: { shows: levelRevealing('mhci'), contributes: 's.mhci IS NOT NULL' },
   words: {
     shows: levelRevealing('transcript'),
-    contributes: 'EXISTS (SELECT 1 FROM session_word_counts w WHERE w.session_id = s.session_id)',
+    contributes: 'coalesce(s.counted_words, 0) > 0',
   },
 };
 
@@ -199,27 +199,42 @@ export class CohortCellsRepository {
   }
 
   /**
-   * Seals a run of words: the cell with the counts of the words at least `speakers` of its
-   * participants said (rarer ones are never stored); its sessions are no longer pending.
+   * A run's sessions' word counts, sealed (transcript-codec.ts), with whose they are: the sealer
+   * opens them to count words and speakers (docs/metrics.md).
+   */
+  async sealedWordsOf(
+    sessionIds: readonly string[],
+    sql: Sql,
+  ): Promise<{ participantId: string; wordCounts: string }[]> {
+    return sql.rows(
+      `SELECT participant_id AS "participantId", word_counts AS "wordCounts" FROM sessions
+        WHERE session_id = ANY ($1::text[]) AND word_counts IS NOT NULL`,
+      [sessionIds],
+    );
+  }
+
+  /**
+   * Seals a run of words: the cell with the counts of the words enough of its participants said
+   * (chosen by the sealer; rarer ones are never stored); its sessions are no longer pending.
    */
   async sealWords(
     groupId: number,
     run: SealableRun,
     floor: number,
-    speakers: number,
+    words: readonly { word: string; count: number }[],
     sql: Sql,
   ): Promise<void> {
     await sql.rows(
       `WITH cell AS (${this.insertCell('words')}),
        words AS (
          INSERT INTO cohort_cell_words (cell_id, word, count)
-         SELECT cell.id, w.word, sum(w.count)
-           FROM cell, session_word_counts w JOIN sessions s ON s.session_id = w.session_id
-          WHERE w.session_id = ANY ($6::text[])
-          GROUP BY cell.id, w.word
-         HAVING count(DISTINCT s.participant_id) >= $7)
+         SELECT cell.id, w.word, w.count FROM cell, unnest($7::text[], $8::bigint[]) AS w(word, count))
        DELETE FROM cohort_pending WHERE series = 'words' AND session_id = ANY ($6::text[])`,
-      [...this.cellParams(groupId, run, floor), speakers],
+      [
+        ...this.cellParams(groupId, run, floor),
+        words.map((w) => w.word),
+        words.map((w) => w.count),
+      ],
     );
     await this.addWordPrefix(groupId, run.lastDay, sql);
   }

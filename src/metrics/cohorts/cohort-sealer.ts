@@ -1,7 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
+import { PiiCipher } from '../../common/crypto/pii-cipher';
 import { Database } from '../../database/database';
+import { openJson } from '../../sessions/transcript-codec';
 import { COHORT_SERIES, type CohortSeries } from './cohort-cell.entity';
 import { CohortCellsRepository } from './cohort-cells.repository';
 import { lastClosedDay, sealableRuns } from './sealing-runs';
@@ -17,6 +19,7 @@ export class CohortSealer {
   constructor(
     private readonly db: Database,
     private readonly cells: CohortCellsRepository,
+    private readonly cipher: PiiCipher,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -47,13 +50,42 @@ export class CohortSealer {
         const runs = sealableRuns(await this.cells.pending(groupId, series, closedDay, sql), k);
         for (const run of runs) {
           if (series === 'scores') await this.cells.sealScores(groupId, run, k, sql);
-          else await this.cells.sealWords(groupId, run, k, floor.minWordSpeakers, sql);
+          else {
+            const sealed = await this.cells.sealedWordsOf(run.sessionIds, sql);
+            const words = this.wordsOfEnoughSpeakers(sealed, floor.minWordSpeakers);
+            await this.cells.sealWords(groupId, run, k, words, sql);
+          }
         }
         await this.cells.checked(groupId, series, closedDay, sql);
         return runs.length;
       });
     }
     return sealed;
+  }
+
+  /**
+   * The words of a run said by at least `speakers` distinct participants, with their counts over
+   * the run's sessions (opened here: per-session word counts are stored only encrypted).
+   */
+  private wordsOfEnoughSpeakers(
+    sealed: readonly { participantId: string; wordCounts: string }[],
+    speakers: number,
+  ): { word: string; count: number }[] {
+    const words = new Map<string, { count: number; speakers: Set<string> }>();
+    for (const { participantId, wordCounts } of sealed) {
+      for (const [word, count] of Object.entries(
+        openJson<Record<string, number>>(this.cipher, wordCounts),
+      )) {
+        const entry = words.get(word) ?? { count: 0, speakers: new Set<string>() };
+        entry.count += count;
+        entry.speakers.add(participantId);
+        words.set(word, entry);
+      }
+    }
+    return [...words]
+      .filter(([, entry]) => entry.speakers.size >= speakers)
+      .map(([word, entry]) => ({ word, count: entry.count }))
+      .sort((a, b) => (a.word < b.word ? -1 : a.word > b.word ? 1 : 0));
   }
 
   /** Seals every group with something due at `now` (the sweep); answers how many cells. */

@@ -21,23 +21,35 @@ export function featureValues(features: Record<string, number>): FeatureValues {
 type HistogramCount = { groupId: number; name: string; bucket: number; count: number };
 
 /**
- * The feature histograms' SQL (group percentiles, docs/checkin-flow.md), their only writer:
- * ingestion adds a completed session's values, erasure takes a participant's out
- * ({@link forgetParticipant}). Rows are always touched in one order (group, then feature name,
+ * The feature histograms' and exact value counts' SQL (group percentiles, docs/checkin-flow.md),
+ * their only writer: ingestion adds a completed session's values, erasure takes a participant's
+ * out ({@link forgetFeatureValues}). Rows are always touched in one order (group, then feature name,
  * then bucket), so concurrent ingestions and erasures cannot deadlock on them.
  */
 @Injectable()
 export class MetricRollupsRepository {
   constructor(private readonly db: Database) {}
 
-  /** Adds a session's features to its group's histograms (docs/checkin-flow.md). */
+  /**
+   * Adds a session's features to its group's histograms and exact value counts
+   * (docs/checkin-flow.md): tied to no session, so no table keeps one person's values.
+   */
   async addFeatures(groupId: number, features: FeatureValues, sql: Sql = this.db): Promise<void> {
     if (features.length === 0) return;
     await sql.rows(
-      `INSERT INTO group_feature_histograms AS h (group_id, name, bucket, count)
-       SELECT $1, name, bucket, 1 FROM unnest($2::text[], $3::int[]) AS f(name, bucket)
-       ON CONFLICT (group_id, name, bucket) DO UPDATE SET count = h.count + 1`,
-      [groupId, features.map((f) => f.name), features.map((f) => f.bucket)],
+      `WITH histogram AS (
+         INSERT INTO group_feature_histograms AS h (group_id, name, bucket, count)
+         SELECT $1, name, bucket, 1 FROM unnest($2::text[], $3::int[]) AS f(name, bucket)
+         ON CONFLICT (group_id, name, bucket) DO UPDATE SET count = h.count + 1)
+       INSERT INTO group_feature_values AS v (group_id, name, value, count)
+       SELECT $1, name, value, 1 FROM unnest($2::text[], $4::float8[]) AS f(name, value)
+       ON CONFLICT (group_id, name, value) DO UPDATE SET count = v.count + 1`,
+      [
+        groupId,
+        features.map((f) => f.name),
+        features.map((f) => f.bucket),
+        features.map((f) => f.value),
+      ],
     );
   }
 
@@ -61,9 +73,9 @@ export class MetricRollupsRepository {
               CASE WHEN h.here <= $6::numeric * h.total
                    THEN (h.below + 0.5 * h.here)::float8 / h.total
                    ELSE (h.below + (
-                          SELECT count(*) FILTER (WHERE value < m.value)
-                                 + 0.5 * count(*) FILTER (WHERE value = m.value)
-                            FROM session_features
+                          SELECT coalesce(sum(count) FILTER (WHERE value < m.value), 0)
+                                 + 0.5 * coalesce(sum(count) FILTER (WHERE value = m.value), 0)
+                            FROM group_feature_values
                            WHERE group_id = $1 AND name = m.name
                              AND value >= m.floor AND value <= m.value))::float8 / h.total
               END AS percentile
@@ -113,30 +125,62 @@ export class MetricRollupsRepository {
   }
 
   /**
-   * Takes an erased participant's feature values out of the histograms (docs/privacy.md,
-   * "Erasure"). Runs in the erasure's transaction while their feature rows still exist.
+   * Takes an erased participant's feature values (decrypted from their sessions by erasure) out
+   * of the histograms and exact value counts (docs/privacy.md, "Erasure"), in the erasure's
+   * transaction; emptied rows go.
    */
-  async forgetParticipant(participantId: string, sql: Sql): Promise<void> {
-    await this.subtractHistograms(await this.histogramCountsOf(participantId, sql), sql);
-  }
-
-  /** The participant's feature values as histogram counts, sorted (the lock order). */
-  private async histogramCountsOf(participantId: string, sql: Sql): Promise<HistogramCount[]> {
-    const values = await sql.rows<{ groupId: number; name: string; value: number }>(
-      `SELECT group_id AS "groupId", name, value FROM session_features WHERE participant_id = $1`,
-      [participantId],
-    );
+  async forgetFeatureValues(
+    values: readonly { groupId: number; name: string; value: number }[],
+    sql: Sql,
+  ): Promise<void> {
     const counts = new Map<string, HistogramCount>();
+    const exact = new Map<
+      string,
+      { groupId: number; name: string; value: number; count: number }
+    >();
     for (const { groupId, name, value } of values) {
       const bucket = featureBucket(value);
       const key = `${groupId}\u0000${name}\u0000${bucket}`;
       const entry = counts.get(key) ?? { groupId, name, bucket, count: 0 };
       entry.count++;
       counts.set(key, entry);
+      const valueKey = `${groupId}\u0000${name}\u0000${value}`;
+      const same = exact.get(valueKey) ?? { groupId, name, value, count: 0 };
+      same.count++;
+      exact.set(valueKey, same);
     }
-    return [...counts.values()].sort(
-      (a, b) =>
-        a.groupId - b.groupId || (a.name < b.name ? -1 : a.name > b.name ? 1 : a.bucket - b.bucket),
+    const byLockOrder = <T extends { groupId: number; name: string }>(
+      rows: T[],
+      then: (a: T, b: T) => number,
+    ) =>
+      rows.sort(
+        (a, b) =>
+          a.groupId - b.groupId || (a.name < b.name ? -1 : a.name > b.name ? 1 : then(a, b)),
+      );
+    await this.subtractHistograms(
+      byLockOrder([...counts.values()], (a, b) => a.bucket - b.bucket),
+      sql,
+    );
+    const rows = byLockOrder([...exact.values()], (a, b) => a.value - b.value);
+    if (rows.length === 0) return;
+    await sql.rows(
+      `WITH mine AS (
+         SELECT * FROM unnest($1::bigint[], $2::text[], $3::float8[], $4::int[])
+                  AS m(group_id, name, value, count)),
+       emptied AS (
+         DELETE FROM group_feature_values v USING mine
+          WHERE v.group_id = mine.group_id AND v.name = mine.name AND v.value = mine.value
+            AND v.count <= mine.count)
+       UPDATE group_feature_values v SET count = v.count - mine.count
+         FROM mine
+        WHERE v.group_id = mine.group_id AND v.name = mine.name AND v.value = mine.value
+          AND v.count > mine.count`,
+      [
+        rows.map((r) => r.groupId),
+        rows.map((r) => r.name),
+        rows.map((r) => r.value),
+        rows.map((r) => r.count),
+      ],
     );
   }
 
