@@ -369,6 +369,9 @@ function updateResultsSection(id, markdown, file = RESULTS_FILE) {
  * startProcess() options for our built service (`node dist/main`) as the benchmarks run it:
  * production mode (so benchmark-only secrets), warn-level logs, no demo data.
  */
+/** The service's data key in every benchmark (seeded databases are reused between runs). */
+const BENCH_DATA_ENCRYPTION_KEY = 'be'.repeat(32);
+
 function ourServiceOptions({
   port,
   databaseUrl,
@@ -397,7 +400,7 @@ function ourServiceOptions({
       // 127.0.0.1): on, so its Redis round trip on pages and ingestion is measured.
       PUBLIC_RATE_LIMIT_REQUESTS: '1000000000',
       // Benchmark-only values (seeded databases are reused between runs, so they must be stable).
-      DATA_ENCRYPTION_KEY: 'be'.repeat(32),
+      DATA_ENCRYPTION_KEY: BENCH_DATA_ENCRYPTION_KEY,
       CHECKIN_TOKEN_SECRET: 'bench-checkin-token-secret-0123456789',
       ENGINE_TOKEN: 'bench-engine-token-0123456789abcdefghij',
       // What production requires (docs/security.md); no mail is sent by the measured routes.
@@ -494,6 +497,7 @@ function rateLimitRows({ title, ours, oursLimitOff, reference, target }) {
 }
 
 module.exports = {
+  BENCH_DATA_ENCRYPTION_KEY,
   ourServiceOptions,
   throughputFmt,
   throughputTable,

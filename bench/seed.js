@@ -13,6 +13,7 @@
 
 const path = require('node:path');
 const { Client } = require('pg');
+const { BENCH_DATA_ENCRYPTION_KEY } = require('./lib');
 
 const DIST = path.join(__dirname, '..', 'dist');
 const SEED = 0x636b6e; // "ckn"
@@ -624,7 +625,8 @@ async function existingSessionsSeed(client, keyHash, expected) {
                          AND email_hash = $2) AS key_matches,
               -- Seeded before transcripts were encrypted (plaintext JSON): seeded again.
               NOT EXISTS (SELECT 1 FROM sessions WHERE enterprise_id = $1
-                             AND (transcript NOT LIKE 'v2.%' OR features NOT LIKE 'v2.%'))
+                             AND (transcript NOT LIKE 'v2.%' OR features NOT LIKE 'v2.%'
+                                  OR shared_level IS DISTINCT FROM 5))
                 AS transcripts_sealed`,
       [enterpriseId, expected.firstEmailHash],
     )
@@ -709,7 +711,7 @@ async function insertSessionsSeed(
        INSERT INTO sessions (session_id, enterprise_id, participant_id, group_id, status,
                              return_url, created_at, completed_at, version, mhci, subscores,
                              group_percentiles, user_percentiles, transcript, features,
-                             result_hash, synthetic)
+                             result_hash, synthetic, shared_level)
        SELECT 'ses_' || left(md5('bench-sessions/s' || s.i), 24), $1, p.id, g.group_id,
               'completed', 'https://app.example.com/checkin/finished',
               s.completed_at - interval '5 minutes' - (s.i % 97) * interval '1 second',
@@ -733,7 +735,9 @@ async function insertSessionsSeed(
                 'vocal_energy', round((s.i * 97 % 10001) / 10000.0, 4)),
               ($5::text[])[1 + (s.i % 5) * 5 + (s.i / 5) % 5],
               ($6::text[])[1 + s.i % 25],
-              encode(sha256(convert_to('bench-sessions/r' || s.i, 'UTF8')), 'hex'), false
+              encode(sha256(convert_to('bench-sessions/r' || s.i, 'UTF8')), 'hex'), false,
+              -- Each check-in shared at level 5 (its own level, docs/privacy.md), like its member.
+              5
          FROM s
          JOIN p ON p.n = s.n
          JOIN g ON g.k = (s.n - 1) % $3::int + 1
@@ -805,7 +809,7 @@ async function rebuildFeatureValues(client, groupId) {
   await client.query('DELETE FROM group_feature_histograms WHERE group_id = $1', [groupId]);
   await client.query(
     `INSERT INTO group_feature_values (group_id, name, value, count)
-     SELECT $1, f.name,
+     SELECT $1::bigint, f.name,
             f.centre + f.spread * sqrt(3) * (
                 (hashint8extended(x.i, f.k * 4) & 4294967295)::float8
               + (hashint8extended(x.i, f.k * 4 + 1) & 4294967295)::float8
@@ -1043,6 +1047,33 @@ async function existingIngestionSeed(client, keyHash) {
 async function removeIngestionRuns(client, { largeGroupId, emptyGroupId }) {
   await client.query('BEGIN');
   try {
+    // The runs' feature values in the large group, stored encrypted: opened with the benchmark's
+    // data key and taken out by the service's own statement, as erasure does.
+    const { rows: runs } = await client.query(
+      `SELECT group_id AS "groupId", features FROM sessions
+        WHERE group_id = $1 AND completed_at > $2 AND features IS NOT NULL`,
+      [largeGroupId, INGESTION_SEEDED_UNTIL],
+    );
+    if (runs.length > 0) {
+      const { loadConfig } = loadDist('config/config.js');
+      const { PiiCipher } = loadDist('common/crypto/pii-cipher.js');
+      const { openJson } = loadDist('sessions/transcript-codec.js');
+      const { MetricRollupsRepository } = loadDist('metrics/rollups/metric-rollups.repository.js');
+      const config = loadConfig({
+        NODE_ENV: 'test',
+        DATA_ENCRYPTION_KEY: BENCH_DATA_ENCRYPTION_KEY,
+      });
+      const cipher = PiiCipher.fromKeys(config.dataEncryptionKey, config.dataKeys);
+      const sql = { rows: async (text, params) => (await client.query(text, params)).rows };
+      const values = runs.flatMap((run) =>
+        Object.entries(openJson(cipher, run.features)).map(([name, value]) => ({
+          groupId: Number(run.groupId),
+          name,
+          value,
+        })),
+      );
+      await new MetricRollupsRepository(sql).forgetFeatureValues(values, sql);
+    }
     await client.query(
       `DELETE FROM sessions
         WHERE (group_id = $1 AND (completed_at IS NULL OR completed_at > $3)) OR group_id = $2`,
@@ -1064,10 +1095,8 @@ async function removeIngestionRuns(client, { largeGroupId, emptyGroupId }) {
     await client.query('UPDATE groups SET credits = 0 WHERE group_id = ANY ($1::bigint[])', [
       groups,
     ]);
-    // The runs' feature values are known only encrypted: the groups' counts are rebuilt.
     await client.query('DELETE FROM group_feature_values WHERE group_id = $1', [emptyGroupId]);
     await client.query('DELETE FROM group_feature_histograms WHERE group_id = $1', [emptyGroupId]);
-    await rebuildFeatureValues(client, largeGroupId);
     await client.query('COMMIT');
   } catch (error) {
     await client.query('ROLLBACK').catch(() => undefined);

@@ -272,6 +272,7 @@ async function checkIngestion(db, baseUrl, seed, headers) {
     ).rows[0].group_percentiles;
     // The same mid-rank counted exactly over the group's exact value counts (the session's own
     // values, as posted, are among them).
+    const posted = JSON.parse(body);
     const expected = (
       await db.query(
         `SELECT m.name,
@@ -281,7 +282,7 @@ async function checkIngestion(db, baseUrl, seed, headers) {
            FROM unnest($2::text[], $3::float8[]) AS m(name, value)
            JOIN group_feature_values v ON v.group_id = $1 AND v.name = m.name
           GROUP BY m.name`,
-        [groupId, Object.keys(body.features), Object.values(body.features)],
+        [groupId, Object.keys(posted.features), Object.values(posted.features)],
       )
     ).rows;
     if (groupId === seed.emptyGroupId) {
