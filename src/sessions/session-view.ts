@@ -50,12 +50,12 @@ const byName = (map: Record<string, number> | null): Record<string, number> => {
   return sorted;
 };
 
-/** Decrypts a stored JSON value (transcript-codec.ts `openJson` with the data keys). */
-export type TranscriptOpener = (stored: string) => unknown;
+/** Decrypts a stored JSON value, transcript or features (transcript-codec.ts `openJson`). */
+export type SealedOpener = (stored: string) => unknown;
 
 /** How each field of the resource is read from the stored session. */
 const FIELD_VALUES: {
-  [F in SessionField]: (session: SessionRecord, open: TranscriptOpener) => SessionDto[F];
+  [F in SessionField]: (session: SessionRecord, open: SealedOpener) => SessionDto[F];
 } = {
   externalID: (session) => session.externalId,
   sessionID: (session) => session.sessionId,
@@ -77,10 +77,10 @@ const FIELD_VALUES: {
 const hasResult = (session: SessionRecord): boolean =>
   session.completedAt !== null && session.mhci !== null;
 
-export function sessionView(session: SessionRecord, openTranscript: TranscriptOpener): SessionDto {
+export function sessionView(session: SessionRecord, open: SealedOpener): SessionDto {
   const view: Record<string, unknown> = {};
   for (const field of sessionFieldsAt(hasResult(session) ? session.privacyLevel : 0)) {
-    view[field] = FIELD_VALUES[field](session, openTranscript);
+    view[field] = FIELD_VALUES[field](session, open);
   }
   return view as unknown as SessionDto;
 }

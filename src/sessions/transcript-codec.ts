@@ -12,9 +12,6 @@ import type { TranscriptTurn } from './session.entity';
 export const isPlaintextJson = (stored: string): boolean =>
   stored.startsWith('[') || stored.startsWith('{');
 
-/** Kept for readers of transcripts: a transcript's plaintext is a JSON array. */
-export const isPlaintextTranscript = isPlaintextJson;
-
 /** The stored form of a value: its JSON, encrypted under the newest data key. */
 export function sealJson(cipher: PiiCipher, value: unknown): string {
   return cipher.encrypt(JSON.stringify(value));

@@ -17,8 +17,8 @@ export function featureValues(features: Record<string, number>): FeatureValues {
     .map((name) => ({ name, value: features[name], bucket: featureBucket(features[name]) }));
 }
 
-/** How many of one participant's feature values fall in one (group, feature, bucket). */
-type HistogramCount = { groupId: number; name: string; bucket: number; count: number };
+/** How many erased values fall in one (group, feature, bucket or exact value). */
+type FeatureCount = { groupId: number; name: string; key: number; count: number };
 
 /**
  * The feature histograms' and exact value counts' SQL (group percentiles, docs/checkin-flow.md),
@@ -133,78 +133,65 @@ export class MetricRollupsRepository {
     values: readonly { groupId: number; name: string; value: number }[],
     sql: Sql,
   ): Promise<void> {
-    const counts = new Map<string, HistogramCount>();
-    const exact = new Map<
-      string,
-      { groupId: number; name: string; value: number; count: number }
-    >();
-    for (const { groupId, name, value } of values) {
-      const bucket = featureBucket(value);
-      const key = `${groupId}\u0000${name}\u0000${bucket}`;
-      const entry = counts.get(key) ?? { groupId, name, bucket, count: 0 };
-      entry.count++;
-      counts.set(key, entry);
-      const valueKey = `${groupId}\u0000${name}\u0000${value}`;
-      const same = exact.get(valueKey) ?? { groupId, name, value, count: 0 };
-      same.count++;
-      exact.set(valueKey, same);
-    }
-    const byLockOrder = <T extends { groupId: number; name: string }>(
-      rows: T[],
-      then: (a: T, b: T) => number,
-    ) =>
-      rows.sort(
-        (a, b) =>
-          a.groupId - b.groupId || (a.name < b.name ? -1 : a.name > b.name ? 1 : then(a, b)),
-      );
-    await this.subtractHistograms(
-      byLockOrder([...counts.values()], (a, b) => a.bucket - b.bucket),
+    await this.subtract(
+      'group_feature_histograms',
+      'bucket',
+      tally(values, (v) => featureBucket(v.value)),
       sql,
     );
-    const rows = byLockOrder([...exact.values()], (a, b) => a.value - b.value);
-    if (rows.length === 0) return;
-    await sql.rows(
-      `WITH mine AS (
-         SELECT * FROM unnest($1::bigint[], $2::text[], $3::float8[], $4::int[])
-                  AS m(group_id, name, value, count)),
-       emptied AS (
-         DELETE FROM group_feature_values v USING mine
-          WHERE v.group_id = mine.group_id AND v.name = mine.name AND v.value = mine.value
-            AND v.count <= mine.count)
-       UPDATE group_feature_values v SET count = v.count - mine.count
-         FROM mine
-        WHERE v.group_id = mine.group_id AND v.name = mine.name AND v.value = mine.value
-          AND v.count > mine.count`,
-      [
-        rows.map((r) => r.groupId),
-        rows.map((r) => r.name),
-        rows.map((r) => r.value),
-        rows.map((r) => r.count),
-      ],
+    await this.subtract(
+      'group_feature_values',
+      'value',
+      tally(values, (v) => v.value),
+      sql,
     );
   }
 
-  /** Takes counts out of the feature histograms (emptied buckets go). */
-  private async subtractHistograms(counts: readonly HistogramCount[], sql: Sql): Promise<void> {
+  /** Takes counts out of one of the two tables (emptied rows go). */
+  private async subtract(
+    table: 'group_feature_histograms' | 'group_feature_values',
+    column: 'bucket' | 'value',
+    counts: readonly FeatureCount[],
+    sql: Sql,
+  ): Promise<void> {
     if (counts.length === 0) return;
+    const type = column === 'bucket' ? 'int' : 'float8';
     await sql.rows(
       `WITH mine AS (
-         SELECT * FROM unnest($1::bigint[], $2::text[], $3::int[], $4::bigint[])
-                  AS m(group_id, name, bucket, count)),
+         SELECT * FROM unnest($1::bigint[], $2::text[], $3::${type}[], $4::int[])
+                  AS m(group_id, name, key, count)),
        emptied AS (
-         DELETE FROM group_feature_histograms h USING mine
-          WHERE h.group_id = mine.group_id AND h.name = mine.name AND h.bucket = mine.bucket
-            AND h.count <= mine.count)
-       UPDATE group_feature_histograms h SET count = h.count - mine.count
+         DELETE FROM ${table} t USING mine
+          WHERE t.group_id = mine.group_id AND t.name = mine.name AND t.${column} = mine.key
+            AND t.count <= mine.count)
+       UPDATE ${table} t SET count = t.count - mine.count
          FROM mine
-        WHERE h.group_id = mine.group_id AND h.name = mine.name AND h.bucket = mine.bucket
-          AND h.count > mine.count`,
+        WHERE t.group_id = mine.group_id AND t.name = mine.name AND t.${column} = mine.key
+          AND t.count > mine.count`,
       [
         counts.map((c) => c.groupId),
         counts.map((c) => c.name),
-        counts.map((c) => c.bucket),
+        counts.map((c) => c.key),
         counts.map((c) => c.count),
       ],
     );
   }
+}
+
+/** How many of the values share a (group, feature, key), sorted by them: the lock order. */
+function tally(
+  values: readonly { groupId: number; name: string; value: number }[],
+  keyOf: (value: { value: number }) => number,
+): FeatureCount[] {
+  const counts = new Map<string, FeatureCount>();
+  for (const value of values) {
+    const key = keyOf(value);
+    const id = `${value.groupId}\u0000${value.name}\u0000${key}`;
+    const entry = counts.get(id) ?? { groupId: value.groupId, name: value.name, key, count: 0 };
+    entry.count++;
+    counts.set(id, entry);
+  }
+  return [...counts.values()].sort(
+    (a, b) => a.groupId - b.groupId || (a.name < b.name ? -1 : a.name > b.name ? 1 : a.key - b.key),
+  );
 }
