@@ -133,50 +133,65 @@ export class MetricRollupsRepository {
     values: readonly { groupId: number; name: string; value: number }[],
     sql: Sql,
   ): Promise<void> {
-    await this.subtract(
-      'group_feature_histograms',
-      'bucket',
+    await this.subtractHistograms(
       tally(values, (v) => featureBucket(v.value)),
       sql,
     );
-    await this.subtract(
-      'group_feature_values',
-      'value',
+    await this.subtractValues(
       tally(values, (v) => v.value),
       sql,
     );
   }
 
-  /** Takes counts out of one of the two tables (emptied rows go). */
-  private async subtract(
-    table: 'group_feature_histograms' | 'group_feature_values',
-    column: 'bucket' | 'value',
-    counts: readonly FeatureCount[],
-    sql: Sql,
-  ): Promise<void> {
+  /**
+   * Takes counts out of the histograms (emptied buckets go). Table names stay literal, so the
+   * ownership check reads them (test/integration/table-ownership.spec.ts).
+   */
+  private async subtractHistograms(counts: readonly FeatureCount[], sql: Sql): Promise<void> {
     if (counts.length === 0) return;
-    const type = column === 'bucket' ? 'int' : 'float8';
     await sql.rows(
-      `WITH mine AS (
-         SELECT * FROM unnest($1::bigint[], $2::text[], $3::${type}[], $4::int[])
-                  AS m(group_id, name, key, count)),
+      `WITH mine AS (${MINE('int')}),
        emptied AS (
-         DELETE FROM ${table} t USING mine
-          WHERE t.group_id = mine.group_id AND t.name = mine.name AND t.${column} = mine.key
+         DELETE FROM group_feature_histograms t USING mine
+          WHERE t.group_id = mine.group_id AND t.name = mine.name AND t.bucket = mine.key
             AND t.count <= mine.count)
-       UPDATE ${table} t SET count = t.count - mine.count
+       UPDATE group_feature_histograms t SET count = t.count - mine.count
          FROM mine
-        WHERE t.group_id = mine.group_id AND t.name = mine.name AND t.${column} = mine.key
+        WHERE t.group_id = mine.group_id AND t.name = mine.name AND t.bucket = mine.key
           AND t.count > mine.count`,
-      [
-        counts.map((c) => c.groupId),
-        counts.map((c) => c.name),
-        counts.map((c) => c.key),
-        counts.map((c) => c.count),
-      ],
+      countParams(counts),
+    );
+  }
+
+  /** Takes counts out of the exact value counts (emptied values go). */
+  private async subtractValues(counts: readonly FeatureCount[], sql: Sql): Promise<void> {
+    if (counts.length === 0) return;
+    await sql.rows(
+      `WITH mine AS (${MINE('float8')}),
+       emptied AS (
+         DELETE FROM group_feature_values t USING mine
+          WHERE t.group_id = mine.group_id AND t.name = mine.name AND t.value = mine.key
+            AND t.count <= mine.count)
+       UPDATE group_feature_values t SET count = t.count - mine.count
+         FROM mine
+        WHERE t.group_id = mine.group_id AND t.name = mine.name AND t.value = mine.key
+          AND t.count > mine.count`,
+      countParams(counts),
     );
   }
 }
+
+/** The counts to subtract as a relation (group_id, name, key, count); its key of `type`. */
+const MINE = (type: 'int' | 'float8') =>
+  `SELECT * FROM unnest($1::bigint[], $2::text[], $3::${type}[], $4::int[])
+            AS m(group_id, name, key, count)`;
+
+const countParams = (counts: readonly FeatureCount[]): unknown[] => [
+  counts.map((c) => c.groupId),
+  counts.map((c) => c.name),
+  counts.map((c) => c.key),
+  counts.map((c) => c.count),
+];
 
 /** How many of the values share a (group, feature, key), sorted by them: the lock order. */
 function tally(
