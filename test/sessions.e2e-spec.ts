@@ -262,7 +262,7 @@ describe('Sessions and participants', () => {
     });
 
     it('stores the parsed address: the plain one, trimmed, lower-cased for look-up', async () => {
-      const created = await first('  Plain.Person+tag@Example.ORG \n');
+      const created = await first('  Plain.Person+tag@Example.ORG ');
       const { rows } = await t.db.query<{ email_ciphertext: string; email_hash: string }>(
         'SELECT email_ciphertext, email_hash FROM participants WHERE external_id = $1',
         [created.userIdentifier],

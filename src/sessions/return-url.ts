@@ -14,16 +14,13 @@
  */
 import { isIP } from 'node:net';
 import { isPublicAddress } from '../common/net/public-address';
+import { hasControlCharacter } from '../common/validation/rules';
 
 const MAX_LENGTH = 2048;
 
-/** C0 controls (tab, line breaks, NUL, …) and DEL. */
-// eslint-disable-next-line no-control-regex
-const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
-
 /** The normalised address (`new URL(value).href`) when `value` is acceptable, else null. */
 export function normaliseReturnUrl(value: string): string | null {
-  if (value.length > MAX_LENGTH || CONTROL_CHARACTER.test(value)) return null;
+  if (value.length > MAX_LENGTH || hasControlCharacter(value)) return null;
   let url: URL;
   try {
     url = new URL(value);

@@ -9,6 +9,8 @@
  * completed by the engine and sent to `/done`.
  */
 import fc from 'fast-check';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { LinkTokens } from '../../src/participant-links/link-tokens';
 import { ParticipantLinks } from '../../src/participant-links/participant-links';
 import { isPlainEmailAddress } from '../../src/common/validation/email-address';
@@ -201,6 +203,136 @@ describe('Schema fuzz', () => {
     // The fuzz reaches the handlers: most answers are validation errors, some succeed.
     expect(statuses.get(400) ?? 0).toBeGreaterThan(RUNS / 4);
     expect(statuses.get(200) ?? 0).toBeGreaterThan(50);
+  }, 300_000);
+
+  // --- hostile strings, nesting and dates in otherwise valid bodies -------------------------
+
+  it('refuses control characters in every string field of every operation, deep nesting and impossible dates, never 5xx', async () => {
+    const HOSTILE_RUNS = 3_000;
+    const document = JSON.parse(
+      readFileSync(join(__dirname, '..', '..', 'openapi.json'), 'utf8'),
+    ) as OpenApiDocument;
+    const owner = await t.newEnterprise('Fuzzed strings');
+    const target = await t.newGroup(owner, 'Hostile strings');
+    const person = (await t.createSession(owner, target, 'strings@example.com'))
+      .body as SessionCreated;
+    const sandbox = await t.newEnterprise('Fuzzed sandbox', { sandbox: true });
+    const sandboxGroup = await t.newGroup(sandbox, 'Hostile sandbox');
+    const sandboxSession = (await t.createSession(sandbox, sandboxGroup, 'strings@example.com'))
+      .body as SessionCreated;
+    const webhook = (
+      await t.request('POST', `/webhooks/${target.groupID}`, {
+        apiKey: owner.apiKey,
+        body: { url: 'https://hooks.example.com/fuzz', description: 'Fuzzed' },
+      })
+    ).body as { id: string };
+    /** Every operation that takes a JSON body, with a valid body built from its examples. */
+    const operations = Object.entries(document.paths).flatMap(([path, methods]) =>
+      Object.entries(methods)
+        .filter(([, operation]) => operation.requestBody)
+        .map(([method, operation]) => ({
+          method: method.toUpperCase(),
+          path,
+          example: exampleOf(
+            document,
+            operation.requestBody!.content['application/json'].schema,
+          ) as Record<string, unknown>,
+        })),
+    );
+    expect(operations.length).toBeGreaterThanOrEqual(12);
+    const url = (path: string) =>
+      path
+        .replace('{groupID}', String(target.groupID))
+        .replace('{externalID}', person.userIdentifier)
+        .replace('{webhookID}', webhook.id)
+        .replace(
+          '{sessionID}',
+          path.startsWith('/sandbox/') ? sandboxSession.sessionID : person.sessionID,
+        );
+    /** Any C0 character or DEL, with at least one that no field takes (free text takes \t \n \r). */
+    const controlCharacter = fc
+      .constantFrom(...Array.from({ length: 0x20 }, (_, code) => code), 0x7f)
+      .map((code) => String.fromCharCode(code));
+    const neverAllowed = controlCharacter.filter((character) => !'\t\n\r'.includes(character));
+    const hostileString = fc
+      .tuple(
+        fc.string({ maxLength: 10 }),
+        fc.array(controlCharacter, { maxLength: 3 }),
+        neverAllowed,
+      )
+      .map(([text, controls, forbidden]) => `${text}${controls.join('')}${forbidden}${text}`);
+    const extremeDate = fc.oneof(
+      fc.constantFrom(
+        '0000-01-01T00:00:00Z',
+        '-000001-01-01T00:00:00Z',
+        '1999-12-31T23:59:59Z',
+        '+275760-09-13T00:00:00Z',
+        '9999-12-31T23:59:59.999999999Z',
+        '2026-02-30T00:00:00Z',
+        '2026-13-01T00:00:00Z',
+      ),
+      fc.integer({ min: -8.64e15, max: 8.64e15 }).map((time) => new Date(time).toISOString()),
+    );
+    const hostileBody = fc
+      .tuple(
+        fc.nat({ max: operations.length - 1 }),
+        fc.nat(),
+        fc.constantFrom('control', 'control', 'nesting', 'date'),
+        hostileString,
+        fc.integer({ min: 30, max: 20_000 }),
+        extremeDate,
+      )
+      .map(([index, at, kind, text, depth, date]) => {
+        const operation = operations[index];
+        const body = structuredClone(operation.example);
+        const fields = Object.keys(body);
+        const field = fields[at % Math.max(fields.length, 1)] ?? 'x';
+        let raw: string;
+        let replaced: 'key' | 'value' | null = null;
+        if (kind === 'control') {
+          replaced = replaceAString(body, at, text);
+          raw = JSON.stringify(body);
+        } else if (kind === 'date')
+          raw = JSON.stringify({ ...body, [field]: date, completedAt: date });
+        else {
+          const inner = JSON.stringify(body[field] ?? 1);
+          raw = JSON.stringify({ ...body, [field]: '\u0000' }).replace(
+            '"\\u0000"',
+            '['.repeat(depth) + inner + ']'.repeat(depth),
+          );
+        }
+        return { operation, raw, kind, depth, replaced };
+      });
+    const failures: string[] = [];
+    const statuses = new Map<number, number>();
+    await fc.assert(
+      fc.asyncProperty(hostileBody, async ({ operation, raw, kind, depth, replaced }) => {
+        const path = url(operation.path);
+        const response = await t.request(operation.method, path, {
+          apiKey: path.startsWith('/sandbox/') ? sandbox.apiKey : owner.apiKey,
+          headers: path.startsWith('/internal/') ? engineHeaders() : {},
+          rawBody: raw,
+        });
+        statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
+        const error = (response.body as { error?: unknown } | undefined)?.error;
+        const deepEnough = kind === 'nesting' && depth + 1 > 32;
+        if (
+          response.status >= 500 ||
+          (response.status >= 400 && typeof error !== 'string') ||
+          (deepEnough && error !== 'Invalid JSON body') ||
+          // A value with a control character is refused; a key is refused, or dropped as unknown.
+          (replaced === 'value' && response.status < 400)
+        ) {
+          failures.push(
+            `${operation.method} ${path} ${raw.slice(0, 160)} → ${response.status} ${response.text.slice(0, 120)}`,
+          );
+        }
+        return true;
+      }),
+      { numRuns: HOSTILE_RUNS },
+    );
+    expect(failures.slice(0, 10)).toEqual([]);
+    expect(statuses.get(400) ?? 0).toBeGreaterThan(HOSTILE_RUNS / 2);
   }, 300_000);
 
   // --- the participant pages, with working links ------------------------------------------
@@ -578,3 +710,72 @@ describe('Schema fuzz', () => {
     expect(created).toBeGreaterThan(SESSION_RUNS / 20);
   }, 300_000);
 });
+
+interface OpenApiSchema {
+  $ref?: string;
+  type?: string;
+  example?: unknown;
+  properties?: Record<string, OpenApiSchema>;
+  allOf?: OpenApiSchema[];
+  items?: OpenApiSchema;
+}
+
+interface OpenApiDocument {
+  paths: Record<
+    string,
+    Record<string, { requestBody?: { content: Record<string, { schema: OpenApiSchema }> } }>
+  >;
+  components: { schemas: Record<string, OpenApiSchema> };
+}
+
+/** A valid value for `schema`, from the document's examples (what the API documents as valid). */
+function exampleOf(document: OpenApiDocument, schema: OpenApiSchema): unknown {
+  if (schema.$ref)
+    return exampleOf(document, document.components.schemas[schema.$ref.split('/').pop()!]);
+  if (schema.example !== undefined) return schema.example;
+  if (schema.allOf?.length) return exampleOf(document, schema.allOf[0]);
+  if (schema.properties) {
+    return Object.fromEntries(
+      Object.entries(schema.properties).map(([name, property]) => [
+        name,
+        exampleOf(document, property),
+      ]),
+    );
+  }
+  if (schema.type === 'array' && schema.items) return [exampleOf(document, schema.items)];
+  return schema.type === 'string' ? 'x' : 1;
+}
+
+/**
+ * Replaces one of the strings in `value` (a value or a key, chosen by `at`) by `text`, in place;
+ * says which kind it replaced (null: `value` holds no string).
+ */
+function replaceAString(value: unknown, at: number, text: string): 'key' | 'value' | null {
+  const slots: [kind: 'key' | 'value', replace: () => void][] = [];
+  const walk = (node: unknown): void => {
+    if (Array.isArray(node)) {
+      node.forEach((item, i) => {
+        if (typeof item === 'string') slots.push(['value', () => (node[i] = text)]);
+        else walk(item);
+      });
+    } else if (node !== null && typeof node === 'object') {
+      const record = node as Record<string, unknown>;
+      for (const [key, item] of Object.entries(record)) {
+        slots.push([
+          'key',
+          () => {
+            delete record[key];
+            record[text] = item;
+          },
+        ]);
+        if (typeof item === 'string') slots.push(['value', () => (record[key] = text)]);
+        else walk(item);
+      }
+    }
+  };
+  walk(value);
+  if (slots.length === 0) return null;
+  const [kind, replace] = slots[at % slots.length];
+  replace();
+  return kind;
+}

@@ -839,7 +839,7 @@ export interface components {
         [key: string]: number;
       };
       /**
-       * @description Defaults to the time of ingestion.
+       * @description When the check-in ended: an ISO 8601 date-time with a time zone, from 2000-01-01 to at most 5 minutes ahead of the service clock. Defaults to the time of ingestion.
        * @example 2026-11-22T09:42:10Z
        */
       completedAt?: string;
@@ -3482,7 +3482,7 @@ export interface operations {
        *     - `transcript must be an array of {role, content} with role 'assistant' or 'user' and content a string`
        *     - `You are missing the body parameter features`
        *     - `features must be an object of at most 500 names (letters, digits, _ . -, up to 64 characters) mapping to finite numbers`
-       *     - `completedAt must be an ISO 8601 date-time, not in the future`
+       *     - `Invalid completedAt`
        *     - `Session not found`
        */
       400: {
@@ -3505,7 +3505,7 @@ export interface operations {
               | "transcript must be an array of {role, content} with role 'assistant' or 'user' and content a string"
               | 'You are missing the body parameter features'
               | 'features must be an object of at most 500 names (letters, digits, _ . -, up to 64 characters) mapping to finite numbers'
-              | 'completedAt must be an ISO 8601 date-time, not in the future'
+              | 'Invalid completedAt'
               | 'Session not found';
           };
         };

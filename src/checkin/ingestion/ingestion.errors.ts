@@ -16,7 +16,7 @@ export const IngestionErrors = {
   FeaturesMissing: missingBodyParameter('features'),
   FeaturesInvalid:
     'features must be an object of at most 500 names (letters, digits, _ . -, up to 64 characters) mapping to finite numbers',
-  CompletedAtInvalid: 'completedAt must be an ISO 8601 date-time, not in the future',
+  CompletedAtInvalid: 'Invalid completedAt',
   SessionNotFound: 'Session not found',
   DifferentResult: 'A different result was already recorded for this session',
   ConsentMissing: 'The participant has not consented to this check-in',

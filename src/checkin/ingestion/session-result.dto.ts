@@ -1,6 +1,13 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { SubscoresDto, TranscriptTurnDto } from '../../sessions/dto/session.dto';
-import { holds, isString, required, Rules, satisfies } from '../../common/validation/rules';
+import {
+  FreeText,
+  holds,
+  isString,
+  required,
+  Rules,
+  satisfies,
+} from '../../common/validation/rules';
 import { IngestionErrors } from './ingestion.errors';
 
 const isScore = (value: unknown): value is number =>
@@ -39,12 +46,14 @@ export const isFeatures = (value: unknown): boolean =>
 
 /** Allows the engine's clock to run up to 5 minutes ahead of ours. */
 const CLOCK_SKEW_MS = 5 * 60_000;
+/** No check-in happened before the service existed: earlier dates are mistakes (docs/security.md). */
+const EARLIEST_COMPLETION = Date.UTC(2000, 0, 1);
 const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
 
-export const isPastDateTime = (value: string): boolean => {
+export const isPlausibleCompletionTime = (value: string): boolean => {
   if (!ISO_DATE_TIME.test(value)) return false;
   const time = Date.parse(value);
-  return Number.isFinite(time) && time <= Date.now() + CLOCK_SKEW_MS;
+  return Number.isFinite(time) && time >= EARLIEST_COMPLETION && time <= Date.now() + CLOCK_SKEW_MS;
 };
 
 /** A finished analysis, as the engine posts it (docs/checkin-flow.md). Validated strictly. */
@@ -79,6 +88,7 @@ export class SessionResultDto {
       { role: 'user', content: 'Better this week, thanks.' },
     ],
   })
+  @FreeText()
   @Rules(
     required(IngestionErrors.TranscriptMissing),
     holds(isTranscript, IngestionErrors.TranscriptInvalid),
@@ -100,11 +110,13 @@ export class SessionResultDto {
 
   @ApiPropertyOptional({
     example: '2026-11-22T09:42:10Z',
-    description: 'Defaults to the time of ingestion.',
+    description:
+      'When the check-in ended: an ISO 8601 date-time with a time zone, from 2000-01-01 to at most ' +
+      '5 minutes ahead of the service clock. Defaults to the time of ingestion.',
   })
   @Rules(
     isString(IngestionErrors.CompletedAtInvalid),
-    satisfies(isPastDateTime, IngestionErrors.CompletedAtInvalid),
+    satisfies(isPlausibleCompletionTime, IngestionErrors.CompletedAtInvalid),
   )
   completedAt?: string;
 }

@@ -1,5 +1,6 @@
 /**
- * Request bodies. The JSON parser does not reject a malformed body itself: it marks it, and
+ * Request bodies. The JSON parser does not reject a malformed body (nor one nested deeper than
+ * MAX_JSON_DEPTH) itself: it marks it, and
  * the body pipe (which runs after the ApiKeyGuard) answers 400 `Invalid JSON body`.
  * That keeps "authentication before any validation" true for bodies as well. Routes that take no
  * body ignore whatever was sent, as HTTP allows. Bodies over 1 MiB
@@ -14,6 +15,30 @@ import { ApiError } from '../errors/api-error';
 import { CommonErrors } from '../errors/common.errors';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+/** Deeper JSON is refused as malformed before it is parsed (docs/security.md, "Hostile input"). */
+export const MAX_JSON_DEPTH = 32;
+
+/**
+ * Whether the JSON text nests objects and arrays deeper than `max` (a top-level object is depth
+ * 1). One pass over the characters, skipping strings; it never builds anything, so a body nested
+ * 500,000 deep costs a scan, not a stack overflow in whatever walks the value later.
+ */
+export function nestsDeeperThan(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (inString) {
+      if (code === 0x5c /* \\ */) i++;
+      else if (code === 0x22 /* " */) inString = false;
+    } else if (code === 0x22) inString = true;
+    else if (code === 0x7b /* { */ || code === 0x5b /* [ */) {
+      if (++depth > max) return true;
+    } else if (code === 0x7d /* } */ || code === 0x5d /* ] */) depth--;
+  }
+  return false;
+}
 
 class MalformedBody {
   constructor(readonly reason: 'invalid-json' | 'unsupported-media-type') {}
@@ -32,6 +57,8 @@ export function installBodyParsers(
     { parseAs: 'string', bodyLimit: BODY_LIMIT_BYTES },
     (request, body, done) => {
       if (typeof body !== 'string' || body.trim() === '') return done(null, undefined);
+      if (nestsDeeperThan(body, MAX_JSON_DEPTH))
+        return done(null, new MalformedBody('invalid-json'));
       void parseJson(request, body, (error, parsed) => {
         done(null, error ? new MalformedBody('invalid-json') : parsed);
       });

@@ -9,6 +9,59 @@
  */
 import { registerDecorator, ValidationArguments } from 'class-validator';
 
+/**
+ * C0 control characters (U+0000–U+001F) and DEL. PostgreSQL cannot store NUL in text, and none
+ * of them belongs in a name, a key or an address; free text (FreeText) may hold tab, line feed
+ * and carriage return (docs/security.md, "Hostile input").
+ */
+// eslint-disable-next-line no-control-regex
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
+// eslint-disable-next-line no-control-regex
+const CONTROL_CHARACTER_IN_FREE_TEXT = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+
+/** True when `value` holds a control character not allowed in it. */
+export const hasControlCharacter = (value: string, freeText = false): boolean =>
+  (freeText ? CONTROL_CHARACTER_IN_FREE_TEXT : CONTROL_CHARACTER).test(value);
+
+/**
+ * For a field whose own message covers a control character (`Invalid groupKey`): that message
+ * then wins over the pipe's generic `<field> must not contain control characters`.
+ */
+export const noControlCharacters =
+  (message: string): Rule =>
+  (value) =>
+    typeof value === 'string' && hasControlCharacter(value) ? message : null;
+
+export const controlCharactersMessage = (field: string): string =>
+  `${field} must not contain control characters`;
+
+const FREE_TEXT = new WeakMap<object, Set<string>>();
+
+/**
+ * Property decorator: the field is free text, so tab, line feed and carriage return are allowed
+ * in it (and in every string nested in it). Other control characters are refused everywhere by
+ * the validation pipe.
+ */
+export function FreeText(): PropertyDecorator {
+  return (target, propertyName) => {
+    const fields = FREE_TEXT.get(target) ?? new Set<string>();
+    fields.add(String(propertyName));
+    FREE_TEXT.set(target, fields);
+  };
+}
+
+/** Whether `property` of instances of `type` (or of its parents) is declared FreeText. */
+export function isFreeText(type: new () => object, property: string): boolean {
+  for (
+    let proto: object | null = type.prototype as object;
+    proto;
+    proto = Object.getPrototypeOf(proto) as object | null
+  ) {
+    if (FREE_TEXT.get(proto)?.has(property)) return true;
+  }
+  return false;
+}
+
 /** A check returns an error message, or null when the value passes. */
 export type Rule = (value: unknown) => string | null;
 

@@ -3,6 +3,7 @@ import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
 import { ApiError } from '../errors/api-error';
 import { assertWellFormedBody } from '../http/request-body';
+import { controlCharactersMessage, hasControlCharacter, isFreeText } from './rules';
 
 const PRIMITIVES: unknown[] = [String, Boolean, Number, Array, Object];
 
@@ -11,6 +12,12 @@ const PRIMITIVES: unknown[] = [String, Boolean, Number, Array, Object];
  * decorated with `@Rules` and answers 400 with the first failing field's message. Unknown fields
  * are dropped (forward compatible, never stored). A body that is not a JSON object is treated as
  * an empty one, so the first required field is reported missing.
+ *
+ * Then, whatever the DTO's own rules: no string kept from the input (values and keys, nested ones
+ * too) may hold a control character, except tab, line feed and carriage return in fields declared
+ * FreeText; the first field that does answers `<field> must not contain control characters`
+ * (docs/security.md, "Hostile input"). A field whose own rules give a message for it (a webhook
+ * `url`: `Invalid URL`) has refused it before.
  */
 @Injectable()
 export class SpecValidationPipe implements PipeTransform {
@@ -33,6 +40,21 @@ export class SpecValidationPipe implements PipeTransform {
       const message = Object.values(constraints)[0] ?? 'Bad request';
       throw ApiError.badRequest(message);
     }
+    for (const [field, kept] of Object.entries(instance)) {
+      if (holdsControlCharacter(kept, isFreeText(metatype as new () => object, field))) {
+        throw ApiError.badRequest(controlCharactersMessage(field));
+      }
+    }
     return instance;
   }
+}
+
+/** Any string in `value` (keys included) with a control character; nesting is at most 32 deep. */
+function holdsControlCharacter(value: unknown, freeText: boolean): boolean {
+  if (typeof value === 'string') return hasControlCharacter(value, freeText);
+  if (value === null || typeof value !== 'object') return false;
+  if (Array.isArray(value)) return value.some((item) => holdsControlCharacter(item, freeText));
+  return Object.entries(value).some(
+    ([key, item]) => hasControlCharacter(key, freeText) || holdsControlCharacter(item, freeText),
+  );
 }

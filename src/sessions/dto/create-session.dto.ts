@@ -1,5 +1,12 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { isNumber, isString, required, Rules, satisfies } from '../../common/validation/rules';
+import {
+  isNumber,
+  isString,
+  noControlCharacters,
+  required,
+  Rules,
+  satisfies,
+} from '../../common/validation/rules';
 import { isAcceptableReturnUrl } from '../return-url';
 import { SESSION_CREATED_MESSAGE, SessionErrors } from '../sessions.errors';
 
@@ -10,7 +17,11 @@ export class CreateSessionDto {
   groupID!: number;
 
   @ApiProperty({ example: 'gk_4fJ9kQ2mZ8xW1vB7nR3tY6uP0sL5aD2c', description: "The group's key." })
-  @Rules(required(SessionErrors.GroupKeyMissing), isString(SessionErrors.GroupKeyNotString))
+  @Rules(
+    required(SessionErrors.GroupKeyMissing),
+    isString(SessionErrors.GroupKeyNotString),
+    noControlCharacters(SessionErrors.InvalidGroupKey),
+  )
   groupKey!: string;
 
   @ApiProperty({
@@ -22,6 +33,7 @@ export class CreateSessionDto {
   @Rules(
     required(SessionErrors.UserIdentifierMissing),
     isString(SessionErrors.UserIdentifierNotString),
+    noControlCharacters(SessionErrors.IdentifierInvalid),
   )
   userIdentifier!: string;
 

@@ -1,5 +1,7 @@
 import { ApiProperty, ApiPropertyOptional, ApiPropertyOptions } from '@nestjs/swagger';
 import {
+  FreeText,
+  hasControlCharacter,
   holds,
   isString,
   maxLength,
@@ -46,9 +48,12 @@ const ENABLED_EVENTS_DOC: ApiPropertyOptions = {
 const DESCRIPTION_MAX = 500;
 const URL_MAX = 2048;
 
-/** Syntax only here; the service applies the SSRF rules (they depend on configuration). */
+/**
+ * Syntax only here; the service applies the SSRF rules (they depend on configuration). The URL
+ * parser would drop or percent-encode control characters: refuse them instead.
+ */
 const looksLikeHttpUrl = (value: string): boolean => {
-  if (value.length > URL_MAX) return false;
+  if (value.length > URL_MAX || hasControlCharacter(value)) return false;
   try {
     return ['http:', 'https:'].includes(new URL(value).protocol);
   } catch {
@@ -100,6 +105,7 @@ export class CreateWebhookDto {
   url!: string;
 
   @ApiProperty({ example: 'Production receiver', maxLength: DESCRIPTION_MAX })
+  @FreeText()
   @Rules(
     required(WebhookErrors.DescriptionMissing),
     isString(WebhookErrors.DescriptionNotString),
@@ -127,6 +133,7 @@ export class UpdateWebhookDto {
   url?: string;
 
   @ApiPropertyOptional({ example: 'New receiver', maxLength: DESCRIPTION_MAX })
+  @FreeText()
   @Rules(
     isString(WebhookErrors.DescriptionNotString),
     maxLength(DESCRIPTION_MAX, WebhookErrors.DescriptionTooLong),
