@@ -1,6 +1,6 @@
 /**
  * What `npm run build` leaves in dist/ besides compiled TypeScript: the page and mail templates and
- * the stylesheet (nest-cli.json `assets`), at the same relative path, since the code finds them
+ * the stylesheet (scripts/build-app.js), at the same relative path, since the code finds them
  * next to itself. Run after a build, as `npm test` does.
  */
 import { existsSync, readFileSync } from 'node:fs';

@@ -145,7 +145,7 @@ describe('Start-up', () => {
       );
       try {
         expect(service.output()).not.toMatch(/local secrets|random for this process/);
-        // dist/ serves the pages from the templates the build copied (nest-cli.json assets).
+        // dist/ serves the pages from the templates the build copied (scripts/build-app.js).
         const page = await fetch(`http://127.0.0.1:${port}/checkin/not-a-link`);
         expect(page.status).toBe(404);
         expect(await page.text()).toBe(

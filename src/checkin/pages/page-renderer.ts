@@ -4,7 +4,7 @@
  * share (layout, saved message, privacy, preferences and hand-off sections) in
  * `templates/partials/`, and the stylesheet in `templates/style.css`, which the layout inlines
  * (the pages load nothing). The mails are alike in `src/interact/sending/templates/`. The build
- * copies these folders to the same place under `dist/` (`nest-cli.json` `assets`), and the code
+ * copies these folders to the same place under `dist/` (`scripts/build-app.js`), and the code
  * finds them next to itself, so `src/` (tests) and `dist/` (a build) behave the same. How they
  * are loaded: once, when the process starts (common/templates/template-folder.ts), by one Eta
  * engine with auto-escaping, following `include(…)`/`layout(…)` from each page; a page naming a
