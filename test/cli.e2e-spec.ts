@@ -151,6 +151,7 @@ describe('Operator CLI', () => {
       ENGINE_TOKEN: 'e'.repeat(40),
       PUBLIC_BASE_URL: 'https://checkin.example.com',
       SMTP_URL: 'smtp://127.0.0.1:1025',
+      TRUST_PROXY: 'none',
     };
     const stored = () =>
       t.db.query('SELECT status, synthetic, mhci FROM sessions WHERE session_id = $1', [

@@ -629,6 +629,7 @@ describe('Sandbox enterprises', () => {
         ENGINE_TOKEN: 'e'.repeat(40),
         PUBLIC_BASE_URL: 'https://checkin.example.com',
         SMTP_URL: 'smtp://127.0.0.1:1025',
+        TRUST_PROXY: 'none',
       };
       const seeded = await cli(['demo:seed', '--name', 'Seeded Sandbox'], production);
       expect({ code: seeded.code, stderr: seeded.stderr }).toEqual({ code: 0, stderr: '' });

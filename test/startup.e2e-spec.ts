@@ -62,6 +62,7 @@ describe('Start-up', () => {
       ENGINE_TOKEN: 'e'.repeat(40),
       PUBLIC_BASE_URL: 'https://checkin.example.com',
       SMTP_URL: 'smtp://127.0.0.1:1025',
+      TRUST_PROXY: 'none',
     };
     const without = (...names: (keyof typeof PRODUCTION)[]) =>
       Object.fromEntries(
@@ -77,6 +78,9 @@ describe('Start-up', () => {
         'Invalid configuration: DATA_ENCRYPTION_KEY must be set in production; ' +
           'CHECKIN_TOKEN_SECRET must be set in production; ENGINE_TOKEN must be set in production; ' +
           'PUBLIC_BASE_URL must be set in production, to the https:// address participants reach; ' +
+          'TRUST_PROXY must be set in production: none (clients connect to the service directly), ' +
+          'the number of proxies in front of it, or their addresses/CIDRs, so that the limits per ' +
+          'client address never count a load balancer as one client (docs/security.md); ' +
           'SMTP_URL must be set in production (or MAIL_TRANSPORT=file to write mails as files under MAIL_DIR); ' +
           'NODE_ENV is not set, so production rules apply (on a laptop, `npm start` runs in development)',
       ],
@@ -109,6 +113,14 @@ describe('Start-up', () => {
         'no mail transport',
         without('SMTP_URL'),
         'Invalid configuration: SMTP_URL must be set in production (or MAIL_TRANSPORT=file to write mails as files under MAIL_DIR)',
+      ],
+      [
+        'TRUST_PROXY not said explicitly',
+        without('TRUST_PROXY'),
+        'Invalid configuration: TRUST_PROXY must be set in production: none (clients connect to ' +
+          'the service directly), the number of proxies in front of it, or their addresses/CIDRs, ' +
+          'so that the limits per client address never count a load balancer as one client ' +
+          '(docs/security.md)',
       ],
       [
         'MAIL_TRANSPORT=smtp without SMTP_URL',

@@ -167,7 +167,9 @@ export function configurationTables(): string {
       `Production refuses to start without ${productionRequires()}. Secrets, never repeated in ` +
         `an error message: ${VARIABLES.filter((d) => d.secret)
           .map((d) => d.name)
-          .join(', ')}.`,
+          .join(', ')}; nor is ${VARIABLES.filter((d) => d.redacted)
+          .map((d) => d.name)
+          .join(', ')}, which may carry a password.`,
     ),
   ];
   for (const group of byGroup()) {

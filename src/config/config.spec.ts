@@ -64,7 +64,13 @@ describe('loadConfig', () => {
     ENGINE_TOKEN: 't'.repeat(32),
     PUBLIC_BASE_URL: 'https://checkin.example.com',
     SMTP_URL: 'smtp://mail.example.com:587',
+    TRUST_PROXY: 'none',
   };
+
+  const TRUST_PROXY_REQUIRED =
+    'TRUST_PROXY must be set in production: none (clients connect to the service directly), ' +
+    'the number of proxies in front of it, or their addresses/CIDRs, so that the limits per ' +
+    'client address never count a load balancer as one client (docs/security.md)';
 
   it('does not bootstrap demo data in production or tests unless asked', () => {
     expect(load(PRODUCTION).demoBootstrap).toBe(false);
@@ -79,6 +85,7 @@ describe('loadConfig', () => {
       'CHECKIN_TOKEN_SECRET must be set in production',
       'ENGINE_TOKEN must be set in production',
       'PUBLIC_BASE_URL must be set in production, to the https:// address participants reach',
+      TRUST_PROXY_REQUIRED,
       'SMTP_URL must be set in production (or MAIL_TRANSPORT=file to write mails as files under MAIL_DIR)',
     ];
     expect(problemsOf({ NODE_ENV: '' })).toEqual([
@@ -110,6 +117,13 @@ describe('loadConfig', () => {
     expect(load({ PUBLIC_BASE_URL: 'http://localhost:3000' }).publicBaseUrl).toBe(
       'http://localhost:3000',
     );
+  });
+
+  it('never repeats SMTP_URL in an error: it may carry the mail server password', () => {
+    const problems = problemsOf({ SMTP_URL: 'http://mailer:hunter2@mail.example.com' });
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(/^SMTP_URL /);
+    expect(problems[0]).not.toContain('hunter2');
   });
 
   it('needs a mail transport in production: SMTP_URL, or MAIL_TRANSPORT=file said explicitly', () => {
@@ -276,10 +290,11 @@ describe('loadConfig', () => {
       ]);
     });
 
-    it('TRUST_PROXY: off unless set; a number of proxies; or proxy addresses and CIDRs', () => {
+    it('TRUST_PROXY: none unless set (outside production); a number of proxies; or proxy addresses and CIDRs', () => {
       const trustProxy = (value?: string) =>
         load(value === undefined ? {} : { TRUST_PROXY: value }).trustProxy;
       expect(trustProxy()).toBe(false);
+      expect(trustProxy('none')).toBe(false);
       expect(trustProxy('false')).toBe(false);
       expect(trustProxy('0')).toBe(false);
       expect(trustProxy('1')).toBe(1);
@@ -294,13 +309,27 @@ describe('loadConfig', () => {
       ]);
     });
 
+    it('TRUST_PROXY: production refuses to start until it is said explicitly, none included', () => {
+      const { TRUST_PROXY: _trustProxy, ...unset } = PRODUCTION;
+      expect(problemsOf(unset)).toEqual([TRUST_PROXY_REQUIRED]);
+      expect(problemsOf({ ...unset, TRUST_PROXY: '' })).toEqual([TRUST_PROXY_REQUIRED]);
+      for (const [value, expected] of [
+        ['none', false],
+        ['false', false],
+        ['2', 2],
+        ['10.0.0.0/8', ['10.0.0.0/8']],
+      ] as const) {
+        expect(loadConfig({ ...unset, TRUST_PROXY: value }).trustProxy).toEqual(expected);
+      }
+    });
+
     it('TRUST_PROXY: refuses true, and anything but addresses, CIDRs or a number', () => {
       expect(problemsOf({ TRUST_PROXY: 'true' })).toEqual([
         'TRUST_PROXY must not be true: every client could then choose its own address with ' +
           'X-Forwarded-For; give the number of proxies (e.g. 1) or their addresses (got "true")',
       ]);
       const rule =
-        'TRUST_PROXY must be false, the number of proxies in front of the service (e.g. 1), or a ' +
+        'TRUST_PROXY must be none, the number of proxies in front of the service (e.g. 1), or a ' +
         'comma-separated list of proxy addresses or CIDRs (e.g. 10.0.0.0/8,192.168.1.5)';
       for (const value of [
         'yes',

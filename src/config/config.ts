@@ -132,6 +132,7 @@ const SMTP_URL = optional({
   group: 'emails',
   schema: url(['smtp:', 'smtps:']),
   example: 'smtp://127.0.0.1:1025',
+  redacted: true,
   production: {
     required: true,
     unlessSet: 'MAIL_TRANSPORT',
@@ -302,8 +303,8 @@ const DECLARATIONS = {
       default: '30',
       description:
         'Per client address and minute: requests refused for a missing or wrong API key or ' +
-        'engine token, past which every API request from that address is answered 429 (even ' +
-        'with a valid key) for the rest of the minute.',
+        'engine token, past which further failures from that address are answered 429 instead ' +
+        'of 401 for the rest of the minute. Valid keys are always served.',
     }),
     windowMs: ADDRESS_LIMIT_WINDOW_MS,
   },
@@ -315,13 +316,21 @@ const DECLARATIONS = {
     name: 'TRUST_PROXY',
     group: 'limits',
     schema: trustProxy(),
-    default: 'false',
+    default: 'none',
     example: '10.0.0.0/8',
+    production: {
+      required: true,
+      hint:
+        ': none (clients connect to the service directly), the number of proxies in front of ' +
+        'it, or their addresses/CIDRs, so that the limits per client address never count a load ' +
+        'balancer as one client (docs/security.md)',
+    },
     description:
-      'Behind a load balancer or reverse proxy, which X-Forwarded-For to believe for the ' +
-      "client address (else every client shares the proxy's address): the proxies' addresses " +
+      'Which X-Forwarded-For to believe for the client address, behind a load balancer or ' +
+      "reverse proxy (else every client shares the proxy's address): the proxies' addresses " +
       'or CIDRs, comma-separated, or their number (e.g. 1; only when clients cannot reach the ' +
-      'service except through them). false: the connecting peer is the client; true is refused.',
+      'service except through them); none (false is accepted too): the connecting peer is the ' +
+      'client; true is refused. Required in production, said explicitly.',
   }),
   /** Create a demo enterprise (and print its key) when the database has none. */
   demoBootstrap: variable({
@@ -725,7 +734,8 @@ export function loadConfig(env: Environment): AppConfig {
   return { ...resolve(DECLARATIONS, parsed), ephemeralSecrets: missing };
 }
 
-const isSecret = (name: string) => VARIABLES.some((d) => d.name === name && d.secret);
+const isSecret = (name: string) =>
+  VARIABLES.some((d) => d.name === name && (d.secret || d.redacted));
 
 /** MAIL_TRANSPORT and SMTP_URL must agree. */
 function mailTransportProblems(given: Record<string, string>): string[] {

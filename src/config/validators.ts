@@ -152,20 +152,20 @@ function isProxyAddress(entry: string): boolean {
 
 /**
  * `TRUST_PROXY`: which proxies' `X-Forwarded-For` decides the client address (the limits per
- * address, docs/security.md). `false`/`0`: none, the peer's address is the client's; a whole
+ * address, docs/security.md). `none` (or `false`, `0`): the peer's address is the client's; a whole
  * number: that many proxies in front of the service; or a comma-separated list of proxy
  * addresses/CIDRs. `true` (trust any header) is refused: every client could then choose its own
  * address.
  */
 export function trustProxy() {
   const rule =
-    'must be false, the number of proxies in front of the service (e.g. 1), or a ' +
+    'must be none, the number of proxies in front of the service (e.g. 1), or a ' +
     'comma-separated list of proxy addresses or CIDRs (e.g. 10.0.0.0/8,192.168.1.5)';
   return z
     .string()
     .superRefine((value, context) => {
       const fail = (message: string) => context.addIssue({ code: 'custom', message });
-      if (value === 'false') return;
+      if (value === 'none' || value === 'false') return;
       if (value === 'true') {
         fail(
           'must not be true: every client could then choose its own address with ' +
@@ -178,7 +178,7 @@ export function trustProxy() {
       }
     })
     .transform((value): false | number | string[] => {
-      if (value === 'false' || value === '0') return false;
+      if (value === 'none' || value === 'false' || value === '0') return false;
       if (/^\d+$/.test(value)) return Number(value);
       return value.split(',').map((entry) => entry.trim());
     });

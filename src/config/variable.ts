@@ -43,6 +43,8 @@ export interface Declaration<T> {
   whenUnset?: string;
   /** Never repeated in an error message (they go to logs); the service never logs its config. */
   secret?: boolean;
+  /** Not a secret of ours, but may hold one (credentials in a URL): never repeated either. */
+  redacted?: boolean;
   /** A fresh random value in the variable's form: what the local secrets file and a process
    * outside production use when it is unset (see local-secrets.ts). */
   generate?: () => string;

@@ -9,8 +9,9 @@ import { ApiKeysService } from './api-keys.service';
 /**
  * Global, deny-by-default authentication (registered as APP_GUARD). Guards run before pipes and
  * interceptors, so a missing, unknown or revoked key is answered 401 before any validation.
- * A client address over the authentication failure limit is answered 429 before its key is even
- * looked up (AuthFailureLimiter: an in-memory check, no Redis round trip); every 401 counts.
+ * Every refused key counts against its client address; past AUTH_FAILURE_LIMIT the address's
+ * failures are answered 429 (AuthFailureLimiter). A valid key is always served: only failures
+ * are limited.
  */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
@@ -32,12 +33,10 @@ export class ApiKeyGuard implements CanActivate {
       .getRequest<
         RequestWithCaller & { ip: string; headers: Record<string, string | string[] | undefined> }
       >();
-    const address = clientAddress(request);
-    this.authFailures.assertNotBlocked(address);
     const header = request.headers[API_KEY_HEADER];
     const presented = Array.isArray(header) ? undefined : header;
     const key = await this.apiKeys.authenticate(presented);
-    if (!key) throw await this.authFailures.refusal(address);
+    if (!key) throw await this.authFailures.refusal(clientAddress(request));
     request.caller = {
       enterpriseId: key.enterpriseId,
       apiKeyId: key.apiKeyId,

@@ -3,7 +3,7 @@ import { LRUCache } from 'lru-cache';
 import { Sql } from '../database/database';
 import type { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
-import { apiKeyPrefix, hashApiKey, newApiKey } from '../common/ids';
+import { API_KEY_PATTERN, apiKeyPrefix, hashApiKey, newApiKey } from '../common/ids';
 import { ActiveApiKey, ApiKeyRecord, EnterprisesRepository } from './enterprises.repository';
 
 /** Wrote last_used_at at most this often per key, so authentication stays a read. */
@@ -37,7 +37,8 @@ export class ApiKeysService {
    * missing, unknown or revoked key.
    */
   async authenticate(presentedKey: string | undefined): Promise<ActiveApiKey | null> {
-    if (!presentedKey || presentedKey.length > 200) return null;
+    // Not the shape of a key we issue: refused without a hash or a query.
+    if (!presentedKey || !API_KEY_PATTERN.test(presentedKey)) return null;
     const keyHash = hashApiKey(presentedKey);
     let entry = this.cache?.get(keyHash);
     if (!entry) {

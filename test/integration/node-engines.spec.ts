@@ -1,10 +1,11 @@
 /**
  * The Node.js the project claims is the Node.js it installs on. package.json `engines.node` is the
- * one source: its lowest version is the "Node.js ≥ X.Y" of README.md and docs/, and every package
- * the lockfile installs (dependencies, dev dependencies, transitive ones) accepts that version in
- * its own `engines.node` — else `npm ci` warns EBADENGINE on the oldest Node the README names, and
- * the package may well not run there. A package that wants newer Node is pinned, overridden or
- * replaced (docs/operations.md#dependencies), or the claim goes up.
+ * one source (`^20.19.0 || ^22.13.0 || >=24.11.0`): the lowest release of each of its lines is the
+ * "Node.js 20.19+, 22.13+ or 24.11+" of README.md and docs/, and every package the lockfile
+ * installs (dependencies, dev dependencies, transitive ones) accepts each of those releases in its
+ * own `engines.node` — else `npm ci` warns EBADENGINE on a Node the README names, and the package
+ * may well not run there. A package that wants newer Node is pinned, overridden or replaced
+ * (docs/operations.md#dependencies), or the claim changes.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -32,9 +33,20 @@ export function engineProblems(packages: Record<string, LockEntry>, minimum: str
   });
 }
 
-/** The "Node.js ≥ X.Y" statements of a text, as written ("20.19"). */
-export function nodeClaims(text: string): string[] {
-  return [...text.matchAll(/Node\.js\s*(?:≥|>=)\s*(\d+(?:\.\d+){0,2})/g)].map(([, v]) => v);
+/** The "Node.js 20.19+, 22.13+ or 24.11+" statements of a text, each as its releases. */
+export function nodeClaims(text: string): string[][] {
+  return [...text.matchAll(/Node\.js ((?:\d+\.\d+\+(?:, | or )?)+)/g)].map(([, list]) =>
+    [...list.matchAll(/(\d+\.\d+)\+/g)].map(([, release]) => release),
+  );
+}
+
+/** The lowest release of each line a range allows, in order (`^20.19.0 || >=24.11.0` → both). */
+export function lowestReleases(range: string): string[] {
+  return new semver.Range(range).set.map(
+    (comparators) =>
+      semver.minVersion(comparators.map((comparator) => comparator.value).join(' '))?.version ??
+      'none',
+  );
 }
 
 function readJson<T>(file: string): T {
@@ -43,28 +55,32 @@ function readJson<T>(file: string): T {
 
 describe('the Node.js the project claims', () => {
   const engines = readJson<{ engines: { node: string } }>('package.json').engines.node;
-  const minimum = semver.minVersion(engines)?.version ?? 'none';
+  const lowest = lowestReleases(engines);
 
-  it('is stated in package.json engines as a lower bound', () => {
+  it('is stated in package.json engines as lines with a lowest release each', () => {
     expect(semver.validRange(engines)).not.toBeNull();
-    expect(semver.satisfies(minimum, engines)).toBe(true);
+    expect(lowest.length).toBeGreaterThan(0);
+    for (const release of lowest) expect(semver.satisfies(release, engines)).toBe(true);
   });
 
-  it('is the minimum README.md and docs/ state', () => {
+  it('is what README.md and docs/ state', () => {
+    const stated = lowest.map((release) => release.split('.').slice(0, 2).join('.'));
     const claims = CLAIMING_FILES.flatMap((file) =>
-      nodeClaims(readFileSync(join(ROOT, file), 'utf8')).map((claim) => `${file}: ${claim}`),
+      nodeClaims(readFileSync(join(ROOT, file), 'utf8')).map((claim) => ({ file, claim })),
     );
     expect(claims.length).toBeGreaterThanOrEqual(CLAIMING_FILES.length);
-    const differing = claims.filter(
-      (claim) => semver.coerce(claim.split(': ')[1])?.version !== minimum,
-    );
-    expect(differing).toEqual([]);
+    expect(claims.filter(({ claim }) => claim.join() !== stated.join())).toEqual([]);
   });
 
-  it('is accepted by every package the lockfile installs', () => {
+  it('is accepted by every package the lockfile installs, on the lowest release of each line', () => {
     const lock = readJson<{ packages: Record<string, LockEntry> }>('package-lock.json');
     expect(Object.keys(lock.packages).length).toBeGreaterThan(100);
-    expect(engineProblems(lock.packages, minimum)).toEqual([]);
+    for (const release of lowest) {
+      expect({ release, problems: engineProblems(lock.packages, release) }).toEqual({
+        release,
+        problems: [],
+      });
+    }
   });
 });
 
@@ -90,10 +106,18 @@ describe('the engines check itself', () => {
     ]);
   });
 
-  it('reads "Node.js ≥ X.Y" statements', () => {
-    expect(nodeClaims('Bull on Redis 7, Node.js ≥ 20.19.\nRequires Node.js >= 22 (x)')).toEqual([
-      '20.19',
-      '22',
+  it('reads "Node.js 20.19+, 22.13+ or 24.11+" statements', () => {
+    expect(
+      nodeClaims('Redis 7, Node.js 20.19+, 22.13+ or 24.11+.\nRequires Node.js 22.1+ (x)'),
+    ).toEqual([['20.19', '22.13', '24.11'], ['22.1']]);
+  });
+
+  it('finds the lowest release of each line of a range', () => {
+    expect(lowestReleases('^20.19.0 || ^22.13.0 || >=24.11.0')).toEqual([
+      '20.19.0',
+      '22.13.0',
+      '24.11.0',
     ]);
+    expect(lowestReleases('>=20.19.0')).toEqual(['20.19.0']);
   });
 });

@@ -1170,7 +1170,7 @@ export interface operations {
           };
         };
       };
-      /** @description The API key's rate limit is spent (`RATE_LIMIT_REQUESTS` per `RATE_LIMIT_WINDOW`, shared by all routes), or too many requests from this client address failed authentication (`AUTH_FAILURE_LIMIT` per minute: then every request from it is refused, valid keys too); retry after the `Retry-After` header (seconds). Nothing was changed. */
+      /** @description The API key's rate limit is spent (`RATE_LIMIT_REQUESTS` per `RATE_LIMIT_WINDOW`, shared by all routes), or this request failed authentication and too many from its client address already had (`AUTH_FAILURE_LIMIT` per minute; a valid key is never refused for them); retry after the `Retry-After` header (seconds). Nothing was changed. */
       429: {
         headers: {
           /** @description Seconds until the budget renews */
@@ -1241,7 +1241,7 @@ export interface operations {
           };
         };
       };
-      /** @description The API key's rate limit is spent (`RATE_LIMIT_REQUESTS` per `RATE_LIMIT_WINDOW`, shared by all routes), or too many requests from this client address failed authentication (`AUTH_FAILURE_LIMIT` per minute: then every request from it is refused, valid keys too); retry after the `Retry-After` header (seconds). Nothing was changed. */
+      /** @description The API key's rate limit is spent (`RATE_LIMIT_REQUESTS` per `RATE_LIMIT_WINDOW`, shared by all routes), or this request failed authentication and too many from its client address already had (`AUTH_FAILURE_LIMIT` per minute; a valid key is never refused for them); retry after the `Retry-After` header (seconds). Nothing was changed. */
       429: {
         headers: {
           /** @description Seconds until the budget renews */
@@ -1320,7 +1320,7 @@ export interface operations {
           };
         };
       };
-      /** @description The API key's rate limit is spent (`RATE_LIMIT_REQUESTS` per `RATE_LIMIT_WINDOW`, shared by all routes), or too many requests from this client address failed authentication (`AUTH_FAILURE_LIMIT` per minute: then every request from it is refused, valid keys too); retry after the `Retry-After` header (seconds). Nothing was changed. */
+      /** @description The API key's rate limit is spent (`RATE_LIMIT_REQUESTS` per `RATE_LIMIT_WINDOW`, shared by all routes), or this request failed authentication and too many from its client address already had (`AUTH_FAILURE_LIMIT` per minute; a valid key is never refused for them); retry after the `Retry-After` header (seconds). Nothing was changed. */
       429: {
         headers: {
           /** @description Seconds until the budget renews */
@@ -1387,7 +1387,7 @@ export interface operations {
           };
         };
       };
-      /** @description The API key's rate limit is spent (`RATE_LIMIT_REQUESTS` per `RATE_LIMIT_WINDOW`, shared by all routes), or too many requests from this client address failed authentication (`AUTH_FAILURE_LIMIT` per minute: then every request from it is refused, valid keys too); retry after the `Retry-After` header (seconds). Nothing was changed. */
+      /** @description The API key's rate limit is spent (`RATE_LIMIT_REQUESTS` per `RATE_LIMIT_WINDOW`, shared by all routes), or this request failed authentication and too many from its client address already had (`AUTH_FAILURE_LIMIT` per minute; a valid key is never refused for them); retry after the `Retry-After` header (seconds). Nothing was changed. */
       429: {
         headers: {
           /** @description Seconds until the budget renews */
@@ -1454,7 +1454,7 @@ export interface operations {
           };
         };
       };
-      /** @description The API key's rate limit is spent (`RATE_LIMIT_REQUESTS` per `RATE_LIMIT_WINDOW`, shared by all routes), or too many requests from this client address failed authentication (`AUTH_FAILURE_LIMIT` per minute: then every request from it is refused, valid keys too); retry after the `Retry-After` header (seconds). Nothing was changed. */
+      /** @description The API key's rate limit is spent (`RATE_LIMIT_REQUESTS` per `RATE_LIMIT_WINDOW`, shared by all routes), or this request failed authentication and too many from its client address already had (`AUTH_FAILURE_LIMIT` per minute; a valid key is never refused for them); retry after the `Retry-After` header (seconds). Nothing was changed. */
       429: {
         headers: {
           /** @description Seconds until the budget renews */
@@ -1517,7 +1517,7 @@ export interface operations {
           };
         };
       };
-      /** @description The API key's rate limit is spent (`RATE_LIMIT_REQUESTS` per `RATE_LIMIT_WINDOW`, shared by all routes), or too many requests from this client address failed authentication (`AUTH_FAILURE_LIMIT` per minute: then every request from it is refused, valid keys too); retry after the `Retry-After` header (seconds). Nothing was changed. */
+      /** @description The API key's rate limit is spent (`RATE_LIMIT_REQUESTS` per `RATE_LIMIT_WINDOW`, shared by all routes), or this request failed authentication and too many from its client address already had (`AUTH_FAILURE_LIMIT` per minute; a valid key is never refused for them); retry after the `Retry-After` header (seconds). Nothing was changed. */
       429: {
         headers: {
           /** @description Seconds until the budget renews */
@@ -1580,7 +1580,7 @@ export interface operations {
           };
         };
       };
-      /** @description The API key's rate limit is spent (`RATE_LIMIT_REQUESTS` per `RATE_LIMIT_WINDOW`, shared by all routes), or too many requests from this client address failed authentication (`AUTH_FAILURE_LIMIT` per minute: then every request from it is refused, valid keys too); retry after the `Retry-After` header (seconds). Nothing was changed. */
+      /** @description The API key's rate limit is spent (`RATE_LIMIT_REQUESTS` per `RATE_LIMIT_WINDOW`, shared by all routes), or this request failed authentication and too many from its client address already had (`AUTH_FAILURE_LIMIT` per minute; a valid key is never refused for them); retry after the `Retry-After` header (seconds). Nothing was changed. */
       429: {
         headers: {
           /** @description Seconds until the budget renews */
@@ -1643,7 +1643,7 @@ export interface operations {
           };
         };
       };
-      /** @description The API key's rate limit is spent (`RATE_LIMIT_REQUESTS` per `RATE_LIMIT_WINDOW`, shared by all routes), or too many requests from this client address failed authentication (`AUTH_FAILURE_LIMIT` per minute: then every request from it is refused, valid keys too); retry after the `Retry-After` header (seconds). Nothing was changed. */
+      /** @description The API key's rate limit is spent (`RATE_LIMIT_REQUESTS` per `RATE_LIMIT_WINDOW`, shared by all routes), or this request failed authentication and too many from its client address already had (`AUTH_FAILURE_LIMIT` per minute; a valid key is never refused for them); retry after the `Retry-After` header (seconds). Nothing was changed. */
       429: {
         headers: {
           /** @description Seconds until the budget renews */
@@ -1706,7 +1706,7 @@ export interface operations {
           };
         };
       };
-      /** @description The API key's rate limit is spent (`RATE_LIMIT_REQUESTS` per `RATE_LIMIT_WINDOW`, shared by all routes), or too many requests from this client address failed authentication (`AUTH_FAILURE_LIMIT` per minute: then every request from it is refused, valid keys too); retry after the `Retry-After` header (seconds). Nothing was changed. */
+      /** @description The API key's rate limit is spent (`RATE_LIMIT_REQUESTS` per `RATE_LIMIT_WINDOW`, shared by all routes), or this request failed authentication and too many from its client address already had (`AUTH_FAILURE_LIMIT` per minute; a valid key is never refused for them); retry after the `Retry-After` header (seconds). Nothing was changed. */
       429: {
         headers: {
           /** @description Seconds until the budget renews */
@@ -1809,7 +1809,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description The API key's rate limit is spent (`RATE_LIMIT_REQUESTS` per `RATE_LIMIT_WINDOW`, shared by all routes), or too many requests from this client address failed authentication (`AUTH_FAILURE_LIMIT` per minute: then every request from it is refused, valid keys too); retry after the `Retry-After` header (seconds). Nothing was changed. */
+      /** @description The API key's rate limit is spent (`RATE_LIMIT_REQUESTS` per `RATE_LIMIT_WINDOW`, shared by all routes), or this request failed authentication and too many from its client address already had (`AUTH_FAILURE_LIMIT` per minute; a valid key is never refused for them); retry after the `Retry-After` header (seconds). Nothing was changed. */
       429: {
         headers: {
           /** @description Seconds until the budget renews */
@@ -1872,7 +1872,7 @@ export interface operations {
           };
         };
       };
-      /** @description The API key's rate limit is spent (`RATE_LIMIT_REQUESTS` per `RATE_LIMIT_WINDOW`, shared by all routes), or too many requests from this client address failed authentication (`AUTH_FAILURE_LIMIT` per minute: then every request from it is refused, valid keys too); retry after the `Retry-After` header (seconds). Nothing was changed. */
+      /** @description The API key's rate limit is spent (`RATE_LIMIT_REQUESTS` per `RATE_LIMIT_WINDOW`, shared by all routes), or this request failed authentication and too many from its client address already had (`AUTH_FAILURE_LIMIT` per minute; a valid key is never refused for them); retry after the `Retry-After` header (seconds). Nothing was changed. */
       429: {
         headers: {
           /** @description Seconds until the budget renews */
@@ -1949,7 +1949,7 @@ export interface operations {
           };
         };
       };
-      /** @description The API key's rate limit is spent (`RATE_LIMIT_REQUESTS` per `RATE_LIMIT_WINDOW`, shared by all routes), or too many requests from this client address failed authentication (`AUTH_FAILURE_LIMIT` per minute: then every request from it is refused, valid keys too); retry after the `Retry-After` header (seconds). Nothing was changed. */
+      /** @description The API key's rate limit is spent (`RATE_LIMIT_REQUESTS` per `RATE_LIMIT_WINDOW`, shared by all routes), or this request failed authentication and too many from its client address already had (`AUTH_FAILURE_LIMIT` per minute; a valid key is never refused for them); retry after the `Retry-After` header (seconds). Nothing was changed. */
       429: {
         headers: {
           /** @description Seconds until the budget renews */
@@ -2022,7 +2022,7 @@ export interface operations {
           };
         };
       };
-      /** @description The API key's rate limit is spent (`RATE_LIMIT_REQUESTS` per `RATE_LIMIT_WINDOW`, shared by all routes), or too many requests from this client address failed authentication (`AUTH_FAILURE_LIMIT` per minute: then every request from it is refused, valid keys too); retry after the `Retry-After` header (seconds). Nothing was changed. */
+      /** @description The API key's rate limit is spent (`RATE_LIMIT_REQUESTS` per `RATE_LIMIT_WINDOW`, shared by all routes), or this request failed authentication and too many from its client address already had (`AUTH_FAILURE_LIMIT` per minute; a valid key is never refused for them); retry after the `Retry-After` header (seconds). Nothing was changed. */
       429: {
         headers: {
           /** @description Seconds until the budget renews */
@@ -2142,7 +2142,7 @@ export interface operations {
           };
         };
       };
-      /** @description The API key's rate limit is spent (`RATE_LIMIT_REQUESTS` per `RATE_LIMIT_WINDOW`, shared by all routes), or too many requests from this client address failed authentication (`AUTH_FAILURE_LIMIT` per minute: then every request from it is refused, valid keys too); retry after the `Retry-After` header (seconds). Nothing was changed. */
+      /** @description The API key's rate limit is spent (`RATE_LIMIT_REQUESTS` per `RATE_LIMIT_WINDOW`, shared by all routes), or this request failed authentication and too many from its client address already had (`AUTH_FAILURE_LIMIT` per minute; a valid key is never refused for them); retry after the `Retry-After` header (seconds). Nothing was changed. */
       429: {
         headers: {
           /** @description Seconds until the budget renews */
@@ -2227,7 +2227,7 @@ export interface operations {
           };
         };
       };
-      /** @description The API key's rate limit is spent (`RATE_LIMIT_REQUESTS` per `RATE_LIMIT_WINDOW`, shared by all routes), or too many requests from this client address failed authentication (`AUTH_FAILURE_LIMIT` per minute: then every request from it is refused, valid keys too); retry after the `Retry-After` header (seconds). Nothing was changed. */
+      /** @description The API key's rate limit is spent (`RATE_LIMIT_REQUESTS` per `RATE_LIMIT_WINDOW`, shared by all routes), or this request failed authentication and too many from its client address already had (`AUTH_FAILURE_LIMIT` per minute; a valid key is never refused for them); retry after the `Retry-After` header (seconds). Nothing was changed. */
       429: {
         headers: {
           /** @description Seconds until the budget renews */
@@ -2315,7 +2315,7 @@ export interface operations {
           };
         };
       };
-      /** @description The API key's rate limit is spent (`RATE_LIMIT_REQUESTS` per `RATE_LIMIT_WINDOW`, shared by all routes), or too many requests from this client address failed authentication (`AUTH_FAILURE_LIMIT` per minute: then every request from it is refused, valid keys too); retry after the `Retry-After` header (seconds). Nothing was changed. */
+      /** @description The API key's rate limit is spent (`RATE_LIMIT_REQUESTS` per `RATE_LIMIT_WINDOW`, shared by all routes), or this request failed authentication and too many from its client address already had (`AUTH_FAILURE_LIMIT` per minute; a valid key is never refused for them); retry after the `Retry-After` header (seconds). Nothing was changed. */
       429: {
         headers: {
           /** @description Seconds until the budget renews */
@@ -2387,7 +2387,7 @@ export interface operations {
           };
         };
       };
-      /** @description The API key's rate limit is spent (`RATE_LIMIT_REQUESTS` per `RATE_LIMIT_WINDOW`, shared by all routes), or too many requests from this client address failed authentication (`AUTH_FAILURE_LIMIT` per minute: then every request from it is refused, valid keys too); retry after the `Retry-After` header (seconds). Nothing was changed. */
+      /** @description The API key's rate limit is spent (`RATE_LIMIT_REQUESTS` per `RATE_LIMIT_WINDOW`, shared by all routes), or this request failed authentication and too many from its client address already had (`AUTH_FAILURE_LIMIT` per minute; a valid key is never refused for them); retry after the `Retry-After` header (seconds). Nothing was changed. */
       429: {
         headers: {
           /** @description Seconds until the budget renews */
@@ -2459,7 +2459,7 @@ export interface operations {
           };
         };
       };
-      /** @description The API key's rate limit is spent (`RATE_LIMIT_REQUESTS` per `RATE_LIMIT_WINDOW`, shared by all routes), or too many requests from this client address failed authentication (`AUTH_FAILURE_LIMIT` per minute: then every request from it is refused, valid keys too); retry after the `Retry-After` header (seconds). Nothing was changed. */
+      /** @description The API key's rate limit is spent (`RATE_LIMIT_REQUESTS` per `RATE_LIMIT_WINDOW`, shared by all routes), or this request failed authentication and too many from its client address already had (`AUTH_FAILURE_LIMIT` per minute; a valid key is never refused for them); retry after the `Retry-After` header (seconds). Nothing was changed. */
       429: {
         headers: {
           /** @description Seconds until the budget renews */
@@ -2534,7 +2534,7 @@ export interface operations {
           };
         };
       };
-      /** @description The API key's rate limit is spent (`RATE_LIMIT_REQUESTS` per `RATE_LIMIT_WINDOW`, shared by all routes), or too many requests from this client address failed authentication (`AUTH_FAILURE_LIMIT` per minute: then every request from it is refused, valid keys too); retry after the `Retry-After` header (seconds). Nothing was changed. */
+      /** @description The API key's rate limit is spent (`RATE_LIMIT_REQUESTS` per `RATE_LIMIT_WINDOW`, shared by all routes), or this request failed authentication and too many from its client address already had (`AUTH_FAILURE_LIMIT` per minute; a valid key is never refused for them); retry after the `Retry-After` header (seconds). Nothing was changed. */
       429: {
         headers: {
           /** @description Seconds until the budget renews */
@@ -2606,7 +2606,7 @@ export interface operations {
           };
         };
       };
-      /** @description The API key's rate limit is spent (`RATE_LIMIT_REQUESTS` per `RATE_LIMIT_WINDOW`, shared by all routes), or too many requests from this client address failed authentication (`AUTH_FAILURE_LIMIT` per minute: then every request from it is refused, valid keys too); retry after the `Retry-After` header (seconds). Nothing was changed. */
+      /** @description The API key's rate limit is spent (`RATE_LIMIT_REQUESTS` per `RATE_LIMIT_WINDOW`, shared by all routes), or this request failed authentication and too many from its client address already had (`AUTH_FAILURE_LIMIT` per minute; a valid key is never refused for them); retry after the `Retry-After` header (seconds). Nothing was changed. */
       429: {
         headers: {
           /** @description Seconds until the budget renews */
@@ -2681,7 +2681,7 @@ export interface operations {
           };
         };
       };
-      /** @description The API key's rate limit is spent (`RATE_LIMIT_REQUESTS` per `RATE_LIMIT_WINDOW`, shared by all routes), or too many requests from this client address failed authentication (`AUTH_FAILURE_LIMIT` per minute: then every request from it is refused, valid keys too); retry after the `Retry-After` header (seconds). Nothing was changed. */
+      /** @description The API key's rate limit is spent (`RATE_LIMIT_REQUESTS` per `RATE_LIMIT_WINDOW`, shared by all routes), or this request failed authentication and too many from its client address already had (`AUTH_FAILURE_LIMIT` per minute; a valid key is never refused for them); retry after the `Retry-After` header (seconds). Nothing was changed. */
       429: {
         headers: {
           /** @description Seconds until the budget renews */
@@ -2785,7 +2785,7 @@ export interface operations {
           };
         };
       };
-      /** @description The API key's rate limit is spent (`RATE_LIMIT_REQUESTS` per `RATE_LIMIT_WINDOW`, shared by all routes), or too many requests from this client address failed authentication (`AUTH_FAILURE_LIMIT` per minute: then every request from it is refused, valid keys too); retry after the `Retry-After` header (seconds). Nothing was changed. */
+      /** @description The API key's rate limit is spent (`RATE_LIMIT_REQUESTS` per `RATE_LIMIT_WINDOW`, shared by all routes), or this request failed authentication and too many from its client address already had (`AUTH_FAILURE_LIMIT` per minute; a valid key is never refused for them); retry after the `Retry-After` header (seconds). Nothing was changed. */
       429: {
         headers: {
           /** @description Seconds until the budget renews */
@@ -2862,7 +2862,7 @@ export interface operations {
           };
         };
       };
-      /** @description The API key's rate limit is spent (`RATE_LIMIT_REQUESTS` per `RATE_LIMIT_WINDOW`, shared by all routes), or too many requests from this client address failed authentication (`AUTH_FAILURE_LIMIT` per minute: then every request from it is refused, valid keys too); retry after the `Retry-After` header (seconds). Nothing was changed. */
+      /** @description The API key's rate limit is spent (`RATE_LIMIT_REQUESTS` per `RATE_LIMIT_WINDOW`, shared by all routes), or this request failed authentication and too many from its client address already had (`AUTH_FAILURE_LIMIT` per minute; a valid key is never refused for them); retry after the `Retry-After` header (seconds). Nothing was changed. */
       429: {
         headers: {
           /** @description Seconds until the budget renews */
@@ -2935,7 +2935,7 @@ export interface operations {
           };
         };
       };
-      /** @description The API key's rate limit is spent (`RATE_LIMIT_REQUESTS` per `RATE_LIMIT_WINDOW`, shared by all routes), or too many requests from this client address failed authentication (`AUTH_FAILURE_LIMIT` per minute: then every request from it is refused, valid keys too); retry after the `Retry-After` header (seconds). Nothing was changed. */
+      /** @description The API key's rate limit is spent (`RATE_LIMIT_REQUESTS` per `RATE_LIMIT_WINDOW`, shared by all routes), or this request failed authentication and too many from its client address already had (`AUTH_FAILURE_LIMIT` per minute; a valid key is never refused for them); retry after the `Retry-After` header (seconds). Nothing was changed. */
       429: {
         headers: {
           /** @description Seconds until the budget renews */
@@ -3017,7 +3017,7 @@ export interface operations {
           };
         };
       };
-      /** @description The API key's rate limit is spent (`RATE_LIMIT_REQUESTS` per `RATE_LIMIT_WINDOW`, shared by all routes), or too many requests from this client address failed authentication (`AUTH_FAILURE_LIMIT` per minute: then every request from it is refused, valid keys too); retry after the `Retry-After` header (seconds). Nothing was changed. */
+      /** @description The API key's rate limit is spent (`RATE_LIMIT_REQUESTS` per `RATE_LIMIT_WINDOW`, shared by all routes), or this request failed authentication and too many from its client address already had (`AUTH_FAILURE_LIMIT` per minute; a valid key is never refused for them); retry after the `Retry-After` header (seconds). Nothing was changed. */
       429: {
         headers: {
           /** @description Seconds until the budget renews */
@@ -3099,7 +3099,7 @@ export interface operations {
           };
         };
       };
-      /** @description The API key's rate limit is spent (`RATE_LIMIT_REQUESTS` per `RATE_LIMIT_WINDOW`, shared by all routes), or too many requests from this client address failed authentication (`AUTH_FAILURE_LIMIT` per minute: then every request from it is refused, valid keys too); retry after the `Retry-After` header (seconds). Nothing was changed. */
+      /** @description The API key's rate limit is spent (`RATE_LIMIT_REQUESTS` per `RATE_LIMIT_WINDOW`, shared by all routes), or this request failed authentication and too many from its client address already had (`AUTH_FAILURE_LIMIT` per minute; a valid key is never refused for them); retry after the `Retry-After` header (seconds). Nothing was changed. */
       429: {
         headers: {
           /** @description Seconds until the budget renews */
@@ -3185,7 +3185,7 @@ export interface operations {
           };
         };
       };
-      /** @description The API key's rate limit is spent (`RATE_LIMIT_REQUESTS` per `RATE_LIMIT_WINDOW`, shared by all routes), or too many requests from this client address failed authentication (`AUTH_FAILURE_LIMIT` per minute: then every request from it is refused, valid keys too); retry after the `Retry-After` header (seconds). Nothing was changed. */
+      /** @description The API key's rate limit is spent (`RATE_LIMIT_REQUESTS` per `RATE_LIMIT_WINDOW`, shared by all routes), or this request failed authentication and too many from its client address already had (`AUTH_FAILURE_LIMIT` per minute; a valid key is never refused for them); retry after the `Retry-After` header (seconds). Nothing was changed. */
       429: {
         headers: {
           /** @description Seconds until the budget renews */
@@ -3265,7 +3265,7 @@ export interface operations {
           };
         };
       };
-      /** @description The API key's rate limit is spent (`RATE_LIMIT_REQUESTS` per `RATE_LIMIT_WINDOW`, shared by all routes), or too many requests from this client address failed authentication (`AUTH_FAILURE_LIMIT` per minute: then every request from it is refused, valid keys too); retry after the `Retry-After` header (seconds). Nothing was changed. */
+      /** @description The API key's rate limit is spent (`RATE_LIMIT_REQUESTS` per `RATE_LIMIT_WINDOW`, shared by all routes), or this request failed authentication and too many from its client address already had (`AUTH_FAILURE_LIMIT` per minute; a valid key is never refused for them); retry after the `Retry-After` header (seconds). Nothing was changed. */
       429: {
         headers: {
           /** @description Seconds until the budget renews */
@@ -3345,7 +3345,7 @@ export interface operations {
           };
         };
       };
-      /** @description The API key's rate limit is spent (`RATE_LIMIT_REQUESTS` per `RATE_LIMIT_WINDOW`, shared by all routes), or too many requests from this client address failed authentication (`AUTH_FAILURE_LIMIT` per minute: then every request from it is refused, valid keys too); retry after the `Retry-After` header (seconds). Nothing was changed. */
+      /** @description The API key's rate limit is spent (`RATE_LIMIT_REQUESTS` per `RATE_LIMIT_WINDOW`, shared by all routes), or this request failed authentication and too many from its client address already had (`AUTH_FAILURE_LIMIT` per minute; a valid key is never refused for them); retry after the `Retry-After` header (seconds). Nothing was changed. */
       429: {
         headers: {
           /** @description Seconds until the budget renews */
@@ -3429,7 +3429,7 @@ export interface operations {
           };
         };
       };
-      /** @description The API key's rate limit is spent (`RATE_LIMIT_REQUESTS` per `RATE_LIMIT_WINDOW`, shared by all routes), or too many requests from this client address failed authentication (`AUTH_FAILURE_LIMIT` per minute: then every request from it is refused, valid keys too); retry after the `Retry-After` header (seconds). Nothing was changed. */
+      /** @description The API key's rate limit is spent (`RATE_LIMIT_REQUESTS` per `RATE_LIMIT_WINDOW`, shared by all routes), or this request failed authentication and too many from its client address already had (`AUTH_FAILURE_LIMIT` per minute; a valid key is never refused for them); retry after the `Retry-After` header (seconds). Nothing was changed. */
       429: {
         headers: {
           /** @description Seconds until the budget renews */
@@ -3547,7 +3547,7 @@ export interface operations {
           };
         };
       };
-      /** @description The API key's rate limit is spent (`RATE_LIMIT_REQUESTS` per `RATE_LIMIT_WINDOW`, shared by all routes), or too many requests from this client address failed authentication (`AUTH_FAILURE_LIMIT` per minute: then every request from it is refused, valid keys too); retry after the `Retry-After` header (seconds). Nothing was changed. */
+      /** @description The API key's rate limit is spent (`RATE_LIMIT_REQUESTS` per `RATE_LIMIT_WINDOW`, shared by all routes), or this request failed authentication and too many from its client address already had (`AUTH_FAILURE_LIMIT` per minute; a valid key is never refused for them); retry after the `Retry-After` header (seconds). Nothing was changed. */
       429: {
         headers: {
           /** @description Seconds until the budget renews */
@@ -3604,7 +3604,7 @@ export interface operations {
           };
         };
       };
-      /** @description The API key's rate limit is spent (`RATE_LIMIT_REQUESTS` per `RATE_LIMIT_WINDOW`, shared by all routes), or too many requests from this client address failed authentication (`AUTH_FAILURE_LIMIT` per minute: then every request from it is refused, valid keys too); retry after the `Retry-After` header (seconds). Nothing was changed. */
+      /** @description The API key's rate limit is spent (`RATE_LIMIT_REQUESTS` per `RATE_LIMIT_WINDOW`, shared by all routes), or this request failed authentication and too many from its client address already had (`AUTH_FAILURE_LIMIT` per minute; a valid key is never refused for them); retry after the `Retry-After` header (seconds). Nothing was changed. */
       429: {
         headers: {
           /** @description Seconds until the budget renews */

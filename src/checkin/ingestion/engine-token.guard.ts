@@ -8,8 +8,8 @@ import { APP_CONFIG } from '../../config/config.module';
 /**
  * The analysis engine's credential: `Authorization: Bearer <ENGINE_TOKEN>`. Enterprise API keys
  * are not accepted here (the route is outside the ApiKeyGuard), and this token opens nothing else.
- * Like the ApiKeyGuard, it refuses addresses over the authentication failure limit (429) and
- * counts every refused token against its address.
+ * Like the ApiKeyGuard, it counts every refused token against its client address (429 past the
+ * authentication failure limit); the right token is always accepted.
  */
 @Injectable()
 export class EngineTokenGuard implements CanActivate {
@@ -26,10 +26,8 @@ export class EngineTokenGuard implements CanActivate {
     const request = context
       .switchToHttp()
       .getRequest<{ ip: string; headers: Record<string, unknown> }>();
-    const address = clientAddress(request);
-    this.authFailures.assertNotBlocked(address);
     if (!presentsBearer(request.headers.authorization, this.expected)) {
-      throw await this.authFailures.refusal(address);
+      throw await this.authFailures.refusal(clientAddress(request));
     }
     return true;
   }

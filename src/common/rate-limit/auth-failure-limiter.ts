@@ -15,21 +15,22 @@ const THROTTLER_NAME = 'auth-failures';
 
 /**
  * Requests that fail authentication, limited per client address (AUTH_FAILURE_LIMIT per minute,
- * docs/api.md): every API request from an address over the limit is answered 429 until its block
- * ends, with a valid key too, and without looking the key up.
+ * docs/api.md): past the limit, an address's failures are answered 429 with Retry-After instead
+ * of 401 until its block ends. Only failures are limited: every request is authenticated first, so
+ * a valid key or engine token is never refused because of other clients' failures from the same
+ * address — behind a proxy, every tenant may share one (docs/security.md).
  *
- * The two paths cost differently on purpose. A failure (401 from the API-key or engine-token
- * guard) increments the address's counter in Redis, shared by every API process, through the
- * same fail-open throttler storage as the per-key limit; when the answer says the address is
- * over the limit, this process remembers the block in memory until it ends. A request that is
- * about to authenticate only reads that memory: a valid request never pays a Redis round trip
- * for this limit, and a blocked address's flood of random keys costs no hash and no query.
+ * A failure (401 from the API-key or engine-token guard) increments the address's counter in
+ * Redis, shared by every API process, through the same fail-open throttler storage as the per-key
+ * limit; when the answer says the address is over the limit, this process remembers the block in
+ * memory until it ends, and answers its later failures 429 without a Redis round trip. A blocked
+ * address's flood of random keys still costs what any wrong key costs (a shape check; for a
+ * well-formed key a hash and an indexed lookup whose miss is cached), no more.
  *
  * Bounds: the memory holds at most MAX_BLOCKED_ADDRESSES blocks (least recently seen forgotten
  * first; an entry exists only after AUTH_FAILURE_LIMIT failures). With several API processes,
- * each learns of a block on the next failure it sees itself (Redis then answers "blocked"): until
- * then it still serves valid keys from that address, and it processes at most one more failure
- * from it. When Redis does not answer, nothing is counted and requests pass (fail open).
+ * each learns of a block on the next failure it sees itself (Redis then answers "blocked"). When
+ * Redis does not answer, nothing is counted and failures stay 401 (fail open).
  */
 @Injectable()
 export class AuthFailureLimiter {
@@ -46,23 +47,20 @@ export class AuthFailureLimiter {
     this.windowMs = config.addressLimits.windowMs;
   }
 
-  /** Throws 429 when this process knows `address` is blocked. In memory only. */
-  assertNotBlocked(address: string): void {
-    if (this.limit === 0) return;
-    const until = this.blockedUntil.get(address);
-    if (until === undefined) return;
-    const remainingMs = until - Date.now();
-    if (remainingMs > 0) throw tooManyRequests(remainingMs / 1000);
-    this.blockedUntil.delete(address);
-  }
-
   /**
    * Counts a refused credential from `address` and returns what to answer: 401, or 429 when
-   * this failure put the address over the limit (or it already was, as another process saw).
+   * this failure put the address over the limit (or it already was, as this process remembers or
+   * another process saw).
    */
   async refusal(address: string): Promise<ApiError> {
     const unauthorized = new ApiError(401, CommonErrors.Unauthorized);
     if (this.limit === 0) return unauthorized;
+    const until = this.blockedUntil.get(address);
+    if (until !== undefined) {
+      const remainingMs = until - Date.now();
+      if (remainingMs > 0) return tooManyRequests(remainingMs / 1000);
+      this.blockedUntil.delete(address);
+    }
     const { isBlocked, timeToBlockExpire } = await this.storage.increment(
       `auth-failures:${address}`,
       this.windowMs,

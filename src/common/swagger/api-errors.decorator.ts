@@ -57,9 +57,9 @@ export function ApiEndpointErrors(
       status: 429,
       description:
         "The API key's rate limit is spent (`RATE_LIMIT_REQUESTS` per `RATE_LIMIT_WINDOW`, shared " +
-        'by all routes), or too many requests from this client address failed authentication ' +
-        '(`AUTH_FAILURE_LIMIT` per minute: then every request from it is refused, valid keys ' +
-        'too); retry after the `Retry-After` header (seconds). Nothing was changed.',
+        'by all routes), or this request failed authentication and too many from its client ' +
+        'address already had (`AUTH_FAILURE_LIMIT` per minute; a valid key is never refused ' +
+        'for them); retry after the `Retry-After` header (seconds). Nothing was changed.',
       headers: RETRY_AFTER,
       schema: errorSchema([CommonErrors.TooManyRequests]),
     }),

@@ -14,9 +14,9 @@ the order each endpoint lists them.
 
 Each API key has a rate limit shared by every endpoint; answers carry \`X-RateLimit-Limit\`,
 \`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\` (seconds). Past it: \`429
-{"error":"Too many requests"}\` with \`Retry-After\` (seconds). The same 429 answers every request
-from a client address that sent too many requests failing authentication within a minute, even
-with a valid key, until that minute is over.
+{"error":"Too many requests"}\` with \`Retry-After\` (seconds). The same 429 answers a request with
+a missing or wrong key from a client address that sent too many of them within a minute, until
+that minute is over; a valid key is never refused for other clients' failures.
 
 To try a whole flow without participants, use a sandbox enterprise's key: \`POST
 /sandbox/sessions/{sessionID}/complete\` completes a session through the real ingestion path and
