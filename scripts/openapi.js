@@ -26,13 +26,47 @@ async function format(file, text) {
   return prettier.format(text, { ...options, filepath: file });
 }
 
+/**
+ * The null alternative of a nullable answer, `{type: 'object', nullable: true, enum: [null]}` in
+ * the OpenAPI 3.0 document (beside a reference in a oneOf: src/metrics/dto/metric-answers.dto.ts),
+ * as openapi-typescript reads it best: `{type: 'null'}`, the type `null` (it reads an object
+ * schema's enum as alternatives, which would add a `never`). Rewrites `schema` in place.
+ */
+function withNullTypes(schema) {
+  if (Array.isArray(schema)) {
+    schema.forEach(withNullTypes);
+  } else if (schema && typeof schema === 'object') {
+    const onlyNull =
+      schema.nullable === true &&
+      Array.isArray(schema.enum) &&
+      schema.enum.length === 1 &&
+      schema.enum[0] === null;
+    if (onlyNull) {
+      for (const key of Object.keys(schema)) delete schema[key];
+      schema.type = 'null';
+    } else {
+      Object.values(schema).forEach(withNullTypes);
+    }
+  }
+  return schema;
+}
+
 async function generate() {
   const { committedOpenApiDocument } = require(path.join(ROOT, 'dist', 'openapi-export.js'));
   const document = await committedOpenApiDocument();
-  const { default: openapiTS, astToString } = await import('openapi-typescript');
-  // defaultNonNullable off: a request property with a default (enabledEvents) stays optional.
+  const { default: openapiTS, astToString, STRING } = await import('openapi-typescript');
   const types = astToString(
-    await openapiTS(JSON.parse(JSON.stringify(document)), { defaultNonNullable: false }),
+    await openapiTS(withNullTypes(JSON.parse(JSON.stringify(document))), {
+      // Off: a request property with a default (enabledEvents) stays optional.
+      defaultNonNullable: false,
+      transform: (schema) => {
+        // An error message that may name a value (a pattern among the exact messages,
+        // src/common/swagger/api-errors.decorator.ts) is a string: its literals would be
+        // redundant beside it.
+        if (schema.type === 'string' && schema.anyOf?.some((part) => part.pattern)) return STRING;
+        return undefined;
+      },
+    }),
   );
   return {
     [DOCUMENT]: await format(DOCUMENT, JSON.stringify(document)),

@@ -6,6 +6,9 @@ import { GroupErrors } from '../src/groups/groups.errors';
 import { WebhookErrors } from '../src/webhooks/webhooks.errors';
 import { MetricsErrors } from '../src/metrics/metrics.errors';
 import { COMMITTED_SERVER_URL } from '../src/openapi-export';
+import { ID_FORMATS, idPattern } from '../src/common/ids';
+import { KEY_ID_PATTERN } from '../src/config/config';
+import { SessionErrorPatterns, SessionErrors } from '../src/sessions/sessions.errors';
 import { spawnSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -35,12 +38,30 @@ describe('OpenAPI document', () => {
       })),
     );
 
-  const badRequestMessages = (operation: Operation): string[] => {
-    const response = operation.responses['400'] as OpenAPIV3.ResponseObject | undefined;
+  /** The `error` schema of an operation's answer with `status`. */
+  const errorSchema = (operation: Operation, status: string) => {
+    const response = operation.responses[status] as OpenAPIV3.ResponseObject | undefined;
     const schema = response?.content?.['application/json']?.schema as OpenAPIV3.SchemaObject;
-    const error = schema?.properties?.error as OpenAPIV3.SchemaObject | undefined;
-    return (error?.enum as string[]) ?? [];
+    return schema?.properties?.error as OpenAPIV3.SchemaObject | undefined;
   };
+  /** The exact messages of a status: its enum, or the enum among its alternatives. */
+  const exactMessages = (operation: Operation, status: string): string[] => {
+    const error = errorSchema(operation, status);
+    const alternatives = (error?.anyOf ?? [error]) as (OpenAPIV3.SchemaObject | undefined)[];
+    return alternatives.flatMap((alternative) => (alternative?.enum as string[]) ?? []);
+  };
+  /** The patterns of a status's messages that name a value. */
+  const messagePatterns = (operation: Operation, status: string): OpenAPIV3.SchemaObject[] =>
+    ((errorSchema(operation, status)?.anyOf ?? []) as OpenAPIV3.SchemaObject[]).filter(
+      (alternative) => alternative.pattern !== undefined,
+    );
+  /** Whether the document says `message` can be the answer with `status`. */
+  const documents = (operation: Operation, status: string, message: string): boolean =>
+    exactMessages(operation, status).includes(message) ||
+    messagePatterns(operation, status).some(({ pattern }) =>
+      new RegExp(pattern!, 'u').test(message),
+    );
+  const badRequestMessages = (operation: Operation): string[] => exactMessages(operation, '400');
 
   it('is a valid OpenAPI document', async () => {
     await expect(SwaggerParser.validate(structuredClone(document) as never)).resolves.toBeDefined();
@@ -210,9 +231,12 @@ describe('OpenAPI document', () => {
       type: 'integer',
       minimum: 0,
     });
+    // null as strict OpenAPI 3.0 reads it: one of the statistics or a schema of null alone.
     expect(schemaNamed('GroupMhciAnswer').additionalProperties).toEqual({
-      nullable: true,
-      allOf: [{ $ref: '#/components/schemas/MhciStatsDto' }],
+      oneOf: [
+        { $ref: '#/components/schemas/MhciStatsDto' },
+        { type: 'object', nullable: true, enum: [null] },
+      ],
     });
     expect(Object.keys(schemaNamed('MhciStatsDto').properties!)).toEqual([
       'minMhci',
@@ -266,6 +290,8 @@ describe('OpenAPI document', () => {
         );
       } else if (!node.type && !node.enum) {
         untyped.push(where);
+      } else if (node.enum) {
+        // A closed set of values (`enum: [null]` is the null of a nullable answer).
       } else if (node.type === 'array') {
         visit(node.items, `${where}[]`);
       } else if (node.type === 'object') {
@@ -292,6 +318,155 @@ describe('OpenAPI document', () => {
       visit(schema, `#/components/schemas/${name}`);
     }
     expect(untyped).toEqual([]);
+  });
+
+  it('gives every answer of every operation a JSON schema, each error the {"error": string} envelope', () => {
+    const problems: string[] = [];
+    for (const { method, path, operation } of operations()) {
+      for (const [status, response] of Object.entries(operation.responses)) {
+        const where = `${method} ${path} ${status}`;
+        const content = (response as OpenAPIV3.ResponseObject).content;
+        const schema = content?.['application/json']?.schema as OpenAPIV3.SchemaObject | undefined;
+        if (!schema) {
+          problems.push(`${where}: no JSON schema`);
+          continue;
+        }
+        if (Number(status) < 400) continue;
+        const error = schema.properties?.error as OpenAPIV3.SchemaObject | undefined;
+        if (
+          schema.type !== 'object' ||
+          JSON.stringify(schema.required) !== '["error"]' ||
+          Object.keys(schema.properties ?? {}).join() !== 'error' ||
+          error?.type !== 'string'
+        ) {
+          problems.push(`${where}: not {"error": string}`);
+        }
+        const example = (schema.example as { error?: unknown } | undefined)?.error;
+        if (typeof example !== 'string' || !documents(operation, status, example)) {
+          problems.push(
+            `${where}: its example ${JSON.stringify(example)} is not one of its messages`,
+          );
+        }
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('documents the messages that name a value as patterns the real answers match, never as literals', async () => {
+    const create = document.paths['/session/create']!.post!;
+    expect(messagePatterns(create, '400')).toEqual([
+      {
+        type: 'string',
+        pattern: SessionErrorPatterns.NotInGroup.pattern,
+        description: 'User <externalID> is not part of group <groupID>',
+        example: SessionErrorPatterns.NotInGroup.example,
+      },
+      {
+        type: 'string',
+        pattern: SessionErrorPatterns.AlreadyExists.pattern,
+        description:
+          'This user already exists for the email and groupID provided, their externalID is <externalID>',
+        example: SessionErrorPatterns.AlreadyExists.example,
+      },
+    ]);
+    // No exact message of any operation is a template no answer can equal.
+    const templates = Object.values(SessionErrorPatterns).map(({ template }) => template);
+    const literals = operations().flatMap(({ operation }) =>
+      Object.keys(operation.responses).flatMap((status) => exactMessages(operation, status)),
+    );
+    expect(literals.filter((message) => templates.includes(message))).toEqual([]);
+
+    // The real answers, byte for byte the spec's wording, are what the document describes.
+    const enterprise = await t.newEnterprise('Patterns');
+    const [first, second] = [await t.newGroup(enterprise), await t.newGroup(enterprise)];
+    const created = await t.createSession(enterprise, first, 'pat@example.com');
+    const externalId = (created.body as { userIdentifier: string }).userIdentifier;
+    const notInGroup = await t.createSession(enterprise, second, externalId);
+    const again = await t.createSession(enterprise, first, 'pat@example.com');
+    const answers = [notInGroup, again].map(({ status, body }) => ({ status, body }));
+    expect(answers).toEqual([
+      { status: 400, body: { error: SessionErrors.NotInGroup(externalId, second.groupID) } },
+      { status: 400, body: { error: SessionErrors.AlreadyExists(externalId) } },
+    ]);
+    for (const { body } of answers) {
+      expect(documents(create, '400', (body as { error: string }).error)).toBe(true);
+    }
+  });
+
+  it("says the service's version, package.json's", async () => {
+    const manifest = JSON.parse(await readFile(join(__dirname, '..', 'package.json'), 'utf8')) as {
+      version: string;
+    };
+    expect(document.info.version).toBe(manifest.version);
+  });
+
+  it('shows examples a real answer could carry: identifiers in their formats, a signed check-in link', async () => {
+    // Every example string that looks like one of our identifiers is one, in its exact format,
+    // and none is elided.
+    const formats: [string, RegExp][] = [
+      ...Object.values(ID_FORMATS)
+        .filter((format) => format.prefix !== '')
+        .map((format): [string, RegExp] => [format.prefix, idPattern(format)]),
+      ['whsec_', /^whsec_[A-Za-z0-9+/]{43}=$/], // base64 of 32 random bytes
+    ];
+    const wrong: string[] = [];
+    const visit = (value: unknown, where: string, inExample: boolean): void => {
+      if (typeof value === 'string') {
+        const format = formats.find(([prefix]) => value.startsWith(prefix));
+        // An elided value (`ok_…`, `https://…`) is no answer either.
+        const elided = value.includes('…');
+        if (inExample && ((format && !format[1].test(value)) || elided)) {
+          wrong.push(`${where}: ${value}`);
+        }
+      } else if (value && typeof value === 'object') {
+        for (const [key, inner] of Object.entries(value)) {
+          visit(inner, `${where}/${key}`, inExample || key === 'example');
+        }
+      }
+    };
+    visit(document, '#', false);
+    expect(wrong).toEqual([]);
+
+    // The redirectUrl example has the form of a real one: `<base>/checkin/<key id>.<claims>.<mac>`.
+    const created = schemaNamed('SessionCreatedDto').properties!;
+    const example = (created.redirectUrl as OpenAPIV3.SchemaObject).example as string;
+    const enterprise = await t.newEnterprise('Examples');
+    const answer = await t.createSession(
+      enterprise,
+      await t.newGroup(enterprise),
+      'ex@example.com',
+    );
+    const real = (answer.body as { redirectUrl: string }).redirectUrl;
+    const shape = (url: string, base: string) => {
+      expect(url.startsWith(`${base}/checkin/`)).toBe(true);
+      const [keyId, claims, mac, ...rest] = url.slice(`${base}/checkin/`.length).split('.');
+      const decoded = JSON.parse(Buffer.from(claims, 'base64url').toString('utf8')) as {
+        p: string;
+        id: string;
+        exp: number;
+      };
+      return {
+        keyId: KEY_ID_PATTERN.test(keyId),
+        claims: Object.keys(decoded),
+        purpose: decoded.p,
+        session: idPattern(ID_FORMATS.sessionId).test(decoded.id),
+        expires: Number.isSafeInteger(decoded.exp),
+        mac: /^[A-Za-z0-9_-]{43}$/.test(mac),
+        rest,
+      };
+    };
+    expect(shape(example, 'https://checkin.example.com')).toEqual(
+      shape(real, t.config.publicBaseUrl),
+    );
+    expect(shape(real, t.config.publicBaseUrl)).toEqual({
+      keyId: true,
+      claims: ['p', 'id', 'exp'],
+      purpose: 'c',
+      session: true,
+      expires: true,
+      mac: true,
+      rest: [],
+    });
   });
 
   it('is exactly the committed openapi.json (npm run openapi), but for the server', async () => {

@@ -5,7 +5,9 @@
  * client, and fail with one clear line when it cannot.
  */
 import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { existsSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { startTestApp, TestApp, TestEnterprise } from './support/test-app';
 import { eventually } from './support/webhook-receiver';
@@ -16,6 +18,15 @@ interface Run {
   code: number | null;
   stdout: string;
   stderr: string;
+}
+
+/** A port on 127.0.0.1 nothing listens on (it was free a moment ago, and is closed again). */
+async function closedPort(): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
 }
 
 function runQuickstart(env: Record<string, string>): Promise<Run> {
@@ -109,6 +120,28 @@ describe('quickstart example (typed client)', () => {
     expect(run.stderr.trim()).toBe(
       'Quickstart failed: complete the session (sandbox): HTTP 404 {"error":"Not found"}',
     );
+  });
+
+  it('names the address it tried and CHECKIN_BASE_URL when nothing answers there', async () => {
+    const baseUrl = `http://127.0.0.1:${await closedPort()}`;
+    const run = await runQuickstart({ CHECKIN_BASE_URL: baseUrl, CHECKIN_API_KEY: sandbox.apiKey });
+    expect({ code: run.code, stdout: run.stdout }).toEqual({ code: 1, stdout: '' });
+    expect(run.stderr.trim()).toBe(
+      `Quickstart failed: create a group: could not reach the service at ${baseUrl} ` +
+        `(CHECKIN_BASE_URL): connect ECONNREFUSED ${baseUrl.slice('http://'.length)}. Is it ` +
+        'running there? Start it with `npm start`, or set CHECKIN_BASE_URL to where it runs.',
+    );
+
+    const malformed = await runQuickstart({
+      CHECKIN_BASE_URL: 'localhost:3000',
+      CHECKIN_API_KEY: sandbox.apiKey,
+    });
+    expect({ code: malformed.code, stderr: malformed.stderr.trim() }).toEqual({
+      code: 1,
+      stderr:
+        "Quickstart failed: CHECKIN_BASE_URL must be the service's http:// or https:// address, " +
+        'such as http://localhost:3000 (it is "localhost:3000").',
+    });
   });
 
   it('says what to set when no API key is given, and what a wrong key answers', async () => {

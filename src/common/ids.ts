@@ -48,9 +48,12 @@ export function randomString(length: number, alphabet: string): string {
 export const newId = (format: IdFormat): string =>
   format.prefix + randomString(format.length, format.alphabet);
 
+/** The regular expression of an identifier of `format`, unanchored (to embed in another). */
+export const idPatternSource = (format: IdFormat): string =>
+  `${format.prefix}[${format.alphabet}]{${format.length}}`;
+
 /** The pattern every identifier of `format` matches. */
-export const idPattern = (format: IdFormat): RegExp =>
-  new RegExp(`^${format.prefix}[${format.alphabet}]{${format.length}}$`);
+export const idPattern = (format: IdFormat): RegExp => new RegExp(`^${idPatternSource(format)}$`);
 
 export const newApiKey = (): string => newId(ID_FORMATS.apiKey);
 export const newGroupKey = (): string => newId(ID_FORMATS.groupKey);

@@ -2,6 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Post, Put } from '@nestjs/comm
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { EnterpriseId } from '../common/auth/enterprise.decorator';
 import { ApiEndpointErrors } from '../common/swagger/api-errors.decorator';
+import { EXAMPLE_IDS } from '../common/swagger/examples';
 import { AbsentPathParameters, GroupIdParam } from '../common/validation/path-params';
 import { CreateGroupDto } from './dto/create-group.dto';
 import { GroupDto } from './dto/group.dto';
@@ -82,7 +83,7 @@ export class GroupsController {
   @Get(':groupID/participants')
   @ApiOperation({ summary: "External IDs of the group's participants" })
   @ApiOkResponse({
-    schema: { type: 'array', items: { type: 'string', example: 'ok_…' } },
+    schema: { type: 'array', items: { type: 'string', example: EXAMPLE_IDS.externalId } },
   })
   @ApiEndpointErrors([
     GroupErrors.GroupIdMissing,

@@ -1,10 +1,11 @@
 import { Controller, Get } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { Database } from '../database/database';
 import { Public } from '../common/auth/public.decorator';
 import { ApiError } from '../common/errors/api-error';
 import { CommonErrors } from '../common/errors/common.errors';
 import { ShutdownState } from '../common/lifecycle/shutdown-state';
+import { ApiErrorResponse } from '../common/swagger/api-errors.decorator';
 import { SkipPublicRateLimit } from '../common/rate-limit/public-rate-limit.guard';
 
 /**
@@ -25,9 +26,27 @@ export class HealthController {
   @ApiOperation({
     summary: 'Readiness: 200 when the API can reach PostgreSQL and is not draining, else 503',
   })
+  // Public: an empty requirement says so (no key, no token), as linters ask of every operation.
+  @ApiSecurity({})
   @ApiOkResponse({
-    schema: { type: 'object', properties: { status: { type: 'string', example: 'ok' } } },
+    schema: {
+      type: 'object',
+      required: ['status'],
+      properties: { status: { type: 'string', enum: ['ok'] } },
+      example: { status: 'ok' },
+    },
   })
+  @ApiErrorResponse(
+    503,
+    'PostgreSQL does not answer (then with `Retry-After`, seconds), or the process is draining ' +
+      'before it stops.',
+    [CommonErrors.ServiceUnavailable],
+    {
+      headers: {
+        'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } },
+      },
+    },
+  )
   async check(): Promise<{ status: 'ok' }> {
     if (this.shutdown.draining) throw new ApiError(503, CommonErrors.ServiceUnavailable);
     await this.db.rows('SELECT 1');

@@ -43,36 +43,39 @@ export class ParticipantLinks {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  /** `${PUBLIC_BASE_URL}/checkin/{token}`, valid CHECKIN_TOKEN_TTL_HOURS. */
-  checkinUrl(sessionId: string): string {
-    return this.absolute(checkinPath(this.tokens.sign('checkin', sessionId)));
+  /**
+   * `${PUBLIC_BASE_URL}/checkin/{token}`, valid CHECKIN_TOKEN_TTL_HOURS from `now` (the OpenAPI
+   * examples pass a fixed time; every link the service answers is signed now).
+   */
+  checkinUrl(sessionId: string, now?: number): string {
+    return this.absolute(checkinPath(this.tokens.sign('checkin', sessionId, now)));
   }
 
   /**
    * `${PUBLIC_BASE_URL}/participant/settings?token=…` for one membership at its current link
    * version, valid EMAIL_LINK_TTL_DAYS.
    */
-  settingsUrl(link: MembershipLink): string {
-    return this.absolute(settingsPath(this.settingsToken(link)));
+  settingsUrl(link: MembershipLink, now?: number): string {
+    return this.absolute(settingsPath(this.settingsToken(link, now)));
   }
 
   /** The token of a settings link (for a page that moves the participant to a fresh link). */
-  settingsToken({ participantId, groupId, linkVersion }: MembershipLink): string {
-    return this.tokens.sign('settings', `${participantId}:${groupId}`, undefined, linkVersion);
+  settingsToken({ participantId, groupId, linkVersion }: MembershipLink, now?: number): string {
+    return this.tokens.sign('settings', `${participantId}:${groupId}`, now, linkVersion);
   }
 
   /**
    * `${PUBLIC_BASE_URL}/participant/unsubscribe?token=…` for one email type of a participant, in
    * a mail of one membership (whose link version it carries).
    */
-  unsubscribeUrl(link: MembershipLink, emailType: string): string {
+  unsubscribeUrl(link: MembershipLink, emailType: string, now?: number): string {
     const { participantId, groupId, linkVersion } = link;
     return this.absolute(
       unsubscribePath(
         this.tokens.sign(
           'unsubscribe',
           `${participantId}:${emailType}:${groupId}`,
-          undefined,
+          now,
           linkVersion,
         ),
       ),

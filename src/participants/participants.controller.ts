@@ -2,6 +2,7 @@ import { Controller, Get } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { EnterpriseId } from '../common/auth/enterprise.decorator';
 import { ApiEndpointErrors } from '../common/swagger/api-errors.decorator';
+import { EXAMPLE_IDS } from '../common/swagger/examples';
 import { ExternalIdParam } from '../common/validation/external-id';
 import { AbsentPathParameters } from '../common/validation/path-params';
 import { ConsentRecordDto } from './dto/consent-record.dto';
@@ -52,7 +53,9 @@ export class ParticipantsController {
 
   @Get(':externalID/sessions')
   @ApiOperation({ summary: "IDs of the participant's sessions, oldest first" })
-  @ApiOkResponse({ schema: { type: 'array', items: { type: 'string', example: 'ses_…' } } })
+  @ApiOkResponse({
+    schema: { type: 'array', items: { type: 'string', example: EXAMPLE_IDS.sessionId } },
+  })
   @ApiEndpointErrors(PARTICIPANT_ERRORS)
   listSessions(
     @ExternalIdParam() externalId: string,

@@ -1,18 +1,12 @@
 import { Body, Controller, Get, Headers, HttpCode, Param, Post } from '@nestjs/common';
-import {
-  ApiConflictResponse,
-  ApiHeader,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { EnterpriseId } from '../common/auth/enterprise.decorator';
 import { ApiEndpointErrors } from '../common/swagger/api-errors.decorator';
 import { AbsentPathParameters } from '../common/validation/path-params';
 import { describeSessionFields } from '../common/privacy-model';
 import { CreateSessionDto, SessionCreatedDto } from './dto/create-session.dto';
 import { SessionDto } from './dto/session.dto';
-import { SessionErrors } from './sessions.errors';
+import { SessionErrorPatterns, SessionErrors } from './sessions.errors';
 import { SessionsService } from './sessions.service';
 
 @ApiTags('Sessions')
@@ -38,24 +32,34 @@ export class SessionsController {
     description: '1–255 visible ASCII characters',
   })
   @ApiOkResponse({ type: SessionCreatedDto })
-  @ApiConflictResponse({ description: SessionErrors.IdempotencyKeyReused })
-  @ApiEndpointErrors([
-    SessionErrors.GroupIdMissing,
-    SessionErrors.GroupIdNotNumber,
-    SessionErrors.GroupKeyMissing,
-    SessionErrors.GroupKeyNotString,
-    SessionErrors.UserIdentifierMissing,
-    SessionErrors.UserIdentifierNotString,
-    SessionErrors.ReturnUrlMissing,
-    SessionErrors.ReturnUrlNotString,
-    SessionErrors.ReturnUrlNotHttps,
-    SessionErrors.IdempotencyKeyInvalid,
-    SessionErrors.GroupNotFound,
-    SessionErrors.InvalidGroupKey,
-    SessionErrors.IdentifierInvalid,
-    'User <externalID> is not part of group <groupID>',
-    'This user already exists for the email and groupID provided, their externalID is <externalID>',
-  ])
+  @ApiEndpointErrors(
+    [
+      SessionErrors.GroupIdMissing,
+      SessionErrors.GroupIdNotNumber,
+      SessionErrors.GroupKeyMissing,
+      SessionErrors.GroupKeyNotString,
+      SessionErrors.UserIdentifierMissing,
+      SessionErrors.UserIdentifierNotString,
+      SessionErrors.ReturnUrlMissing,
+      SessionErrors.ReturnUrlNotString,
+      SessionErrors.ReturnUrlNotHttps,
+      SessionErrors.IdempotencyKeyInvalid,
+      SessionErrors.GroupNotFound,
+      SessionErrors.InvalidGroupKey,
+      SessionErrors.IdentifierInvalid,
+      SessionErrorPatterns.NotInGroup,
+      SessionErrorPatterns.AlreadyExists,
+    ],
+    [
+      {
+        status: 409,
+        description:
+          'The `Idempotency-Key` was used before with a different request (within 24 h); ' +
+          'nothing was created.',
+        messages: [SessionErrors.IdempotencyKeyReused],
+      },
+    ],
+  )
   create(
     @EnterpriseId() enterpriseId: string,
     @Body() body: CreateSessionDto,

@@ -5,6 +5,9 @@ import {
   mustBeNumber,
   mustBeString,
 } from '../common/errors/common.errors';
+import { messagePattern } from '../common/errors/message-pattern';
+import { ID_FORMATS, idPatternSource } from '../common/ids';
+import { EXAMPLE_IDS } from '../common/swagger/examples';
 
 export const SessionErrors = {
   SessionIdMissing: missingPathParameter('sessionID'),
@@ -27,6 +30,29 @@ export const SessionErrors = {
     `This user already exists for the email and groupID provided, their externalID is ${externalId}`,
   IdempotencyKeyReused: 'Idempotency-Key reused with a different request',
   IdempotencyKeyInvalid: 'Idempotency-Key must be 1 to 255 visible ASCII characters',
+} as const;
+
+/** What the messages' placeholders stand for: an existing participant's id, an existing group's. */
+const EXTERNAL_ID = {
+  pattern: idPatternSource(ID_FORMATS.externalId),
+  example: EXAMPLE_IDS.externalId,
+};
+const GROUP_ID = { pattern: '[1-9][0-9]*', example: String(EXAMPLE_IDS.groupId) };
+
+/**
+ * The messages above that name a value, as the OpenAPI document describes them: the spec's
+ * templates byte for byte, the values as patterns (src/sessions/sessions.errors.spec.ts checks
+ * that the messages answered match them).
+ */
+export const SessionErrorPatterns = {
+  NotInGroup: messagePattern('User <externalID> is not part of group <groupID>', {
+    externalID: EXTERNAL_ID,
+    groupID: GROUP_ID,
+  }),
+  AlreadyExists: messagePattern(
+    'This user already exists for the email and groupID provided, their externalID is <externalID>',
+    { externalID: EXTERNAL_ID },
+  ),
 } as const;
 
 export const SESSION_CREATED_MESSAGE = 'Redirect URL generated successfully.';

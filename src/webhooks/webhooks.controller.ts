@@ -1,8 +1,9 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
-import { ApiConflictResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { EnterpriseId } from '../common/auth/enterprise.decorator';
 import { MessageDto, SUCCESS } from '../common/http/message.dto';
-import { ApiEndpointErrors } from '../common/swagger/api-errors.decorator';
+import { ApiEndpointErrors, ApiErrorResponse } from '../common/swagger/api-errors.decorator';
+import { EXAMPLE_IDS } from '../common/swagger/examples';
 import { AbsentPathParameters, GroupIdParam, GroupIdPipe } from '../common/validation/path-params';
 import { GroupErrors } from '../groups/groups.errors';
 import {
@@ -141,7 +142,10 @@ export class WebhooksController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Send a `webhook.test` event to this endpoint' })
   @ApiOkResponse({
-    schema: { type: 'object', properties: { eventId: { type: 'string', example: 'evt_…' } } },
+    schema: {
+      type: 'object',
+      properties: { eventId: { type: 'string', example: EXAMPLE_IDS.eventId } },
+    },
   })
   @ApiEndpointErrors([...ENDPOINT_PATH_ERRORS, GroupErrors.NotFound, WebhookErrors.NotFound])
   sendTest(
@@ -209,15 +213,9 @@ export class WebhooksController {
     WebhookErrors.NotFound,
     WebhookErrors.ReplayTooLarge,
   ])
-  @ApiConflictResponse({
-    description: 'The endpoint is disabled; nothing was created.',
-    schema: {
-      type: 'object',
-      required: ['error'],
-      properties: { error: { type: 'string', enum: [WebhookErrors.ReplayDisabledEndpoint] } },
-      example: { error: WebhookErrors.ReplayDisabledEndpoint },
-    },
-  })
+  @ApiErrorResponse(409, 'The endpoint is disabled; nothing was created.', [
+    WebhookErrors.ReplayDisabledEndpoint,
+  ])
   replay(
     @GroupIdParam() groupId: number,
     @Param('webhookID') webhookId: string,

@@ -9,7 +9,8 @@
  * an empty database, or `npm run cli:dev -- enterprises:create --name Me --sandbox`),
  * CHECKIN_BASE_URL (default http://localhost:3000). The webhook receiver listens on 127.0.0.1,
  * which the service accepts in development (WEBHOOK_ALLOW_PRIVATE_URLS, on by default there).
- * Every call goes through the typed client: no hand-written request code.
+ * Every call goes through the typed client: no hand-written request code. Any failure is one line
+ * on stderr and exit code 1: the step, and the API's answer, or the address that did not answer.
  */
 import { once } from 'node:events';
 import { createServer } from 'node:http';
@@ -19,6 +20,8 @@ import { createCheckinClient } from '../src';
 
 const EXPECTED_EVENTS = ['user.created', 'user.session.result'] as const;
 const WEBHOOK_TIMEOUT_MS = 30_000;
+const DEFAULT_BASE_URL = 'http://localhost:3000';
+const baseUrl = process.env.CHECKIN_BASE_URL || DEFAULT_BASE_URL;
 
 interface ApiResult<T> {
   data?: T;
@@ -26,8 +29,39 @@ interface ApiResult<T> {
   response: Response;
 }
 
-/** The answer's data, or a clear failure naming the step, the status and the API's error. */
-function must<T>(step: string, { data, error, response }: ApiResult<T>): NonNullable<T> {
+/**
+ * Why nothing answered at `baseUrl` (fetch's own message is only `fetch failed`): the address
+ * tried, where it came from, and the cause (`ECONNREFUSED`, an unknown host, …).
+ */
+function unreachable(step: string, failure: TypeError): Error {
+  const cause = failure.cause as { code?: unknown; message?: unknown } | undefined;
+  const code = typeof cause?.code === 'string' ? cause.code : '';
+  const message =
+    typeof cause?.message === 'string' && cause.message !== '' ? cause.message : failure.message;
+  // `localhost` tries every address it resolves to: then the cause is only a code.
+  const why = code === '' || message.includes(code) ? message : `${code} (${message})`;
+  const origin = process.env.CHECKIN_BASE_URL
+    ? 'CHECKIN_BASE_URL'
+    : `CHECKIN_BASE_URL is not set; ${DEFAULT_BASE_URL} is its default`;
+  return new Error(
+    `${step}: could not reach the service at ${baseUrl} (${origin}): ${why}. Is it running ` +
+      'there? Start it with `npm start`, or set CHECKIN_BASE_URL to where it runs.',
+  );
+}
+
+/**
+ * The answer's data, or a clear failure naming the step: the status and the API's error, or the
+ * address that did not answer.
+ */
+async function must<T>(step: string, call: Promise<ApiResult<T>>): Promise<NonNullable<T>> {
+  let result: ApiResult<T>;
+  try {
+    result = await call;
+  } catch (failure) {
+    // fetch rejects with a TypeError when no answer came (refused, unknown host, …).
+    throw failure instanceof TypeError ? unreachable(step, failure) : failure;
+  }
+  const { data, error, response } = result;
   if (data === undefined || data === null || error !== undefined) {
     throw new Error(`${step}: HTTP ${response.status} ${JSON.stringify(error ?? null)}`);
   }
@@ -111,24 +145,29 @@ async function main(): Promise<void> {
         'empty database; or `npm run cli:dev -- enterprises:create --name Me --sandbox`).',
     );
   }
-  const baseUrl = process.env.CHECKIN_BASE_URL ?? 'http://localhost:3000';
+  if (!/^https?:\/\/[^/]/i.test(baseUrl) || !URL.canParse(baseUrl)) {
+    throw new Error(
+      `CHECKIN_BASE_URL must be the service's http:// or https:// address, such as ` +
+        `${DEFAULT_BASE_URL} (it is "${baseUrl}").`,
+    );
+  }
   const checkin = createCheckinClient({ baseUrl, apiKey });
   const say = (line: string) => process.stdout.write(`${line}\n`);
   const receiver = await startReceiver();
   try {
     // 1. A group: participants belong to groups; its key is needed to start check-ins.
-    const group = must(
+    const group = await must(
       'create a group',
-      await checkin.POST('/groups', {
+      checkin.POST('/groups', {
         body: { groupName: `Quickstart ${new Date().toISOString()}` },
       }),
     );
     say(`1. Group ${group.groupID} "${group.groupName}" created.`);
 
     // 2. A webhook endpoint for the group; its secret verifies every delivery.
-    const webhook = must(
+    const webhook = await must(
       'subscribe a webhook',
-      await checkin.POST('/webhooks/{groupID}', {
+      checkin.POST('/webhooks/{groupID}', {
         params: { path: { groupID: group.groupID } },
         body: { url: receiver.url, description: 'quickstart receiver' },
       }),
@@ -138,9 +177,9 @@ async function main(): Promise<void> {
 
     // 3. A check-in for a new participant (an email the first time; their ok_ id afterwards).
     const email = `quickstart-${Date.now()}@example.com`;
-    const session = must(
+    const session = await must(
       'start a check-in',
-      await checkin.POST('/session/create', {
+      checkin.POST('/session/create', {
         body: {
           groupID: group.groupID,
           groupKey: group.key,
@@ -155,18 +194,18 @@ async function main(): Promise<void> {
     say(`   ${session.redirectUrl}`);
 
     // 4. Sandbox only: complete it as if the participant had checked in (the real ingestion path).
-    must(
+    await must(
       'complete the session (sandbox)',
-      await checkin.POST('/sandbox/sessions/{sessionID}/complete', {
+      checkin.POST('/sandbox/sessions/{sessionID}/complete', {
         params: { path: { sessionID: session.sessionID } },
       }),
     );
     say('4. Session completed through the sandbox (a synthetic result).');
 
     // 5. The result, as far as the participant's privacy level lets the enterprise see it.
-    const result = must(
+    const result = await must(
       'read the session',
-      await checkin.GET('/sessions/{sessionID}', {
+      checkin.GET('/sessions/{sessionID}', {
         params: { path: { sessionID: session.sessionID } },
       }),
     );
@@ -177,15 +216,15 @@ async function main(): Promise<void> {
     );
 
     // 6. Aggregates: the count is always answered; mhci stays null under the privacy floor.
-    const count = must(
+    const count = await must(
       'read the count',
-      await checkin.GET('/metrics/groups/{groupID}/count', {
+      checkin.GET('/metrics/groups/{groupID}/count', {
         params: { path: { groupID: group.groupID } },
       }),
     );
-    const mhci = must(
+    const mhci = await must(
       'read the MHCI statistics',
-      await checkin.GET('/metrics/groups/{groupID}/mhci', {
+      checkin.GET('/metrics/groups/{groupID}/mhci', {
         params: { path: { groupID: group.groupID } },
       }),
     );

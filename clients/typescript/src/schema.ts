@@ -621,7 +621,7 @@ export interface components {
       message: string;
     };
     MembershipDto: {
-      /** @example ok_5f0c… */
+      /** @example ok_834f24704ccb7d16d6bfea64a89d3ddca1f821cce9a00f2b */
       externalID: string;
       /** @example 12 */
       groupID: number;
@@ -637,7 +637,7 @@ export interface components {
       privacyLevel: number;
     };
     ParticipantDto: {
-      /** @example ok_5f0c… */
+      /** @example ok_834f24704ccb7d16d6bfea64a89d3ddca1f821cce9a00f2b */
       externalID: string;
       userGroups: components['schemas']['MembershipDto'][];
     };
@@ -701,12 +701,12 @@ export interface components {
       message: string;
       /**
        * @description The participant's external ID.
-       * @example ok_5f0c…
+       * @example ok_834f24704ccb7d16d6bfea64a89d3ddca1f821cce9a00f2b
        */
       userIdentifier: string;
       /**
-       * @description Send the participant here.
-       * @example https://checkin.example.com/checkin/eyJ…
+       * @description Send the participant here: `<PUBLIC_BASE_URL>/checkin/<token>`, the token a signed `<key id>.<claims>.<signature>` naming this session, valid `CHECKIN_TOKEN_TTL_HOURS`.
+       * @example https://checkin.example.com/checkin/k0.eyJwIjoiYyIsImlkIjoic2VzXzFhMkIzYzRENWU2RjdnOEg5aTBKa0xtTiIsImV4cCI6MTc5NTQyNjIwMH0.cf7OC09hAKzGmDJM78gnthm7sloYVkNoPvZPyacKX7Q
        */
       redirectUrl: string;
       /** @example ses_1a2B3c4D5e6F7g8H9i0JkLmN */
@@ -732,7 +732,7 @@ export interface components {
       content: string;
     };
     SessionDto: {
-      /** @example ok_5f0c… */
+      /** @example ok_834f24704ccb7d16d6bfea64a89d3ddca1f821cce9a00f2b */
       externalID: string;
       /** @example ses_1a2B3c4D5e6F7g8H9i0JkLmN */
       sessionID: string;
@@ -922,7 +922,7 @@ export interface components {
       )[];
       /**
        * @description Signing secret (Standard Webhooks). Shown on creation and rotation only.
-       * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
+       * @example whsec_W7Nn4t/Egfc7UgL+V4EXWyL5B2eTz8XBD96MlB9qxis=
        */
       secret: string;
     };
@@ -959,7 +959,7 @@ export interface components {
     DeliveryDto: {
       /** @example 0b6c1d1e-5f0a-4a63-a6a5-0f2c1b1f2e3d */
       id: string;
-      /** @example evt_… */
+      /** @example evt_f9f914f7f00d492fd369931285ef0adfbc4a9dd127091bb0 */
       eventId: string;
       /** @example user.created */
       eventType: string;
@@ -1025,7 +1025,7 @@ export interface components {
       to: string;
       /**
        * @description The participant's external ID (`ok_…`).
-       * @example ok_5f0c…
+       * @example ok_834f24704ccb7d16d6bfea64a89d3ddca1f821cce9a00f2b
        */
       userIdentifier: string;
       /**
@@ -1042,7 +1042,8 @@ export interface components {
        *
        *     It is time for your wellbeing check-in with Night shift.
        *
-       *     Your privacy and email settings: https://…
+       *     Your privacy and email settings: https://checkin.example.com/participant/settings?token=k0.eyJwIjoicyIsImlkIjoiMzM3MTM5ZmQtMDhlNC00YjZkLTk5YTMtYjU4NGQ3NjdmYWJmOjEyIiwiZXhwIjoxNzk2NTQ5NDAwLCJ2IjowfQ.n3KJiNldvIIXteD4NGV4u50yj7jmgzvAyQyyZaJsPGA
+       *     Stop these reminders: https://checkin.example.com/participant/unsubscribe?token=k0.eyJwIjoidSIsImlkIjoiMzM3MTM5ZmQtMDhlNC00YjZkLTk5YTMtYjU4NGQ3NjdmYWJmOmNoZWNraW5SZW1pbmRlcjoxMiIsImV4cCI6MTc5NjU0OTQwMCwidiI6MH0.pDUV8_04Fg_Y3c_11PfhSK8eYg3GvvU9rQVTfaM-MSY
        */
       text: string;
       /**
@@ -1761,8 +1762,8 @@ export interface operations {
        *     - `Group not found`
        *     - `Invalid groupKey`
        *     - `We require email for new users or ok_ id for existing users`
-       *     - `User <externalID> is not part of group <groupID>`
-       *     - `This user already exists for the email and groupID provided, their externalID is <externalID>`
+       *     - `User <externalID> is not part of group <groupID>` (each answer matches `^User (?:ok_[0123456789abcdef]{48}) is not part of group (?:[1-9][0-9]*)$`)
+       *     - `This user already exists for the email and groupID provided, their externalID is <externalID>` (each answer matches `^This user already exists for the email and groupID provided, their externalID is (?:ok_[0123456789abcdef]{48})$`)
        */
       400: {
         headers: {
@@ -1770,23 +1771,7 @@ export interface operations {
         };
         content: {
           'application/json': {
-            /** @enum {string} */
-            error:
-              | 'You are missing the body parameter groupID'
-              | 'groupID must be a number'
-              | 'You are missing the body parameter groupKey'
-              | 'groupKey must be a string'
-              | 'You are missing the body parameter userIdentifier'
-              | 'userIdentifier must be a string'
-              | 'You are missing the body parameter returnURL'
-              | 'returnURL must be a string'
-              | 'returnURL must be an HTTPS address'
-              | 'Idempotency-Key must be 1 to 255 visible ASCII characters'
-              | 'Group not found'
-              | 'Invalid groupKey'
-              | 'We require email for new users or ok_ id for existing users'
-              | 'User <externalID> is not part of group <groupID>'
-              | 'This user already exists for the email and groupID provided, their externalID is <externalID>';
+            error: string;
           };
         };
       };
@@ -1802,12 +1787,17 @@ export interface operations {
           };
         };
       };
-      /** @description Idempotency-Key reused with a different request */
+      /** @description The `Idempotency-Key` was used before with a different request (within 24 h); nothing was created. */
       409: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Idempotency-Key reused with a different request';
+          };
+        };
       };
       /** @description The API key's rate limit is spent (`RATE_LIMIT_REQUESTS` per `RATE_LIMIT_WINDOW`, shared by all routes), or this request failed authentication and too many from its client address already had (`AUTH_FAILURE_LIMIT` per minute; a valid key is never refused for them); retry after the `Retry-After` header (seconds). Nothing was changed. */
       429: {
@@ -2061,19 +2051,74 @@ export interface operations {
           'application/json': components['schemas']['MessageDto'];
         };
       };
+      /**
+       * @description The first failing check, in this order:
+       *     - `You are missing the path parameter sessionID`
+       *     - `You are missing the body parameter version`
+       *     - `version must be a string`
+       *     - `version must look like v<major>.<minor>.<patch>`
+       *     - `You are missing the body parameter mhci`
+       *     - `mhci must be a number between 0 and 100`
+       *     - `You are missing the body parameter subscores`
+       *     - `subscores must be an object with numbers between 0 and 100 for vision, audio, transcript and assessment`
+       *     - `You are missing the body parameter transcript`
+       *     - `transcript must be an array of {role, content} with role 'assistant' or 'user' and content a string`
+       *     - `You are missing the body parameter features`
+       *     - `features must be an object of at most 500 names (letters, digits, _ . -, up to 64 characters) mapping to finite numbers`
+       *     - `Invalid completedAt`
+       *     - `Session not found`
+       */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error:
+              | 'You are missing the path parameter sessionID'
+              | 'You are missing the body parameter version'
+              | 'version must be a string'
+              | 'version must look like v<major>.<minor>.<patch>'
+              | 'You are missing the body parameter mhci'
+              | 'mhci must be a number between 0 and 100'
+              | 'You are missing the body parameter subscores'
+              | 'subscores must be an object with numbers between 0 and 100 for vision, audio, transcript and assessment'
+              | 'You are missing the body parameter transcript'
+              | "transcript must be an array of {role, content} with role 'assistant' or 'user' and content a string"
+              | 'You are missing the body parameter features'
+              | 'features must be an object of at most 500 names (letters, digits, _ . -, up to 64 characters) mapping to finite numbers'
+              | 'Invalid completedAt'
+              | 'Session not found';
+          };
+        };
+      };
       /** @description Missing or wrong engine token. */
       401: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Unauthorized';
+          };
+        };
       };
-      /** @description A different result was already recorded for this session | The participant has not consented to this check-in | This session belongs to a sandbox enterprise: no analysis result is recorded for it */
+      /** @description A different result was already recorded for this session; the group requires consent the participant has not given (or has withdrawn); or the session is a sandbox enterprise's. Nothing was stored. */
       409: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error:
+              | 'A different result was already recorded for this session'
+              | 'The participant has not consented to this check-in'
+              | 'This session belongs to a sandbox enterprise: no analysis result is recorded for it';
+          };
+        };
       };
       /** @description Too many requests from this client address (`PUBLIC_RATE_LIMIT_REQUESTS` per minute), or too many of them refused for a wrong credential (`AUTH_FAILURE_LIMIT` per minute); retry after the `Retry-After` header (seconds). Nothing was changed. */
       429: {
@@ -2493,7 +2538,7 @@ export interface operations {
         };
         content: {
           'application/json': {
-            /** @example evt_… */
+            /** @example evt_f9f914f7f00d492fd369931285ef0adfbc4a9dd127091bb0 */
             eventId?: string;
           };
         };
@@ -3635,8 +3680,22 @@ export interface operations {
         };
         content: {
           'application/json': {
-            /** @example ok */
-            status?: string;
+            /** @enum {string} */
+            status: 'ok';
+          };
+        };
+      };
+      /** @description PostgreSQL does not answer (then with `Retry-After`, seconds), or the process is draining before it stops. */
+      503: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Service unavailable';
           };
         };
       };

@@ -1,15 +1,13 @@
 import { Body, Controller, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
-import {
-  ApiBearerAuth,
-  ApiConflictResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-  ApiUnauthorizedResponse,
-} from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { CommonErrors, missingPathParameter } from '../../common/errors/common.errors';
 import { Public } from '../../common/auth/public.decorator';
 import { MessageDto, SUCCESS } from '../../common/http/message.dto';
-import { ApiClientAddressLimits } from '../../common/swagger/api-errors.decorator';
+import {
+  ApiBadRequestMessages,
+  ApiClientAddressLimits,
+  ApiErrorResponse,
+} from '../../common/swagger/api-errors.decorator';
 import { AbsentPathParameters } from '../../common/validation/path-params';
 import { EngineTokenGuard } from './engine-token.guard';
 import { IngestionErrors } from './ingestion.errors';
@@ -38,15 +36,35 @@ export class IngestionController {
       '`POST /sandbox/sessions/{sessionID}/complete`).',
   })
   @ApiOkResponse({ type: MessageDto })
-  @ApiUnauthorizedResponse({ description: 'Missing or wrong engine token.' })
+  @ApiBadRequestMessages([
+    missingPathParameter('sessionID'),
+    IngestionErrors.VersionMissing,
+    IngestionErrors.VersionNotString,
+    IngestionErrors.VersionFormat,
+    IngestionErrors.MhciMissing,
+    IngestionErrors.MhciInvalid,
+    IngestionErrors.SubscoresMissing,
+    IngestionErrors.SubscoresInvalid,
+    IngestionErrors.TranscriptMissing,
+    IngestionErrors.TranscriptInvalid,
+    IngestionErrors.FeaturesMissing,
+    IngestionErrors.FeaturesInvalid,
+    IngestionErrors.CompletedAtInvalid,
+    IngestionErrors.SessionNotFound,
+  ])
+  @ApiErrorResponse(401, 'Missing or wrong engine token.', [CommonErrors.Unauthorized])
   @ApiClientAddressLimits()
-  @ApiConflictResponse({
-    description: [
+  @ApiErrorResponse(
+    409,
+    'A different result was already recorded for this session; the group requires consent the ' +
+      "participant has not given (or has withdrawn); or the session is a sandbox enterprise's. " +
+      'Nothing was stored.',
+    [
       IngestionErrors.DifferentResult,
       IngestionErrors.ConsentMissing,
       IngestionErrors.SandboxSession,
-    ].join(' | '),
-  })
+    ],
+  )
   async record(
     @Param('sessionID') sessionId: string,
     @Body() result: SessionResultDto,

@@ -1,40 +1,115 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiResponse, ApiSecurity } from '@nestjs/swagger';
+import {
+  ApiResponse,
+  ApiSecurity,
+  type ApiResponseOptions,
+  type SchemaObject,
+} from '@nestjs/swagger';
 import { CommonErrors } from '../errors/common.errors';
+import type { MessagePattern } from '../errors/message-pattern';
 
 export const API_KEY_SECURITY = 'x-api-key';
 
-const errorSchema = (messages: readonly string[]) => ({
-  type: 'object',
-  required: ['error'],
-  properties: { error: { type: 'string', enum: [...messages] } },
-  example: { error: messages[0] },
-});
+/**
+ * One message an error status can answer: its exact string, or — for a message that names a
+ * value, like `User <externalID> is not part of group <groupID>` — its pattern (no answer ever
+ * equals the template, so it is no enum literal).
+ */
+export type ErrorMessage = string | MessagePattern;
+
+const isPattern = (message: ErrorMessage): message is MessagePattern => typeof message !== 'string';
+
+/** A message in an operation's description: the string, or the template and its pattern. */
+const written = (message: ErrorMessage): string =>
+  isPattern(message)
+    ? `\`${message.template}\` (each answer matches \`${message.pattern}\`)`
+    : `\`${message}\``;
+
+/**
+ * The `{"error": message}` envelope of an error answer (docs/api.md, "The error contract"). Exact
+ * messages are an enum of their strings, byte for byte; a message that names a value is a
+ * pattern, with its template as description and a real answer as example. The example is the
+ * first message (or its example).
+ */
+export function errorSchema(messages: readonly ErrorMessage[]): SchemaObject {
+  if (messages.length === 0) throw new Error('errorSchema: an error answer has a message');
+  const exact = messages.filter((message): message is string => !isPattern(message));
+  const patterns = messages.filter(isPattern);
+  const error: SchemaObject =
+    patterns.length === 0
+      ? { type: 'string', enum: [...exact] }
+      : {
+          type: 'string',
+          anyOf: [
+            ...(exact.length > 0 ? [{ type: 'string', enum: [...exact] }] : []),
+            ...patterns.map(({ template, pattern, example }) => ({
+              type: 'string',
+              pattern,
+              description: template,
+              example,
+            })),
+          ],
+        };
+  const first = messages[0];
+  return {
+    type: 'object',
+    required: ['error'],
+    properties: { error },
+    example: { error: isPattern(first) ? first.example : first },
+  };
+}
 
 const RETRY_AFTER = {
   'Retry-After': { description: 'Seconds until the budget renews', schema: { type: 'integer' } },
 };
 
 /**
+ * Documents one error status of an operation with its `{"error": …}` schema: every response
+ * the document lists has a schema, so a generated client types `error` for every status.
+ */
+export function ApiErrorResponse(
+  status: number,
+  description: string,
+  messages: readonly ErrorMessage[],
+  options: Pick<ApiResponseOptions, 'headers'> = {},
+): MethodDecorator & ClassDecorator {
+  return ApiResponse({ status, description, schema: errorSchema(messages), ...options });
+}
+
+/**
  * Documents the limits per client address of a public endpoint (docs/security.md): its 429.
  */
 export function ApiClientAddressLimits(): MethodDecorator {
-  return ApiResponse({
-    status: 429,
-    description:
-      'Too many requests from this client address (`PUBLIC_RATE_LIMIT_REQUESTS` per minute), or ' +
+  return ApiErrorResponse(
+    429,
+    'Too many requests from this client address (`PUBLIC_RATE_LIMIT_REQUESTS` per minute), or ' +
       'too many of them refused for a wrong credential (`AUTH_FAILURE_LIMIT` per minute); retry ' +
       'after the `Retry-After` header (seconds). Nothing was changed.',
-    headers: RETRY_AFTER,
-    schema: errorSchema([CommonErrors.TooManyRequests]),
-  });
+    [CommonErrors.TooManyRequests],
+    { headers: RETRY_AFTER },
+  );
+}
+
+/**
+ * Documents an operation's 400 answers: the exact messages (or patterns) it can answer, in the
+ * order they are checked.
+ */
+export function ApiBadRequestMessages(messages: readonly ErrorMessage[]): MethodDecorator {
+  return ApiErrorResponse(
+    400,
+    [
+      'The first failing check, in this order:',
+      ...messages.map((message) => `- ${written(message)}`),
+    ].join('\n'),
+    messages,
+  );
 }
 
 /** An error status an endpoint answers besides 400, 401 and 429, with its exact messages. */
 export interface ApiErrorStatus {
   status: number;
   description: string;
-  messages: readonly string[];
+  messages: readonly ErrorMessage[];
 }
 
 /**
@@ -43,40 +118,25 @@ export interface ApiErrorStatus {
  * (`otherErrors`: e.g. 404, 409) with its messages.
  */
 export function ApiEndpointErrors(
-  badRequestMessages: readonly string[],
+  badRequestMessages: readonly ErrorMessage[],
   otherErrors: readonly ApiErrorStatus[] = [],
 ): MethodDecorator {
-  const decorators = [
+  const decorators: MethodDecorator[] = [
     ApiSecurity(API_KEY_SECURITY),
-    ApiResponse({
-      status: 401,
-      description: 'Missing, unknown or revoked API key.',
-      schema: errorSchema([CommonErrors.Unauthorized]),
-    }),
-    ApiResponse({
-      status: 429,
-      description:
-        "The API key's rate limit is spent (`RATE_LIMIT_REQUESTS` per `RATE_LIMIT_WINDOW`, shared " +
+    ApiErrorResponse(401, 'Missing, unknown or revoked API key.', [CommonErrors.Unauthorized]),
+    ApiErrorResponse(
+      429,
+      "The API key's rate limit is spent (`RATE_LIMIT_REQUESTS` per `RATE_LIMIT_WINDOW`, shared " +
         'by all routes), or this request failed authentication and too many from its client ' +
         'address already had (`AUTH_FAILURE_LIMIT` per minute; a valid key is never refused ' +
         'for them); retry after the `Retry-After` header (seconds). Nothing was changed.',
-      headers: RETRY_AFTER,
-      schema: errorSchema([CommonErrors.TooManyRequests]),
-    }),
+      [CommonErrors.TooManyRequests],
+      { headers: RETRY_AFTER },
+    ),
   ];
-  if (badRequestMessages.length > 0) {
-    decorators.push(
-      ApiBadRequestResponse({
-        description: [
-          'The first failing check, in this order:',
-          ...badRequestMessages.map((message) => `- \`${message}\``),
-        ].join('\n'),
-        schema: errorSchema(badRequestMessages),
-      }),
-    );
-  }
+  if (badRequestMessages.length > 0) decorators.push(ApiBadRequestMessages(badRequestMessages));
   for (const { status, description, messages } of otherErrors) {
-    decorators.push(ApiResponse({ status, description, schema: errorSchema(messages) }));
+    decorators.push(ApiErrorResponse(status, description, messages));
   }
   return applyDecorators(...decorators);
 }

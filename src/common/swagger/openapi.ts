@@ -1,4 +1,6 @@
 import { INestApplication } from '@nestjs/common';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { API_KEY_HEADER } from '../auth/enterprise.decorator';
 import { API_KEY_SECURITY } from './api-errors.decorator';
@@ -24,11 +26,24 @@ To try a whole flow without participants, use a sandbox enterprise's key: \`POST
 also committed as \`openapi.json\`, and a typed TypeScript client generated from it lives in
 \`clients/typescript/\`.`;
 
+/**
+ * The service's version, `version` of its package.json (the document's `info.version`). Three
+ * folders up from this file, in `src/` (ts-jest) as in `dist/`.
+ */
+export function serviceVersion(): string {
+  const manifest = join(__dirname, '..', '..', '..', 'package.json');
+  const { version } = JSON.parse(readFileSync(manifest, 'utf8')) as { version?: unknown };
+  if (typeof version !== 'string' || version === '') {
+    throw new Error(`${manifest} has no version`);
+  }
+  return version;
+}
+
 export function buildOpenApiDocument(app: INestApplication, publicBaseUrl: string): OpenAPIObject {
   const config = new DocumentBuilder()
     .setTitle('Check-in Integration Service')
     .setDescription(DESCRIPTION)
-    .setVersion('1.0.0')
+    .setVersion(serviceVersion())
     .addServer(publicBaseUrl)
     .addApiKey(
       {

@@ -44,7 +44,16 @@ const byPeriod = (value: SchemaObject, description: string, example: object): Sc
   example,
 });
 
-const MHCI_STATS_OR_NULL = { nullable: true, allOf: [{ $ref: getSchemaPath(MhciStatsDto) }] };
+/**
+ * `null` in OpenAPI 3.0 (docs/integrating.md): `nullable` lets its own schema's `type` take null,
+ * so `nullable` beside an `allOf` of a reference does not make the reference nullable (strict
+ * tools drop the null). One of the statistics or a schema that accepts null alone does; the typed
+ * client has it as `MhciStatsDto | null` (scripts/openapi.js).
+ */
+const NULL: SchemaObject = { type: 'object', nullable: true, enum: [null] };
+const MHCI_STATS_OR_NULL: SchemaObject = {
+  oneOf: [{ $ref: getSchemaPath(MhciStatsDto) }, NULL],
+};
 const WORD_SHARES = { type: 'object', additionalProperties: { type: 'number' } } as const;
 
 /**

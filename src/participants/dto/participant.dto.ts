@@ -1,7 +1,8 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { EXAMPLE_IDS } from '../../common/swagger/examples';
 
 export class MembershipDto {
-  @ApiProperty({ example: 'ok_5f0c…' })
+  @ApiProperty({ example: EXAMPLE_IDS.externalId })
   externalID!: string;
 
   @ApiProperty({ example: 12 })
@@ -20,7 +21,7 @@ export class MembershipDto {
 }
 
 export class ParticipantDto {
-  @ApiProperty({ example: 'ok_5f0c…' })
+  @ApiProperty({ example: EXAMPLE_IDS.externalId })
   externalID!: string;
 
   @ApiProperty({ type: [MembershipDto] })

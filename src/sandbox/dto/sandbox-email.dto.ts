@@ -1,5 +1,25 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { EXAMPLE_IDS } from '../../common/swagger/examples';
 import { MAIL_TYPES, type MailType } from '../../interact/interact.errors';
+import { renderMail } from '../../interact/sending/mail-templates';
+import { exampleSettingsUrl, exampleUnsubscribeUrl } from '../../participant-links/example-links';
+
+/** The example mail: a check-in reminder as the mail template renders it, with real-format links. */
+const EXAMPLE_MEMBERSHIP = {
+  participantId: '337139fd-08e4-4b6d-99a3-b584d767fabf',
+  groupId: EXAMPLE_IDS.groupId,
+  linkVersion: 0,
+};
+const EXAMPLE_MAIL = renderMail({
+  type: 'checkinReminder',
+  groupName: 'Night shift',
+  settingsUrl: exampleSettingsUrl(EXAMPLE_MEMBERSHIP),
+  unsubscribeUrl: exampleUnsubscribeUrl(EXAMPLE_MEMBERSHIP, 'checkinReminder'),
+  checkinUrl: null,
+  requestedLevel: 0,
+  currentLevel: 0,
+  notice: null,
+});
 
 /** A mail of a sandbox enterprise, captured instead of sent (`GET /sandbox/emails`, docs/integrating.md). */
 export class SandboxEmailDto {
@@ -10,7 +30,7 @@ export class SandboxEmailDto {
   to!: string;
 
   @ApiProperty({
-    example: 'ok_5f0c…',
+    example: EXAMPLE_IDS.externalId,
     description: "The participant's external ID (`ok_…`).",
   })
   userIdentifier!: string;
@@ -24,19 +44,18 @@ export class SandboxEmailDto {
   })
   emailType!: MailType;
 
-  @ApiProperty({ example: 'Time for your check-in with Night shift' })
+  @ApiProperty({ example: EXAMPLE_MAIL.subject })
   subject!: string;
 
   @ApiProperty({
-    example:
-      'Hello,\n\nIt is time for your wellbeing check-in with Night shift.\n\nYour privacy and email settings: https://…',
+    example: EXAMPLE_MAIL.text,
     description:
       "The text part exactly as it would have been sent, with the participant's signed links " +
       "(settings, unsubscribe): they work like a real mail's.",
   })
   text!: string;
 
-  @ApiProperty({ example: 12, description: 'The group the mail is about.' })
+  @ApiProperty({ example: EXAMPLE_IDS.groupId, description: 'The group the mail is about.' })
   groupID!: number;
 
   @ApiProperty({

@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { EXAMPLE_IDS } from '../../common/swagger/examples';
 import {
   isNumber,
   isString,
@@ -7,6 +8,7 @@ import {
   Rules,
   satisfies,
 } from '../../common/validation/rules';
+import { exampleCheckinUrl } from '../../participant-links/example-links';
 import { isAcceptableReturnUrl } from '../return-url';
 import { SESSION_CREATED_MESSAGE, SessionErrors } from '../sessions.errors';
 
@@ -59,15 +61,17 @@ export class SessionCreatedDto {
   @ApiProperty({ example: SESSION_CREATED_MESSAGE })
   message!: string;
 
-  @ApiProperty({ example: 'ok_5f0c…', description: "The participant's external ID." })
+  @ApiProperty({ example: EXAMPLE_IDS.externalId, description: "The participant's external ID." })
   userIdentifier!: string;
 
   @ApiProperty({
-    example: 'https://checkin.example.com/checkin/eyJ…',
-    description: 'Send the participant here.',
+    example: exampleCheckinUrl(EXAMPLE_IDS.sessionId),
+    description:
+      'Send the participant here: `<PUBLIC_BASE_URL>/checkin/<token>`, the token a signed ' +
+      '`<key id>.<claims>.<signature>` naming this session, valid `CHECKIN_TOKEN_TTL_HOURS`.',
   })
   redirectUrl!: string;
 
-  @ApiProperty({ example: 'ses_1a2B3c4D5e6F7g8H9i0JkLmN' })
+  @ApiProperty({ example: EXAMPLE_IDS.sessionId })
   sessionID!: string;
 }

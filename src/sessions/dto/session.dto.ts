@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { levelRevealing, type SessionField } from '../../common/privacy-model';
+import { EXAMPLE_IDS } from '../../common/swagger/examples';
 
 const fromLevel = (field: SessionField, text: string): string =>
   `${text} Present when the session is shared at privacy level ${levelRevealing(field)} or more: ` +
@@ -29,10 +30,10 @@ const NUMBER_MAP = { type: 'object', additionalProperties: { type: 'number' } } 
  * A session without a result yet shows level 0 only.
  */
 export class SessionDto {
-  @ApiProperty({ example: 'ok_5f0c…' })
+  @ApiProperty({ example: EXAMPLE_IDS.externalId })
   externalID!: string;
 
-  @ApiProperty({ example: 'ses_1a2B3c4D5e6F7g8H9i0JkLmN' })
+  @ApiProperty({ example: EXAMPLE_IDS.sessionId })
   sessionID!: string;
 
   @ApiProperty({

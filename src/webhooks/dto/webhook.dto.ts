@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional, ApiPropertyOptions } from '@nestjs/swagger';
+import { EXAMPLE_IDS } from '../../common/swagger/examples';
 import {
   FreeText,
   hasControlCharacter,
@@ -89,7 +90,7 @@ export class WebhookDto {
 
 export class WebhookWithSecretDto extends WebhookDto {
   @ApiProperty({
-    example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+    example: 'whsec_W7Nn4t/Egfc7UgL+V4EXWyL5B2eTz8XBD96MlB9qxis=',
     description: 'Signing secret (Standard Webhooks). Shown on creation and rotation only.',
   })
   secret!: string;
@@ -231,7 +232,7 @@ export class DeliveryDto {
   @ApiProperty({ example: '0b6c1d1e-5f0a-4a63-a6a5-0f2c1b1f2e3d' })
   id!: string;
 
-  @ApiProperty({ example: 'evt_…' })
+  @ApiProperty({ example: EXAMPLE_IDS.eventId })
   eventId!: string;
 
   @ApiProperty({ example: EventTypes.UserCreated })
