@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { PiiCipher } from '../src/common/crypto/pii-cipher';
 import { ParticipantErrors } from '../src/participants/participants.errors';
 import { SESSION_CREATED_MESSAGE, SessionErrors } from '../src/sessions/sessions.errors';
@@ -384,6 +385,42 @@ describe('Sessions and participants', () => {
         [(firstResponse.body as SessionCreated).userIdentifier],
       );
       expect(sessions.rows[0].n).toBe(1);
+    });
+
+    it('keeps the first answer sealed: no link, id or address in clear, and the request keyed', async () => {
+      const address = nextEmail();
+      const headers = { 'Idempotency-Key': `sealed-${address}` };
+      const created = await t.createSession(acme, group, address, { headers });
+      const session = created.body as SessionCreated;
+      const { rows } = await t.db.query<Record<string, string>>(
+        `SELECT request_hash, response_ciphertext, external_id FROM idempotency_keys
+          WHERE key = $1`,
+        [headers['Idempotency-Key']],
+      );
+      expect(rows).toHaveLength(1);
+      const stored = JSON.stringify(rows[0]);
+      const checkinToken = new URL(session.redirectUrl).pathname.split('/').pop() as string;
+      for (const secret of [
+        session.redirectUrl,
+        checkinToken,
+        session.sessionID,
+        address,
+        'checkin',
+      ]) {
+        expect({ secret, found: stored.includes(secret) }).toEqual({ secret, found: false });
+      }
+      // Sealed with the data keys: the service opens it, and a replay is byte for byte.
+      expect(t.app.get(PiiCipher).decrypt(rows[0].response_ciphertext)).toBe(created.text);
+      expect(rows[0].external_id).toBe(session.userIdentifier);
+      // A keyed fingerprint, not the plain SHA-256 a guess could be tested against.
+      const request = JSON.stringify([
+        group.groupID,
+        group.key,
+        address,
+        'https://app.example.com/done',
+      ]);
+      expect(rows[0].request_hash).not.toBe(createHash('sha256').update(request).digest('hex'));
+      expect((await t.createSession(acme, group, address, { headers })).text).toBe(created.text);
     });
 
     it('answers 409 when the key is reused with a different body', async () => {

@@ -1,24 +1,36 @@
 import { Injectable } from '@nestjs/common';
 import { Database, Sql } from '../database/database';
 
-/** A column holding ciphertexts of the data keys, with its table's primary key. */
+/**
+ * A column holding ciphertexts of the data keys, with its table's primary key (one column, or an
+ * expression naming each row once) and whether values from before encryption may still be there
+ * as JSON text (encrypted on the way).
+ */
 export interface SealedColumn {
   table: string;
   key: string;
   column: string;
+  mayHoldPlaintextJson?: boolean;
 }
 
 /** Every column encrypted with the data keys (docs/data-at-rest.md). */
 export const SEALED_COLUMNS: readonly SealedColumn[] = [
-  { table: 'sessions', key: 'session_id', column: 'transcript' },
-  { table: 'sessions', key: 'session_id', column: 'features' },
-  { table: 'sessions', key: 'session_id', column: 'word_counts' },
+  { table: 'sessions', key: 'session_id', column: 'transcript', mayHoldPlaintextJson: true },
+  { table: 'sessions', key: 'session_id', column: 'features', mayHoldPlaintextJson: true },
+  { table: 'sessions', key: 'session_id', column: 'word_counts', mayHoldPlaintextJson: true },
   { table: 'participants', key: 'id', column: 'email_ciphertext' },
   { table: 'events', key: 'id', column: 'encrypted_pii' },
   { table: 'webhook_endpoints', key: 'id', column: 'secret_ciphertext' },
   { table: 'webhook_endpoints', key: 'id', column: 'previous_secret_ciphertext' },
   // A sandbox enterprise's captured mails (docs/integrating.md): their text holds the participant's links.
   { table: 'sandbox_emails', key: 'email_message_id', column: 'text_ciphertext' },
+  // Session creation's answer replayed for an Idempotency-Key holds a live check-in link.
+  {
+    table: 'idempotency_keys',
+    key: `enterprise_id::text || '/' || key`,
+    column: 'response_ciphertext',
+    mayHoldPlaintextJson: true,
+  },
 ];
 
 /** The key id a stored value names: `k0` for `v1.`, `plaintext` for a transcript from before. */
@@ -50,10 +62,10 @@ export class ReencryptionRepository {
   ): Promise<{ key: string; value: string }[]> {
     const { table, key, column } = target;
     return sql.rows(
-      `SELECT ${key}::text AS key, ${column} AS value FROM ${table}
+      `SELECT (${key})::text AS key, ${column} AS value FROM ${table}
         WHERE ${column} IS NOT NULL AND left(${column}, $1) <> $2
-          ${afterKey === null ? '' : `AND ${key} > $4`}
-        ORDER BY ${key}
+          ${afterKey === null ? '' : `AND (${key})::text > $4`}
+        ORDER BY (${key})::text
         LIMIT $3
         FOR UPDATE SKIP LOCKED`,
       [
@@ -72,9 +84,9 @@ export class ReencryptionRepository {
   ): Promise<void> {
     const { table, key, column } = target;
     await sql.rows(
-      `UPDATE ${table} t SET ${column} = v.value
-         FROM unnest($1::text[], $2::text[]) AS v(key, value)
-        WHERE t.${key}::text = v.key`,
+      `UPDATE ${table} SET ${column} = v.sealed_value
+         FROM unnest($1::text[], $2::text[]) AS v(sealed_key, sealed_value)
+        WHERE (${key})::text = v.sealed_key`,
       [rows.map((row) => row.key), rows.map((row) => row.value)],
     );
   }

@@ -19,10 +19,10 @@ export interface ReencryptionReport {
 
 /**
  * Re-encrypts every stored ciphertext (emails, transcripts, event personal data, webhook secrets,
- * captured sandbox mails) under the newest data key, so an older key can then be removed from
+ * captured sandbox mails, idempotent answers) under the newest data key, so an older key can then be removed from
  * DATA_ENCRYPTION_KEYS without losing anything: the last step of a rotation
- * (docs/data-at-rest.md). Transcripts, features and word counts stored before encryption are
- * encrypted on the way. Idempotent; safe beside
+ * (docs/data-at-rest.md). Transcripts, features, word counts and idempotent answers stored before
+ * encryption are encrypted on the way. Idempotent; safe beside
  * running processes (rows are locked while rewritten, and anything written meanwhile already uses
  * the newest key).
  */
@@ -84,7 +84,7 @@ export class Reencryption {
 
   /** The plaintext of a stored value; null when its key is no longer configured. */
   private open(target: SealedColumn, value: string): string | null {
-    if (target.table === 'sessions' && isPlaintextJson(value)) return value;
+    if (target.mayHoldPlaintextJson && isPlaintextJson(value)) return value;
     try {
       return this.cipher.decrypt(value);
     } catch (error) {

@@ -2,7 +2,10 @@ import { Column, CreateDateColumn, Entity, Index, PrimaryColumn } from 'typeorm'
 import { ForeignKey } from '../database/entity-columns';
 import { EnterpriseEntity } from '../enterprises/enterprise.entity';
 
-/** Schema of `idempotency_keys`: the first response to an `Idempotency-Key`, replayed for 24 h. */
+/**
+ * Schema of `idempotency_keys`: the first response to an `Idempotency-Key`, replayed for 24 h
+ * (docs/data-at-rest.md: sealed).
+ */
 @Entity({ name: 'idempotency_keys' })
 // Retention deletes records older than 24 h, oldest first.
 @Index('idempotency_keys_created_idx', ['createdAt'])
@@ -18,9 +21,16 @@ export class IdempotencyKeyEntity {
   @Column({ name: 'request_hash', type: 'text' })
   requestHash!: string;
 
-  /** `json`, not `jsonb`: a replay must be byte-identical, key order included. */
-  @Column({ type: 'json' })
-  response!: unknown;
+  /**
+   * The first answer's JSON, encrypted with the data keys (it holds a live check-in link); null
+   * while the first request runs. Records from before encryption hold the JSON text itself.
+   */
+  @Column({ name: 'response_ciphertext', type: 'text', nullable: true })
+  responseCiphertext!: string | null;
+
+  /** The participant the answer names, for erasure (the answer itself is sealed). */
+  @Column({ name: 'external_id', type: 'text', nullable: true })
+  externalId!: string | null;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;

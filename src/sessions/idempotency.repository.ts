@@ -2,8 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { Database, Sql } from '../database/database';
 import type { IdempotencyKeyEntity } from './idempotency-key.entity';
 
+/** `replay`: the first answer as stored, sealed. */
 export type IdempotencyClaim =
-  { kind: 'claimed' } | { kind: 'replay'; response: unknown } | { kind: 'mismatch' };
+  { kind: 'claimed' } | { kind: 'replay'; sealedResponse: string } | { kind: 'mismatch' };
 
 /** How long a key's first response is replayed (and kept). */
 const IDEMPOTENCY_RETENTION = "interval '24 hours'";
@@ -12,17 +13,23 @@ const IDEMPOTENCY_RETENTION = "interval '24 hours'";
  * `Idempotency-Key` on POST /session/create (docs/checkin-flow.md). The key is claimed inside the request's
  * own transaction: a concurrent request with the same key waits on the primary key until the
  * first commits (then it replays that response) or rolls back (then it runs itself). Only
- * successful responses are kept.
+ * successful responses are kept, sealed by the caller (docs/data-at-rest.md: they hold a live
+ * check-in link).
  */
 @Injectable()
 export class IdempotencyRepository {
   constructor(private readonly db: Database) {}
 
+  /**
+   * Claims `key` for a request fingerprinted `requestHash`, or answers what its first use left.
+   * `alsoMatching`: another fingerprint the same request had when earlier records were written.
+   */
   async claim(
     enterpriseId: string,
     key: string,
     requestHash: string,
     sql: Sql = this.db,
+    alsoMatching?: string,
   ): Promise<IdempotencyClaim> {
     await sql.rows(
       `DELETE FROM idempotency_keys
@@ -30,40 +37,47 @@ export class IdempotencyRepository {
       [enterpriseId, key],
     );
     const inserted = await sql.rows(
-      `INSERT INTO idempotency_keys (enterprise_id, key, request_hash, response)
-       VALUES ($1, $2, $3, 'null'::json)
+      `INSERT INTO idempotency_keys (enterprise_id, key, request_hash)
+       VALUES ($1, $2, $3)
        ON CONFLICT (enterprise_id, key) DO NOTHING RETURNING key`,
       [enterpriseId, key, requestHash],
     );
     if (inserted.length > 0) return { kind: 'claimed' };
-    const [existing] = await sql.rows<Pick<IdempotencyKeyEntity, 'requestHash' | 'response'>>(
-      `SELECT request_hash AS "requestHash", response
+    const [existing] = await sql.rows<
+      Pick<IdempotencyKeyEntity, 'requestHash' | 'responseCiphertext'>
+    >(
+      `SELECT request_hash AS "requestHash", response_ciphertext AS "responseCiphertext"
          FROM idempotency_keys WHERE enterprise_id = $1 AND key = $2`,
       [enterpriseId, key],
     );
-    if (!existing || existing.requestHash !== requestHash) return { kind: 'mismatch' };
-    return { kind: 'replay', response: existing.response };
+    const matches =
+      existing !== undefined &&
+      existing.responseCiphertext !== null &&
+      (existing.requestHash === requestHash || existing.requestHash === alsoMatching);
+    if (!matches) return { kind: 'mismatch' };
+    return { kind: 'replay', sealedResponse: existing.responseCiphertext as string };
   }
 
+  /** Stores the first answer (sealed by the caller) and the participant it names. */
   async complete(
     enterpriseId: string,
     key: string,
-    response: unknown,
+    answer: { sealedResponse: string; externalId: string },
     sql: Sql = this.db,
   ): Promise<void> {
     await sql.rows(
-      'UPDATE idempotency_keys SET response = $3 WHERE enterprise_id = $1 AND key = $2',
-      [enterpriseId, key, JSON.stringify(response)],
+      `UPDATE idempotency_keys SET response_ciphertext = $3, external_id = $4
+        WHERE enterprise_id = $1 AND key = $2`,
+      [enterpriseId, key, answer.sealedResponse, answer.externalId],
     );
   }
 
   /** Deletes stored answers that name the participant (erasure, in its transaction). */
   async forgetParticipant(enterpriseId: string, externalId: string, sql: Sql): Promise<void> {
-    await sql.rows(
-      `DELETE FROM idempotency_keys
-        WHERE enterprise_id = $1 AND response->>'userIdentifier' = $2`,
-      [enterpriseId, externalId],
-    );
+    await sql.rows(`DELETE FROM idempotency_keys WHERE enterprise_id = $1 AND external_id = $2`, [
+      enterpriseId,
+      externalId,
+    ]);
   }
 
   /**

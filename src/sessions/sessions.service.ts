@@ -23,7 +23,7 @@ import { normaliseReturnUrl } from './return-url';
 import { SessionRecord, sessionView } from './session-view';
 import { SESSION_CREATED_MESSAGE, SessionErrors } from './sessions.errors';
 import { SessionsRepository } from './sessions.repository';
-import { openJson } from './transcript-codec';
+import { openJson, sealJson } from './transcript-codec';
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
@@ -80,11 +80,23 @@ export class SessionsService {
       isExternalId && idempotencyKey === undefined ? work(this.db) : this.db.transaction(work);
     return atomically(async (sql) => {
       if (idempotencyKey !== undefined) {
-        const requestHash = sha256Hex(
-          JSON.stringify([groupId, request.groupKey, request.userIdentifier, request.returnURL]),
+        const requestText = JSON.stringify([
+          groupId,
+          request.groupKey,
+          request.userIdentifier,
+          request.returnURL,
+        ]);
+        const claim = await this.idempotency.claim(
+          enterpriseId,
+          idempotencyKey,
+          this.cipher.requestFingerprint(requestText),
+          sql,
+          // Records written before 2026-11-26 hold a plain SHA-256 (gone after their 24 h).
+          sha256Hex(requestText),
         );
-        const claim = await this.idempotency.claim(enterpriseId, idempotencyKey, requestHash, sql);
-        if (claim.kind === 'replay') return claim.response as SessionCreatedDto;
+        if (claim.kind === 'replay') {
+          return openJson<SessionCreatedDto>(this.cipher, claim.sealedResponse);
+        }
         if (claim.kind === 'mismatch') {
           throw new ApiError(409, SessionErrors.IdempotencyKeyReused);
         }
@@ -119,7 +131,12 @@ export class SessionsService {
         sessionID: sessionId,
       };
       if (idempotencyKey !== undefined) {
-        await this.idempotency.complete(enterpriseId, idempotencyKey, response, sql);
+        await this.idempotency.complete(
+          enterpriseId,
+          idempotencyKey,
+          { sealedResponse: sealJson(this.cipher, response), externalId: participant.externalId },
+          sql,
+        );
       }
       return response;
     });

@@ -1,6 +1,8 @@
 /**
- * IdempotencyRepository against real PostgreSQL: claims, byte-identical replays, mismatches,
- * the 24-hour retention, keys per enterprise, and a concurrent claim waiting on the first.
+ * IdempotencyRepository against real PostgreSQL: claims, replays of the stored (sealed) answer
+ * byte for byte, mismatches, the 24-hour retention, keys per enterprise, a concurrent claim
+ * waiting on the first, and erasure by the participant the answer names. Sealing itself is the
+ * service's (test/sessions.e2e-spec.ts reads the table).
  */
 import { IdempotencyClaim, IdempotencyRepository } from '../../src/sessions/idempotency.repository';
 import { TestDatabase } from './support';
@@ -15,6 +17,12 @@ const RESPONSE = {
   zeta: { b: 2, a: [3, 1, { y: null, x: 1.5 }] },
   alpha: 0,
 };
+
+/** What the service stores for an answer: its sealed JSON (any text here) and whom it names. */
+const sealed = (value: unknown, externalId = `ok_${'cd'.repeat(24)}`) => ({
+  sealedResponse: `sealed:${JSON.stringify(value)}`,
+  externalId,
+});
 
 describe('IdempotencyRepository (PostgreSQL)', () => {
   let t: TestDatabase;
@@ -36,7 +44,7 @@ describe('IdempotencyRepository (PostgreSQL)', () => {
   const storedText = async (enterprise: string, key: string): Promise<string> =>
     (
       await t.one<{ text: string }>(
-        'SELECT response::text AS text FROM idempotency_keys WHERE enterprise_id = $1 AND key = $2',
+        'SELECT response_ciphertext AS text FROM idempotency_keys WHERE enterprise_id = $1 AND key = $2',
         [enterprise, key],
       )
     ).text;
@@ -44,13 +52,12 @@ describe('IdempotencyRepository (PostgreSQL)', () => {
   it('claims a new key, then replays the completed response byte for byte', async () => {
     const key = newKey();
     expect(await repo.claim(enterpriseId, key, 'hash-1')).toEqual({ kind: 'claimed' });
-    await repo.complete(enterpriseId, key, RESPONSE);
+    await repo.complete(enterpriseId, key, sealed(RESPONSE));
 
     const replay = await repo.claim(enterpriseId, key, 'hash-1');
     expect(replay.kind).toBe('replay');
-    const response = replay.kind === 'replay' ? replay.response : undefined;
-    expect(JSON.stringify(response)).toBe(JSON.stringify(RESPONSE));
-    expect(await storedText(enterpriseId, key)).toBe(JSON.stringify(RESPONSE));
+    expect(replay).toEqual({ kind: 'replay', sealedResponse: sealed(RESPONSE).sealedResponse });
+    expect(await storedText(enterpriseId, key)).toBe(sealed(RESPONSE).sealedResponse);
     // And again: a replay does not consume the key.
     expect(await repo.claim(enterpriseId, key, 'hash-1')).toEqual(replay);
   });
@@ -58,19 +65,19 @@ describe('IdempotencyRepository (PostgreSQL)', () => {
   it('answers a mismatch to the same key with another request hash, and keeps the first', async () => {
     const key = newKey();
     expect(await repo.claim(enterpriseId, key, 'hash-1')).toEqual({ kind: 'claimed' });
-    await repo.complete(enterpriseId, key, { first: true });
+    await repo.complete(enterpriseId, key, sealed({ first: true }));
 
     expect(await repo.claim(enterpriseId, key, 'hash-2')).toEqual({ kind: 'mismatch' });
     expect(await repo.claim(enterpriseId, key, 'hash-1')).toEqual({
       kind: 'replay',
-      response: { first: true },
+      sealedResponse: sealed({ first: true }).sealedResponse,
     });
   });
 
   it('claims afresh a key whose record is older than 24 hours, and only then', async () => {
     const key = newKey();
     await repo.claim(enterpriseId, key, 'hash-old');
-    await repo.complete(enterpriseId, key, { old: true });
+    await repo.complete(enterpriseId, key, sealed({ old: true }));
     const age = (interval: string) =>
       t.rows(
         `UPDATE idempotency_keys SET created_at = now() - $3::interval
@@ -82,13 +89,14 @@ describe('IdempotencyRepository (PostgreSQL)', () => {
     expect(await repo.claim(enterpriseId, key, 'hash-new')).toEqual({ kind: 'mismatch' });
     expect(await repo.claim(enterpriseId, key, 'hash-old')).toEqual({
       kind: 'replay',
-      response: { old: true },
+      sealedResponse: sealed({ old: true }).sealedResponse,
     });
 
     await age('24 hours 1 second');
     expect(await repo.claim(enterpriseId, key, 'hash-new')).toEqual({ kind: 'claimed' });
     const record = await t.one<{ requestHash: string; response: unknown; fresh: boolean }>(
-      `SELECT request_hash AS "requestHash", response, created_at > now() - interval '1 minute' AS fresh
+      `SELECT request_hash AS "requestHash", response_ciphertext AS response,
+              created_at > now() - interval '1 minute' AS fresh
          FROM idempotency_keys WHERE enterprise_id = $1 AND key = $2`,
       [enterpriseId, key],
     );
@@ -98,17 +106,17 @@ describe('IdempotencyRepository (PostgreSQL)', () => {
   it('keeps keys per enterprise: the same key in two enterprises is two claims', async () => {
     const key = newKey();
     expect(await repo.claim(enterpriseId, key, 'hash-a')).toEqual({ kind: 'claimed' });
-    await repo.complete(enterpriseId, key, { enterprise: 'a' });
+    await repo.complete(enterpriseId, key, sealed({ enterprise: 'a' }));
     expect(await repo.claim(otherEnterpriseId, key, 'hash-b')).toEqual({ kind: 'claimed' });
-    await repo.complete(otherEnterpriseId, key, { enterprise: 'b' });
+    await repo.complete(otherEnterpriseId, key, sealed({ enterprise: 'b' }));
 
     expect(await repo.claim(enterpriseId, key, 'hash-a')).toEqual({
       kind: 'replay',
-      response: { enterprise: 'a' },
+      sealedResponse: sealed({ enterprise: 'a' }).sealedResponse,
     });
     expect(await repo.claim(otherEnterpriseId, key, 'hash-b')).toEqual({
       kind: 'replay',
-      response: { enterprise: 'b' },
+      sealedResponse: sealed({ enterprise: 'b' }).sealedResponse,
     });
     expect(await repo.claim(otherEnterpriseId, key, 'hash-a')).toEqual({ kind: 'mismatch' });
 
@@ -119,7 +127,34 @@ describe('IdempotencyRepository (PostgreSQL)', () => {
       [enterpriseId, key],
     );
     expect(await repo.claim(otherEnterpriseId, key, 'hash-b')).toMatchObject({ kind: 'replay' });
-    expect(await storedText(enterpriseId, key)).toBe(JSON.stringify({ enterprise: 'a' }));
+    expect(await storedText(enterpriseId, key)).toBe(sealed({ enterprise: 'a' }).sealedResponse);
+  });
+
+  it('matches a record written under the earlier fingerprint of the same request', async () => {
+    const key = newKey();
+    await repo.claim(enterpriseId, key, 'sha256-of-request');
+    await repo.complete(enterpriseId, key, sealed({ legacy: true }));
+    expect(await repo.claim(enterpriseId, key, 'hmac-of-request')).toEqual({ kind: 'mismatch' });
+    expect(
+      await repo.claim(enterpriseId, key, 'hmac-of-request', t.db, 'sha256-of-request'),
+    ).toEqual({ kind: 'replay', sealedResponse: sealed({ legacy: true }).sealedResponse });
+  });
+
+  it("forgets the records whose answer names an erased participant, that enterprise's only", async () => {
+    const [mine, theirs, anothers] = [newKey(), newKey(), newKey()];
+    const erased = `ok_${'ef'.repeat(24)}`;
+    for (const [enterprise, key, who] of [
+      [enterpriseId, mine, erased],
+      [otherEnterpriseId, theirs, erased],
+      [enterpriseId, anothers, `ok_${'12'.repeat(24)}`],
+    ]) {
+      await repo.claim(enterprise, key, 'h');
+      await repo.complete(enterprise, key, sealed({ who }, who));
+    }
+    await t.db.transaction((sql) => repo.forgetParticipant(enterpriseId, erased, sql));
+    expect(await repo.claim(enterpriseId, mine, 'h')).toEqual({ kind: 'claimed' });
+    expect(await repo.claim(otherEnterpriseId, theirs, 'h')).toMatchObject({ kind: 'replay' });
+    expect(await repo.claim(enterpriseId, anothers, 'h')).toMatchObject({ kind: 'replay' });
   });
 
   describe('a concurrent claim of a key claimed in an open transaction', () => {
@@ -128,15 +163,12 @@ describe('IdempotencyRepository (PostgreSQL)', () => {
       let second: Promise<IdempotencyClaim> | undefined;
       await t.db.transaction(async (sql) => {
         expect(await repo.claim(enterpriseId, key, 'hash-1', sql)).toEqual({ kind: 'claimed' });
-        await repo.complete(enterpriseId, key, RESPONSE, sql);
+        await repo.complete(enterpriseId, key, sealed(RESPONSE), sql);
         second = repo.claim(enterpriseId, key, 'hash-1');
         await t.waitForLockWaiters(1);
       });
       const replay = await second;
-      expect(replay?.kind).toBe('replay');
-      expect(JSON.stringify(replay?.kind === 'replay' ? replay.response : undefined)).toBe(
-        JSON.stringify(RESPONSE),
-      );
+      expect(replay).toEqual({ kind: 'replay', sealedResponse: sealed(RESPONSE).sealedResponse });
     });
 
     it('waits, then claims the key itself when that transaction rolls back', async () => {

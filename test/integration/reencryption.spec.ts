@@ -69,6 +69,21 @@ describe('Re-encryption under the newest data key (PostgreSQL)', () => {
        VALUES ($1, $2, 'Subject', $3)`,
       [mail, enterpriseId, underK1.encrypt('Your settings: https://…')],
     );
+    // Idempotent answers: one from before encryption (JSON text), two under k1, the same key in
+    // two enterprises (the primary key is the pair).
+    const otherEnterpriseId = await t.enterprise();
+    const answer = '{"redirectUrl":"https://checkin.example.com/checkin/live"}';
+    for (const [enterprise, key, stored] of [
+      [enterpriseId, 'retry-1', answer],
+      [enterpriseId, 'retry-2', underK1.encrypt(answer)],
+      [otherEnterpriseId, 'retry-1', underK1.encrypt(answer)],
+    ]) {
+      await t.rows(
+        `INSERT INTO idempotency_keys (enterprise_id, key, request_hash, response_ciphertext)
+         VALUES ($1, $2, 'h', $3)`,
+        [enterprise, key, stored],
+      );
+    }
 
     const cipher = new PiiCipher(root, [k2, k1]);
     const reencryption = new Reencryption(t.db, new ReencryptionRepository(t.db), cipher);
@@ -85,6 +100,7 @@ describe('Re-encryption under the newest data key (PostgreSQL)', () => {
         'webhook_endpoints.secret_ciphertext': 1,
         'webhook_endpoints.previous_secret_ciphertext': 0,
         'sandbox_emails.text_ciphertext': 1,
+        'idempotency_keys.response_ciphertext': 3,
       },
       unreadable: {
         'sessions.transcript': 0,
@@ -95,6 +111,7 @@ describe('Re-encryption under the newest data key (PostgreSQL)', () => {
         'webhook_endpoints.secret_ciphertext': 0,
         'webhook_endpoints.previous_secret_ciphertext': 0,
         'sandbox_emails.text_ciphertext': 0,
+        'idempotency_keys.response_ciphertext': 0,
       },
       keyIds: {
         'sessions.transcript': { k2: 1 },
@@ -105,6 +122,7 @@ describe('Re-encryption under the newest data key (PostgreSQL)', () => {
         'webhook_endpoints.secret_ciphertext': { k2: 1 },
         'webhook_endpoints.previous_secret_ciphertext': {},
         'sandbox_emails.text_ciphertext': { k2: 1 },
+        'idempotency_keys.response_ciphertext': { k2: 3 },
       },
     });
     // Readable with k2 alone (and the root key), as before.
@@ -144,9 +162,13 @@ describe('Re-encryption under the newest data key (PostgreSQL)', () => {
       [mail],
     );
     expect(onlyK2.decrypt(text.c)).toBe('Your settings: https://…');
+    const answers = await t.rows<{ c: string }>(
+      'SELECT response_ciphertext AS c FROM idempotency_keys ORDER BY enterprise_id, key',
+    );
+    expect(answers.map((row) => onlyK2.decrypt(row.c))).toEqual([answer, answer, answer]);
 
     // Nothing left to do: a second run rewrites nothing.
     const again = await reencryption.run();
-    expect(Object.values(again.reencrypted)).toEqual([0, 0, 0, 0, 0, 0, 0, 0]);
+    expect(Object.values(again.reencrypted)).toEqual([0, 0, 0, 0, 0, 0, 0, 0, 0]);
   });
 });

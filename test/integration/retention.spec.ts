@@ -162,8 +162,8 @@ describe('Retention and encryption at rest (PostgreSQL)', () => {
         ['new', "interval '0 seconds'"],
       ]) {
         await t.rows(
-          `INSERT INTO idempotency_keys (enterprise_id, key, request_hash, response, created_at)
-           VALUES ($1, $2, 'h', '{}', now() - ${age})`,
+          `INSERT INTO idempotency_keys (enterprise_id, key, request_hash, response_ciphertext, created_at)
+           VALUES ($1, $2, 'h', 'v2.k0.x', now() - ${age})`,
           [enterpriseId, key],
         );
       }

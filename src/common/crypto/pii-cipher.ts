@@ -46,6 +46,7 @@ export class PiiCipher {
   private readonly keys = new Map<string, Buffer>();
   private readonly newestKeyId: string;
   private readonly lookupKey: Buffer;
+  private readonly fingerprintKey: Buffer;
 
   /**
    * @param rootKey DATA_ENCRYPTION_KEY: the look-up hash key and the data key `k0`
@@ -59,6 +60,7 @@ export class PiiCipher {
     }
     this.newestKeyId = newerKeys[0]?.id ?? ROOT_KEY_ID;
     this.lookupKey = derive(rootKey, 'checkin/email-lookup/v1');
+    this.fingerprintKey = derive(rootKey, 'checkin/request-fingerprint/v1');
   }
 
   /** From the configuration's ring (newest first, `k0` last). */
@@ -122,6 +124,15 @@ export class PiiCipher {
     if (parts.length === 2 && parts[0] === LEGACY_VERSION) return ROOT_KEY_ID;
     if (parts.length === 3 && parts[0] === VERSION) return parts[1];
     return null;
+  }
+
+  /**
+   * A keyed fingerprint of a request that holds personal data (an idempotent session creation
+   * names an email): equal requests compare equal, and the stored value cannot be tested against
+   * guesses without the key, as a plain SHA-256 could.
+   */
+  requestFingerprint(text: string): string {
+    return createHmac('sha256', this.fingerprintKey).update(text, 'utf8').digest('hex');
   }
 
   /** Look-up hash of an email (normalise it first with `normaliseEmail`). */
