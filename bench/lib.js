@@ -407,6 +407,8 @@ function ourServiceOptions({
       PUBLIC_BASE_URL: env.PUBLIC_BASE_URL ?? 'https://checkin.bench.invalid',
       MAIL_TRANSPORT: 'file',
       MAIL_DIR: path.join(os.tmpdir(), 'checkin-bench-mail'),
+      // autocannon connects directly: no proxy in front.
+      TRUST_PROXY: 'none',
       // The seeded results are dated 2025: retention (a worker sweep, not what is measured)
       // would otherwise remove most of their transcripts and features as the service starts.
       TRANSCRIPT_RETENTION_DAYS: '0',
