@@ -15,6 +15,9 @@ describe('nestsDeeperThan', () => {
     expect(nestsDeeperThan(JSON.stringify({ s: '{[{[{[' }), 1)).toBe(false);
     expect(nestsDeeperThan(JSON.stringify({ s: 'a"{{{\\"[[[' }), 1)).toBe(false);
     expect(nestsDeeperThan(JSON.stringify({ s: '\\', t: { u: 1 } }), 1)).toBe(true);
+    expect(nestsDeeperThan(JSON.stringify({ s: '\\\\"[[[', t: [[1]] }), 2)).toBe(true);
+    expect(nestsDeeperThan(JSON.stringify({ s: '\\\\"[[[', t: [[1]] }), 3)).toBe(false);
+    expect(nestsDeeperThan('{"unterminated": "[[[[', 1)).toBe(false);
   });
 
   it('answers a body 500,000 deep without building anything', () => {
