@@ -5,6 +5,8 @@
  * `<field> must not contain control characters`), and change nothing. Free text (a webhook's
  * description, a transcript's turns) keeps tab and line breaks.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { CommonErrors } from '../src/common/errors/common.errors';
 import { IngestionErrors } from '../src/checkin/ingestion/ingestion.errors';
 import { GroupErrors } from '../src/groups/groups.errors';
@@ -298,6 +300,60 @@ describe('Hostile input', () => {
     const after = await snapshot();
     // A case that opens a session for its result adds that session, nothing else.
     expect({ ...after, sessions: '' }).toEqual({ ...before, sessions: '' });
+  });
+
+  it('refuses control characters in every path and query parameter of every operation, changing nothing', async () => {
+    const document = JSON.parse(readFileSync(join(__dirname, '..', 'openapi.json'), 'utf8')) as {
+      paths: Record<string, Record<string, { parameters?: { in: string; name: string }[] }>>;
+    };
+    const valid: Record<string, string> = {
+      groupID: String(group.groupID),
+      externalID: member.userIdentifier,
+      sessionID: member.sessionID,
+      webhookID: webhookId,
+      deliveryID: '1',
+      from: '2026-01-01',
+      to: '2026-01-31',
+      groupBy: 'day',
+      top: '10',
+    };
+    const before = await snapshot();
+    const answered: string[] = [];
+    for (const [template, methods] of Object.entries(document.paths)) {
+      for (const [method, operation] of Object.entries(methods)) {
+        const parameters = (operation.parameters ?? []).filter((p) => p.in !== 'header');
+        for (const parameter of parameters) {
+          for (const character of ['\u0000', '\u0001', '\n', '\u007f']) {
+            const value = (name: string) =>
+              encodeURIComponent(
+                name === parameter.name ? `${valid[name]}${character}` : valid[name],
+              );
+            const path = template.replace(/\{(\w+)\}/g, (_, name: string) => value(name));
+            const query = parameters
+              .filter((p) => p.in === 'query')
+              .map((p) => `${p.name}=${value(p.name)}`)
+              .join('&');
+            const response = await t.request(
+              method.toUpperCase(),
+              query ? `${path}?${query}` : path,
+              {
+                apiKey: path.startsWith('/sandbox/') ? sandbox.apiKey : acme.apiKey,
+                headers: path.startsWith('/internal/') ? engineHeaders() : {},
+                body: method === 'get' || method === 'delete' ? undefined : {},
+              },
+            );
+            const error = (response.body as { error?: unknown } | undefined)?.error;
+            if (response.status < 400 || response.status >= 500 || typeof error !== 'string') {
+              answered.push(
+                `${method} ${template} ${parameter.name} ${JSON.stringify(character)} → ${response.status}`,
+              );
+            }
+          }
+        }
+      }
+    }
+    expect(answered).toEqual([]);
+    expect(await snapshot()).toEqual(before);
   });
 
   it('keeps tab and line breaks in free text: a webhook description, a transcript turn', async () => {
