@@ -582,6 +582,16 @@ const DECLARATIONS = {
       'Protects the queue dashboard (Bull Board) at /admin/queues: bearer token, or the ' +
       'password of HTTP basic auth (at least 16 characters).',
   }),
+  /** The queue dashboard may change queues and jobs; false: it only shows them. */
+  adminDashboardWrite: variable({
+    name: 'ADMIN_DASHBOARD_WRITE',
+    group: 'webhooks',
+    schema: booleanString,
+    default: 'false',
+    description:
+      'The queue dashboard may pause and resume queues and retry, promote, clean and remove ' +
+      'jobs. false: it only shows them (write requests are answered 403).',
+  }),
   metrics: {
     /** A UTC day closes (its sessions may seal into a cohort cell) this long after it ends. */
     sealDelayMinutes: variable({

@@ -1,8 +1,15 @@
 /**
- * Bull Board, the queue dashboard, at /admin/queues for operators. Off unless ADMIN_TOKEN is
- * set; then every request under it must present the token, as a bearer token or as the password
- * of HTTP basic auth (any user name). It is outside the enterprise API and its API keys. Which
- * queues it shows is the composition root's choice (app.module.ts): this layer knows none.
+ * Bull Board, the queue dashboard, at /admin/queues for operators (docs/operations.md, "The queue
+ * dashboard"). Off unless ADMIN_TOKEN is set; then every request under it must present the token,
+ * as a bearer token or as the password of HTTP basic auth (any user name). It is outside the
+ * enterprise API and its API keys. Which queues it shows is the composition root's choice
+ * (app.module.ts): this layer knows none.
+ *
+ * It says and does no more than it must: read-only unless ADMIN_DASHBOARD_WRITE=true (Bull
+ * Board's read-only mode hides the buttons and its handlers refuse; in front of them, every
+ * request but GET and HEAD is refused here, so a write route a later Bull Board adds is refused
+ * too), and never Redis's INFO (version, OS, memory, port) nor its CLIENT LIST (the workers'
+ * addresses), in either mode.
  */
 import { createBullBoard } from '@bull-board/api';
 import { BullAdapter } from '@bull-board/api/bullAdapter';
@@ -17,6 +24,32 @@ import { CommonErrors } from '../common/errors/common.errors';
 import type { AppConfig } from '../config/config';
 
 export const QUEUE_DASHBOARD_PATH = '/admin/queues';
+
+export const QueueDashboardErrors = {
+  ReadOnly: 'The queue dashboard is read-only (ADMIN_DASHBOARD_WRITE)',
+} as const;
+
+/**
+ * Bull Board's routes that read Redis itself rather than the queues: `INFO` (redis/stats) and
+ * `CLIENT LIST` (a queue's workers). Not found, whatever the mode.
+ */
+const HIDDEN_ROUTES = [/^\/api\/redis\/stats\/?$/, /^\/api\/queues\/[^/]+\/workers\/?$/];
+
+/** What the dashboard answers to a request, past the token; null: Bull Board answers it. */
+export function dashboardRefusal(
+  method: string,
+  url: string,
+  write: boolean,
+): { status: number; error: string } | null {
+  const path = url.split('?')[0].slice(QUEUE_DASHBOARD_PATH.length);
+  if (HIDDEN_ROUTES.some((route) => route.test(path))) {
+    return { status: 404, error: CommonErrors.NotFound };
+  }
+  if (!write && method !== 'GET' && method !== 'HEAD') {
+    return { status: 403, error: QueueDashboardErrors.ReadOnly };
+  }
+  return null;
+}
 
 /** The token from `Authorization: Bearer <token>` or `Basic base64(user:token)`. */
 export function presentedAdminToken(header: string | undefined): string | null {
@@ -48,21 +81,31 @@ export async function setupQueueDashboard(
   const expected = sha256(config.adminToken);
   const serverAdapter = new BullBoardFastifyAdapter();
   serverAdapter.setBasePath(QUEUE_DASHBOARD_PATH);
+  const write = config.adminDashboardWrite;
   createBullBoard({
     queues: queueNames.map(
-      (name) => new BullAdapter(app.get<Queue>(getQueueToken(name), { strict: false })),
+      (name) =>
+        new BullAdapter(app.get<Queue>(getQueueToken(name), { strict: false }), {
+          readOnlyMode: !write,
+        }),
     ),
     serverAdapter,
+    options: { uiConfig: { hideRedisDetails: true, showWorkers: false } },
   });
   const fastify = app.getHttpAdapter().getInstance();
   await fastify.register(async (scope: FastifyInstance) => {
     scope.addHook('onRequest', (request, reply, done) => {
       const token = presentedAdminToken(request.headers.authorization);
-      if (token !== null && sameSecret(token, expected)) return done();
-      void reply
-        .code(401)
-        .header('www-authenticate', 'Basic realm="queues"')
-        .send({ error: CommonErrors.Unauthorized });
+      if (token === null || !sameSecret(token, expected)) {
+        void reply
+          .code(401)
+          .header('www-authenticate', 'Basic realm="queues"')
+          .send({ error: CommonErrors.Unauthorized });
+        return;
+      }
+      const refusal = dashboardRefusal(request.method, request.url, write);
+      if (!refusal) return done();
+      void reply.code(refusal.status).send({ error: refusal.error });
     });
     await scope.register(serverAdapter.registerPlugin() as never, { prefix: QUEUE_DASHBOARD_PATH });
   });

@@ -4,7 +4,8 @@
  * link-local, CGNAT, metadata, multicast, reserved; IPv4, IPv6, IPv4-mapped and IPv4-compatible
  * IPv6), and connects to the address it checked — the
  * socket is given that address through `lookup`, so there is no second resolution to race.
- * Redirects are never followed; the response body is read up to 64 KiB.
+ * Redirects are never followed; the response body is read up to 64 KiB. Errors keep Node's codes
+ * (ECONNREFUSED, ENOTFOUND, …): delivery-errors.ts turns them into the texts the API shows.
  */
 import { lookup as dnsLookup } from 'node:dns';
 import http from 'node:http';
@@ -16,10 +17,25 @@ export { isPublicAddress };
 
 export const MAX_RESPONSE_BYTES = 64 * 1024;
 
+/**
+ * The URL names, or its host resolves only to, addresses that are not public. Its message names
+ * the host: for the worker's log only (the deliveries API says `address not allowed`,
+ * delivery-errors.ts).
+ */
 export class BlockedAddressError extends Error {
   constructor(host: string) {
     super(`refused: ${host} resolves to a private or reserved address`);
     this.name = 'BlockedAddressError';
+  }
+}
+
+/** The attempt took longer than the timeout (connecting, sending and reading together). */
+export class RequestTimeoutError extends Error {
+  readonly code = 'ETIMEDOUT';
+
+  constructor(timeoutMs: number) {
+    super(`timed out after ${timeoutMs} ms`);
+    this.name = 'RequestTimeoutError';
   }
 }
 
@@ -166,12 +182,10 @@ export function postJson(
       },
     );
     const deadline = setTimeout(
-      () => request.destroy(new Error(`timed out after ${options.timeoutMs} ms`)),
+      () => request.destroy(new RequestTimeoutError(options.timeoutMs)),
       options.timeoutMs,
     );
-    request.on('timeout', () =>
-      request.destroy(new Error(`timed out after ${options.timeoutMs} ms`)),
-    );
+    request.on('timeout', () => request.destroy(new RequestTimeoutError(options.timeoutMs)));
     request.on('error', (error) => {
       clearTimeout(deadline);
       reject(error);

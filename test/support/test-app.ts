@@ -163,8 +163,12 @@ export class TestApp {
 
 export async function startTestApp(
   env: Record<string, string> = {},
-  options: CreateAppOptions = {},
+  options: CreateAppOptions & {
+    /** Listen on this port (default: any free one), e.g. to be the PUBLIC_BASE_URL a test sets. */
+    port?: number;
+  } = {},
 ): Promise<TestApp> {
+  const { port: requestedPort = 0, ...appOptions } = options;
   const databaseName = await createTestDatabase();
   // Secrets come from the local secrets file, as in every process a test spawns (CLI, worker).
   const config = loadConfig(
@@ -187,8 +191,8 @@ export async function startTestApp(
       ...env,
     }).env,
   );
-  const app = await createApp(config, options);
-  await app.listen({ port: 0, host: '127.0.0.1' });
+  const app = await createApp(config, appOptions);
+  await app.listen({ port: requestedPort, host: '127.0.0.1' });
   const { port } = app.getHttpServer().address() as AddressInfo;
   const db = new Pool({ connectionString: config.database.url, max: 2 });
   // An idle connection is terminated when the database is dropped at the end of a file.

@@ -953,8 +953,22 @@ export interface components {
       durationMs: number;
       /** @example 200 */
       statusCode: number | null;
-      /** @example null */
-      error: string | null;
+      /**
+       * @description Why the attempt got no HTTP answer (null when it got one: see `statusCode`). One of a fixed set of texts; it never names the address the URL resolved to.
+       * @example null
+       * @enum {string|null}
+       */
+      error:
+        | 'address not allowed'
+        | 'DNS lookup failed'
+        | 'connection refused'
+        | 'connection reset'
+        | 'connection failed'
+        | 'timeout'
+        | 'TLS error'
+        | 'invalid response'
+        | 'internal error'
+        | null;
     };
     DeliveryDto: {
       /** @example 0b6c1d1e-5f0a-4a63-a6a5-0f2c1b1f2e3d */

@@ -2,9 +2,11 @@ import { INestApplication } from '@nestjs/common';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import type { FastifyInstance } from 'fastify';
 import { API_KEY_HEADER } from '../auth/enterprise.decorator';
 import { API_KEY_SECURITY } from './api-errors.decorator';
 import { namedSchemas } from './named-schemas';
+import { installSwaggerUiHeaders } from './swagger-ui-headers';
 
 const DESCRIPTION = `Wellbeing check-ins for enterprises.
 
@@ -67,10 +69,21 @@ export function buildOpenApiDocument(app: INestApplication, publicBaseUrl: strin
   return document;
 }
 
-/** Swagger UI at /docs and the JSON document at /docs-json (both public). */
+/**
+ * Swagger UI at /docs, with a Content-Security-Policy of its own (swagger-ui-headers.ts), and the
+ * JSON document at /docs-json (both public).
+ */
 export function setupOpenApi(app: INestApplication, publicBaseUrl: string): void {
+  installSwaggerUiHeaders(
+    app.getHttpAdapter().getInstance() as FastifyInstance,
+    '/docs',
+    publicBaseUrl,
+  );
   SwaggerModule.setup('docs', app, () => buildOpenApiDocument(app, publicBaseUrl), {
     jsonDocumentUrl: 'docs-json',
     yamlDocumentUrl: 'docs-yaml',
+    // Without the standalone top bar: its Swagger logo is an SVG with a <style> element, which
+    // the policy would refuse, and its spec-URL box is hidden by the page anyway.
+    swaggerOptions: { layout: 'BaseLayout' },
   });
 }

@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { PiiCipher } from '../../common/crypto/pii-cipher';
 import type { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
+import { deliveryErrorDetail, deliveryErrorFor } from '../delivery-errors';
 import { EVENT_PII_FIELDS, type EventType } from '../events/events';
 import { EndpointAgents, postJson } from '../safe-http';
 import { DELIVERY_CONCURRENCY } from '../webhook-queue';
@@ -113,7 +114,9 @@ export class DeliveryService implements OnModuleDestroy {
       responseExcerpt = response.body.slice(0, EXCERPT_CHARS);
       retryAfterMs = parseRetryAfter(response.headers['retry-after'], Date.now());
     } catch (caught) {
-      error = (caught as Error).message.slice(0, 500);
+      // Stored and shown: a fixed text (docs/webhooks.md). Logged: the detail, for operators.
+      error = deliveryErrorFor(caught);
+      this.logFailure(delivery, `${error} (${deliveryErrorDetail(caught)})`);
     }
     const attempt = {
       startedAt,
@@ -130,6 +133,7 @@ export class DeliveryService implements OnModuleDestroy {
         outcome: { ...base, status: 'delivered', error: null },
       };
     }
+    if (statusCode !== null) this.logFailure(delivery, `HTTP ${statusCode}`);
     if (statusCode === 410) {
       return {
         delivery,
@@ -152,6 +156,24 @@ export class DeliveryService implements OnModuleDestroy {
         nextAttemptAt: delay === null ? undefined : new Date(Date.now() + delay),
       },
     };
+  }
+
+  /**
+   * One warn line per failed attempt, with the reason in detail (the deliveries API shows only a
+   * fixed text). It names the delivery, the endpoint and the URL's host — never its path or
+   * query, which may carry the receiver's own token.
+   */
+  private logFailure(delivery: ClaimedDelivery, reason: string): void {
+    let host = '?';
+    try {
+      host = new URL(delivery.url).host;
+    } catch {
+      // An unparseable URL: its text stays out of the log.
+    }
+    this.logger.warn(
+      `Webhook delivery ${delivery.id} to endpoint ${delivery.endpointId} (host ${host}), ` +
+        `attempt ${delivery.attempts + 1}, failed: ${reason}`,
+    );
   }
 
   /**

@@ -17,6 +17,7 @@ import {
   SUBSCRIBABLE_EVENTS,
   SubscribableEvent,
 } from '../events/events';
+import { DELIVERY_ERRORS, type DeliveryError } from '../delivery-errors';
 import { WebhookErrors } from '../webhooks.errors';
 
 /** `a`, `b`, `c`: event types as code, for the OpenAPI descriptions. */
@@ -224,8 +225,16 @@ export class DeliveryAttemptDto {
   @ApiProperty({ example: 200, nullable: true, type: Number })
   statusCode!: number | null;
 
-  @ApiProperty({ example: null, nullable: true, type: String })
-  error!: string | null;
+  @ApiProperty({
+    example: null,
+    nullable: true,
+    type: String,
+    enum: [...DELIVERY_ERRORS, null],
+    description:
+      'Why the attempt got no HTTP answer (null when it got one: see `statusCode`). One of a ' +
+      'fixed set of texts; it never names the address the URL resolved to.',
+  })
+  error!: DeliveryError | null;
 }
 
 export class DeliveryDto {

@@ -1,0 +1,112 @@
+import {
+  DELIVERY_ERRORS,
+  deliveryErrorDetail,
+  deliveryErrorFor,
+  shownDeliveryError,
+} from './delivery-errors';
+import { BlockedAddressError, RequestTimeoutError } from './safe-http';
+
+/** An error as Node's net, dns and tls raise them: a code, often a syscall, a detailed message. */
+const nodeError = (code: string, message: string, syscall?: string) =>
+  Object.assign(new Error(message), { code, syscall });
+
+describe('delivery errors', () => {
+  it.each([
+    {
+      label: 'BlockedAddressError',
+      error: new BlockedAddressError('vm'),
+      text: 'address not allowed',
+    },
+    {
+      label: 'ERR_INVALID_URL',
+      error: Object.assign(new TypeError('Invalid URL'), { code: 'ERR_INVALID_URL' }),
+      text: 'address not allowed',
+    },
+    {
+      label: 'ENOTFOUND',
+      error: nodeError('ENOTFOUND', 'getaddrinfo ENOTFOUND vm.', 'getaddrinfo'),
+      text: 'DNS lookup failed',
+    },
+    {
+      label: 'EAI_AGAIN',
+      error: nodeError('EAI_AGAIN', 'getaddrinfo EAI_AGAIN db.internal', 'getaddrinfo'),
+      text: 'DNS lookup failed',
+    },
+    {
+      label: 'ECONNREFUSED',
+      error: nodeError('ECONNREFUSED', 'connect ECONNREFUSED 10.0.0.7:443', 'connect'),
+      text: 'connection refused',
+    },
+    {
+      label: 'ECONNRESET',
+      error: nodeError('ECONNRESET', 'socket hang up'),
+      text: 'connection reset',
+    },
+    { label: 'EPIPE', error: nodeError('EPIPE', 'write EPIPE', 'write'), text: 'connection reset' },
+    { label: 'RequestTimeoutError', error: new RequestTimeoutError(15_000), text: 'timeout' },
+    {
+      label: 'ETIMEDOUT',
+      error: nodeError('ETIMEDOUT', 'connect ETIMEDOUT 10.0.0.9:443', 'connect'),
+      text: 'timeout',
+    },
+    {
+      label: 'DEPTH_ZERO_SELF_SIGNED_CERT',
+      error: nodeError('DEPTH_ZERO_SELF_SIGNED_CERT', 'self-signed certificate'),
+      text: 'TLS error',
+    },
+    {
+      label: 'CERT_HAS_EXPIRED',
+      error: nodeError('CERT_HAS_EXPIRED', 'certificate has expired'),
+      text: 'TLS error',
+    },
+    {
+      label: 'ERR_TLS_CERT_ALTNAME_INVALID',
+      error: nodeError('ERR_TLS_CERT_ALTNAME_INVALID', 'Hostname/IP does not match…'),
+      text: 'TLS error',
+    },
+    {
+      label: 'EPROTO',
+      error: nodeError('EPROTO', 'SSL routines:ssl3_get_record:wrong version number'),
+      text: 'TLS error',
+    },
+    {
+      label: 'HPE_INVALID_HEADER_TOKEN',
+      error: nodeError('HPE_INVALID_HEADER_TOKEN', 'Parse Error: Invalid header value char'),
+      text: 'invalid response',
+    },
+    {
+      label: 'EHOSTUNREACH',
+      error: nodeError('EHOSTUNREACH', 'connect EHOSTUNREACH 10.1.2.3:443', 'connect'),
+      text: 'connection failed',
+    },
+    {
+      label: 'an Error without a code',
+      error: new Error('Unsupported state or unable to authenticate data'),
+      text: 'internal error',
+    },
+    { label: 'a string', error: 'not even an error', text: 'internal error' },
+    { label: 'undefined', error: undefined, text: 'internal error' },
+  ])('$label is $text', ({ error, text }) => {
+    expect(deliveryErrorFor(error)).toBe(text);
+  });
+
+  it('decides on the code, not on a message an endpoint could shape', () => {
+    expect(deliveryErrorFor(new Error('connect ECONNREFUSED 10.0.0.7:443'))).toBe('internal error');
+  });
+
+  it('shows the fixed texts as they are, and nothing else', () => {
+    for (const text of DELIVERY_ERRORS) expect(shownDeliveryError(text)).toBe(text);
+    expect(shownDeliveryError(null)).toBeNull();
+    expect(shownDeliveryError('getaddrinfo ENOTFOUND vm.')).toBe('connection failed');
+  });
+
+  it('details an error for the log by code and message, on one line', () => {
+    expect(deliveryErrorDetail(nodeError('ENOTFOUND', 'getaddrinfo ENOTFOUND vm.'))).toBe(
+      'ENOTFOUND: getaddrinfo ENOTFOUND vm.',
+    );
+    expect(deliveryErrorDetail(new BlockedAddressError('vm'))).toBe(
+      'BlockedAddressError: refused: vm resolves to a private or reserved address',
+    );
+    expect(deliveryErrorDetail(new Error('a\nb'))).toBe('Error: a b');
+  });
+});

@@ -1,0 +1,98 @@
+/**
+ * What the deliveries API says about an attempt that got no HTTP answer (docs/webhooks.md,
+ * "What an attempt's error says"): one of a few fixed texts, never a resolved host, an address,
+ * an internal name or a library's message. An enterprise chooses its endpoints' URLs, so a
+ * detailed reason would let it map our network (`refused: vm resolves to a private…` against
+ * `getaddrinfo ENOTFOUND vm.`). The detail goes to the worker's log instead (DeliveryService).
+ */
+
+/** Every text an attempt's `error` may hold. */
+export const DELIVERY_ERRORS = [
+  'address not allowed',
+  'DNS lookup failed',
+  'connection refused',
+  'connection reset',
+  'connection failed',
+  'timeout',
+  'TLS error',
+  'invalid response',
+  'internal error',
+] as const;
+
+export type DeliveryError = (typeof DELIVERY_ERRORS)[number];
+
+const KNOWN: ReadonlySet<string> = new Set(DELIVERY_ERRORS);
+
+export function isDeliveryError(text: string): text is DeliveryError {
+  return KNOWN.has(text);
+}
+
+/** getaddrinfo's failures (dns.lookup, which every request resolves through). */
+const DNS_CODES = new Set([
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EAI_FAIL',
+  'EAI_NONAME',
+  'EAI_NODATA',
+  'EAI_ADDRFAMILY',
+  'ENODATA',
+  'ESERVFAIL',
+]);
+const RESET_CODES = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'ERR_STREAM_PREMATURE_CLOSE']);
+/**
+ * Node's TLS codes, OpenSSL's certificate verification codes (`CERT_HAS_EXPIRED`,
+ * `DEPTH_ZERO_SELF_SIGNED_CERT`, `UNABLE_TO_VERIFY_LEAF_SIGNATURE`, …) and EPROTO (a handshake
+ * OpenSSL gave up on, e.g. an https:// URL at a plain-HTTP port).
+ */
+const TLS_CODE =
+  /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|INVALID_CA$|PATH_LENGTH_EXCEEDED$|INVALID_PURPOSE$|HOSTNAME_MISMATCH$|EPROTO$)/;
+
+interface CodedError {
+  name?: string;
+  message?: unknown;
+  code?: unknown;
+  syscall?: unknown;
+}
+
+/**
+ * The fixed text for an error a send raised (safe-http's postJson, or building the request).
+ * Decided on the error's class and code, never on its message.
+ */
+export function deliveryErrorFor(error: unknown): DeliveryError {
+  const { name, code, syscall } = (error ?? {}) as CodedError;
+  if (name === 'BlockedAddressError' || code === 'ERR_INVALID_URL') return 'address not allowed';
+  if (typeof code !== 'string') return 'internal error';
+  if (code === 'ETIMEDOUT' || code === 'ESOCKETTIMEDOUT') return 'timeout';
+  if (syscall === 'getaddrinfo' || DNS_CODES.has(code)) return 'DNS lookup failed';
+  if (code === 'ECONNREFUSED') return 'connection refused';
+  if (RESET_CODES.has(code)) return 'connection reset';
+  if (TLS_CODE.test(code)) return 'TLS error';
+  if (code.startsWith('HPE_') || code.startsWith('ERR_HTTP_')) return 'invalid response';
+  // EHOSTUNREACH, ENETUNREACH, EADDRNOTAVAIL, … : the socket never connected.
+  if (/^E[A-Z]+$/.test(code) || typeof syscall === 'string') return 'connection failed';
+  return 'internal error';
+}
+
+/**
+ * What the API answers for a stored text: the text itself when it is one of the set. Older
+ * texts were rewritten by migration 1765700000000-GenericDeliveryErrors; a text that is still
+ * not one (written by a worker of an older release during a rolling deploy) is answered as
+ * `connection failed`, never as stored.
+ */
+export function shownDeliveryError(stored: string | null): DeliveryError | null {
+  if (stored === null) return null;
+  return isDeliveryError(stored) ? stored : 'connection failed';
+}
+
+/**
+ * The detail for the worker's log: the error's code and message (which may name the host and
+ * the address it resolved to: operators may know that). Never the URL, whose path or query may
+ * carry the receiver's own secret.
+ */
+export function deliveryErrorDetail(error: unknown): string {
+  const { name, message, code } = (error ?? {}) as CodedError;
+  // Not `instanceof Error`: errors may come from another realm (Node's internals under Jest).
+  const text = typeof message === 'string' ? message : String(error);
+  const label = typeof code === 'string' ? code : (name ?? 'Error');
+  return `${label}: ${text}`.replace(/\s+/g, ' ').slice(0, 500);
+}
