@@ -75,7 +75,7 @@ export function deliveryErrorFor(error: unknown): DeliveryError {
 
 /**
  * What the API answers for a stored text: the text itself when it is one of the set. Older
- * texts were rewritten by migration 1765700000000-GenericDeliveryErrors; a text that is still
+ * texts were rewritten by migration 1765800000000-GenericDeliveryErrors; a text that is still
  * not one (written by a worker of an older release during a rolling deploy) is answered as
  * `connection failed`, never as stored.
  */

@@ -5,7 +5,7 @@
  * texts, stay.
  */
 import type { QueryRunner } from 'typeorm';
-import { GenericDeliveryErrors1765700000000 } from '../../migrations/1765700000000-GenericDeliveryErrors';
+import { GenericDeliveryErrors1765800000000 } from '../../migrations/1765800000000-GenericDeliveryErrors';
 import { DELIVERY_ERRORS } from '../../src/webhooks/delivery-errors';
 import { TestDatabase } from './support';
 
@@ -65,7 +65,7 @@ describe('migration: generic delivery errors', () => {
     }
 
     const runner = { query: (sql: string) => t.pool.query(sql) } as unknown as QueryRunner;
-    await new GenericDeliveryErrors1765700000000().up(runner);
+    await new GenericDeliveryErrors1765800000000().up(runner);
 
     const attempts = await Promise.all(ids.map(async (id) => (await t.attemptRows(id))[0].error));
     expect(attempts).toEqual(expected);

@@ -50,8 +50,8 @@ function genericDeliveryError(column: string): string {
  * deliveries API shows) and in `webhook_deliveries.last_error` (whose own texts `endpoint
  * disabled` and `endpoint answered …` stay). Down keeps the generic texts: the detail is gone.
  */
-export class GenericDeliveryErrors1765700000000 implements MigrationInterface {
-  name = 'GenericDeliveryErrors1765700000000';
+export class GenericDeliveryErrors1765800000000 implements MigrationInterface {
+  name = 'GenericDeliveryErrors1765800000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(
