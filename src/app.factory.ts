@@ -9,6 +9,7 @@ import { CommonErrors } from './common/errors/common.errors';
 import { AllExceptionsFilter } from './common/http/all-exceptions.filter';
 import { PAGE_ERROR_HANDLER, PageErrorHandler } from './common/http/page-error-handler';
 import { BODY_LIMIT_BYTES, installBodyParsers } from './common/http/request-body';
+import { installPageLanguage } from './checkin/pages/i18n/page-language';
 import { fastifyTrustProxy } from './common/rate-limit/client-address';
 import { REQUEST_ID_HEADER, requestIdFor } from './common/logging/logger-options';
 import { setupOpenApi } from './common/swagger/openapi';
@@ -84,6 +85,8 @@ export async function createApp(
   const { onRoute } = options;
   if (onRoute) fastify.addHook('onRoute', (route) => onRoute(route));
   installBodyParsers(fastify, PARTICIPANT_PAGE_PREFIXES);
+  // The participant pages' language (docs/i18n.md).
+  installPageLanguage(fastify, PARTICIPANT_PAGE_PREFIXES);
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header(REQUEST_ID_HEADER, request.id);
     done();

@@ -45,10 +45,15 @@ function expectJson429(response: HttpResult): void {
 }
 
 /** 429 as the pages' error page: the one template, every page header, and Retry-After. */
-function expectPage429(t: TestApp, response: HttpResult): void {
+/** `url`: the page's address when it was a GET (its language switcher links to it), else null. */
+function expectPage429(t: TestApp, response: HttpResult, url: string | null): void {
   expect(response.status).toBe(429);
   expect(response.text).toBe(
-    renderPage('error', { ...PAGE_ERRORS['too-many-requests'], backHref: null }),
+    renderPage(
+      'error',
+      { ...PAGE_ERRORS['too-many-requests'], backHref: null },
+      { locale: 'en', url },
+    ),
   );
   for (const [name, value] of Object.entries(pageHeaders(t.config.checkin.engineUrl))) {
     expect({ name, value: response.headers.get(name) }).toEqual({ name, value });
@@ -97,12 +102,28 @@ describe('Limits per client address', () => {
         t.request('GET', '/checkin/no-such-token', from(client)),
       );
       expect(statuses(pages)).toEqual(Array(PUBLIC_LIMIT).fill(404));
-      expectPage429(t, await t.request('GET', '/checkin/no-such-token', from(client)));
+      expectPage429(
+        t,
+        await t.request('GET', '/checkin/no-such-token', from(client)),
+        '/checkin/no-such-token',
+      );
       // One budget per address, over every page: settings and unsubscribe are refused as well,
       // through the pages' error rendering.
-      expectPage429(t, await t.request('GET', '/participant/settings?token=x', from(client)));
-      expectPage429(t, await t.request('GET', '/participant/unsubscribe?token=x', from(client)));
-      expectPage429(t, await t.request('POST', '/participant/unsubscribe?token=x', from(client)));
+      expectPage429(
+        t,
+        await t.request('GET', '/participant/settings?token=x', from(client)),
+        '/participant/settings?token=x',
+      );
+      expectPage429(
+        t,
+        await t.request('GET', '/participant/unsubscribe?token=x', from(client)),
+        '/participant/unsubscribe?token=x',
+      );
+      expectPage429(
+        t,
+        await t.request('POST', '/participant/unsubscribe?token=x', from(client)),
+        null,
+      );
     });
 
     it('ingestion: the engine (its own token) is not counted; anyone else is refused with the JSON envelope', async () => {
@@ -256,7 +277,7 @@ describe('Limits per client address: without TRUST_PROXY, or turned off', () => 
       t.request('GET', '/checkin/x', from(`198.51.100.${Math.floor(Math.random() * 200) + 1}`)),
     );
     expect(statuses(pages)).toEqual([404, 404, 404]);
-    expectPage429(t, await t.request('GET', '/checkin/x', from('192.0.2.77')));
+    expectPage429(t, await t.request('GET', '/checkin/x', from('192.0.2.77')), '/checkin/x');
   });
 
   it('AUTH_FAILURE_LIMIT=0: wrong keys stay 401 and a valid key works', async () => {
@@ -334,8 +355,8 @@ describe('Limits per client address: several API processes', () => {
     const client = from('198.51.100.40');
     await repeat(2, () => first.request('GET', '/checkin/x', client));
     await repeat(2, () => second.request('GET', '/checkin/x', client));
-    expectPage429(first, await first.request('GET', '/checkin/x', client));
-    expectPage429(second, await second.request('GET', '/checkin/x', client));
+    expectPage429(first, await first.request('GET', '/checkin/x', client), '/checkin/x');
+    expectPage429(second, await second.request('GET', '/checkin/x', client), '/checkin/x');
   });
 
   it('share authentication failures; a process learns of a block at the next failure it sees', async () => {

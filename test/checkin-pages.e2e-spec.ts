@@ -72,7 +72,7 @@ function expectHtmlPage(page: PageAnswer, status: number): void {
     status,
     type: 'text/html; charset=utf-8',
   });
-  expect(page.html).toMatch(/^<!doctype html>\n<html lang="en">/);
+  expect(page.html).toMatch(/^<!doctype html>\n<html lang="en" dir="ltr">/);
   expect(page.html).not.toMatch(/<script/i);
 }
 

@@ -331,7 +331,7 @@ describe('Security headers of every HTML answer (docs/security.md)', () => {
           name: step.name,
           h1: step.h1.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/'/g, '&#39;'),
         });
-        expect(answer.html).toMatch(/^<!doctype html>\n<html lang="en">/);
+        expect(answer.html).toMatch(/^<!doctype html>\n<html lang="en" dir="ltr">/);
         expect(answer.html).not.toMatch(/<script/i);
       }
     }

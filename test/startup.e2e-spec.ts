@@ -161,7 +161,11 @@ describe('Start-up', () => {
         const page = await fetch(`http://127.0.0.1:${port}/checkin/not-a-link`);
         expect(page.status).toBe(404);
         expect(await page.text()).toBe(
-          renderPage('error', { ...PAGE_ERRORS['not-found'], backHref: null }),
+          renderPage(
+            'error',
+            { ...PAGE_ERRORS['not-found'], backHref: null },
+            { locale: 'en', url: '/checkin/not-a-link' },
+          ),
         );
       } finally {
         expect(await service.stop()).toBe(true);

@@ -33,7 +33,7 @@ import {
 } from './page-links';
 import { checkinPageModel, consentPending, raiseMadeElsewhere } from './page-models';
 import { PageRenderer } from './page-renderer';
-import { PageTexts } from './pages.messages';
+import { currentPageTexts } from './pages.messages';
 
 /** How often the "still analysing" page reloads itself (a meta refresh; the pages run no script). */
 export const PENDING_REFRESH_SECONDS = 5;
@@ -59,10 +59,10 @@ export class CheckinPagesService {
     if (binding === 'elsewhere') throw new PageError(403, 'opened-elsewhere');
     if (binding === 'unbound') {
       return this.renderer.page('start', {
-        title: PageTexts.checkinTitle(session.groupName),
+        title: currentPageTexts().checkinTitle(session.groupName),
         text: session.sandbox
-          ? `${PageTexts.startText(session.groupName)} ${PageTexts.sandboxNotice}`
-          : PageTexts.startText(session.groupName),
+          ? `${currentPageTexts().startText(session.groupName)} ${currentPageTexts().sandboxNotice}`
+          : currentPageTexts().startText(session.groupName),
         action: checkinFormPath(token, 'start'),
       });
     }
@@ -175,7 +175,7 @@ export class CheckinPagesService {
     const session = await this.sessionFor(token);
     if (!session.completed) {
       return this.renderer.page('pending', {
-        title: PageTexts.pendingTitle,
+        title: currentPageTexts().pendingTitle,
         retryHref: checkinDonePath(token),
         refreshSeconds: PENDING_REFRESH_SECONDS,
       });
@@ -183,8 +183,8 @@ export class CheckinPagesService {
     const returnUrl = normaliseReturnUrl(session.returnUrl);
     return returnUrl === null
       ? this.renderer.page('notice', {
-          title: PageTexts.completedTitle,
-          text: PageTexts.completedText,
+          title: currentPageTexts().completedTitle,
+          text: currentPageTexts().completedText,
         })
       : this.renderer.redirect(returnUrl, 302);
   }

@@ -6,7 +6,7 @@ import { isParticipantPagePath } from '../../participant-links/link-paths';
 import { PageError } from './page-error';
 import { PageRenderer } from './page-renderer';
 import { renderPage } from './page-templates';
-import { PAGE_ERRORS, PageErrorKind } from './pages.messages';
+import { currentPageErrors, PageErrorKind } from './pages.messages';
 
 export interface PageFailure {
   status: number;
@@ -60,10 +60,13 @@ export class HtmlPageExceptionFilter implements ExceptionFilter, PageErrorHandle
     const failure = pageFailureFor(exception);
     if (failure.unexpected) logUnexpected(this.logger, request, exception, failure.status);
     if (reply.sent) return;
-    const page = renderPage('error', { ...PAGE_ERRORS[failure.kind], backHref: failure.backHref });
+    const page = renderPage('error', {
+      ...currentPageErrors()[failure.kind],
+      backHref: failure.backHref,
+    });
     void reply
       .status(failure.status)
-      .headers({ ...failure.headers, ...this.renderer.headers })
+      .headers({ ...failure.headers, ...this.renderer.pageHeaders() })
       .send(page);
   }
 }

@@ -11,12 +11,8 @@ import type {
   PrivacySectionModel,
   SettingsPageModel,
 } from './page-templates';
-import {
-  PRIVACY_LEVEL_TEXTS,
-  PRIVACY_LEVELS,
-  requestedPrivacyLevel,
-} from '../../common/privacy-model';
-import { PageTexts, SAVED_MESSAGES, SavedFlag } from './pages.messages';
+import { PRIVACY_LEVELS, requestedPrivacyLevel } from '../../common/privacy-model';
+import { currentPageTexts, currentSavedMessages, SavedFlag } from './pages.messages';
 
 /**
  * A raise of the member's level made in another browser and not yet confirmed here (docs/privacy.md):
@@ -59,21 +55,21 @@ export function privacySection(
     notice:
       requested > current
         ? {
-            request: PageTexts.privacyNoticeRequest(member.groupName, requested),
-            current: PageTexts.privacyNoticeCurrent(current),
+            request: currentPageTexts().privacyNoticeRequest(member.groupName, requested),
+            current: currentPageTexts().privacyNoticeCurrent(current),
           }
         : null,
-    intro: PageTexts.privacyIntro(member.groupName),
+    intro: currentPageTexts().privacyIntro(member.groupName),
     levels: PRIVACY_LEVELS.map((level) => ({
       value: level,
-      label: PageTexts.privacyLevelLabel(level),
-      text: PRIVACY_LEVEL_TEXTS[level],
+      label: currentPageTexts().privacyLevelLabel(level),
+      text: currentPageTexts().levelText(level),
       current: level === current,
       // Level 0 is no request at all, so it is never marked as one.
       requested: requested > 0 && level === requested,
     })),
     shareEarlier:
-      earlierCheckins > 0 ? { label: PageTexts.shareEarlierLabel(earlierCheckins) } : null,
+      earlierCheckins > 0 ? { label: currentPageTexts().shareEarlierLabel(earlierCheckins) } : null,
   };
 }
 
@@ -105,13 +101,16 @@ export function checkinPageModel(input: CheckinPageInput): CheckinPageModel {
   const { session, token } = input;
   const action = (form: CheckinForm) => checkinFormPath(token, form);
   const base = {
-    title: PageTexts.checkinTitle(session.groupName),
-    saved: input.saved ? SAVED_MESSAGES[input.saved] : null,
+    title: currentPageTexts().checkinTitle(session.groupName),
+    saved: input.saved ? currentSavedMessages()[input.saved] : null,
   };
   if (consentPending(session)) {
     return {
       ...base,
-      consent: { action: action('consent'), text: PageTexts.consentText(session.groupName) },
+      consent: {
+        action: action('consent'),
+        text: currentPageTexts().consentText(session.groupName),
+      },
       privacy: null,
       preferences: null,
       handoff: null,
@@ -126,16 +125,16 @@ export function checkinPageModel(input: CheckinPageInput): CheckinPageModel {
       // A sandbox's check-in never reaches the engine: nobody's real conversation is analysed
       // where the enterprise reads the participants' mails (docs/integrating.md).
       handoffAction: session.sandbox || !input.engineConfigured ? null : action('handoff'),
-      sharedAt: PageTexts.handoffLevel(session.privacyLevel),
+      sharedAt: currentPageTexts().handoffLevel(session.privacyLevel),
       raisedElsewhere: input.raisedElsewhere && {
-        text: PageTexts.handoffRaisedElsewhere(input.raisedElsewhere.keep),
+        text: currentPageTexts().handoffRaisedElsewhere(input.raisedElsewhere.keep),
         keep: {
           level: input.raisedElsewhere.keep,
-          label: PageTexts.handoffKeep(input.raisedElsewhere.keep),
+          label: currentPageTexts().handoffKeep(input.raisedElsewhere.keep),
         },
         back: {
           level: input.raisedElsewhere.back,
-          label: PageTexts.handoffGoBack(input.raisedElsewhere.back),
+          label: currentPageTexts().handoffGoBack(input.raisedElsewhere.back),
         },
       },
       developmentCommand:
@@ -158,8 +157,8 @@ export function settingsPageModel(
   earlierCheckins = 0,
 ): SettingsPageModel {
   return {
-    title: PageTexts.settingsTitle(member.groupName),
-    saved: saved ? SAVED_MESSAGES[saved] : null,
+    title: currentPageTexts().settingsTitle(member.groupName),
+    saved: saved ? currentSavedMessages()[saved] : null,
     exportAction: settingsPath(token, 'export'),
     deleteHref: settingsPath(token, 'delete'),
     signOutAction: settingsPath(token, 'sign-out'),
@@ -167,15 +166,15 @@ export function settingsPageModel(
       member.consentRequired && member.consentedAt !== null
         ? {
             action: settingsPath(token, 'consent/withdraw'),
-            text: PageTexts.withdrawText(member.groupName),
+            text: currentPageTexts().withdrawText(member.groupName),
           }
         : null,
     privacy: privacySection(member, settingsPath(token, 'privacy'), earlierCheckins),
     preferences: preferencesSection(member, settingsPath(token, 'preferences')),
     history: history.map((record) => ({
       at: record.at.toISOString(),
-      what: PageTexts.historyChange(record.change, record.from, record.to),
-      via: PageTexts.historyVia[record.via],
+      what: currentPageTexts().historyChange(record.change, record.from, record.to),
+      via: currentPageTexts().historyVia[record.via],
     })),
   };
 }

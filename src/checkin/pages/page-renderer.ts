@@ -16,6 +16,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
+import { pageLocale } from './i18n/page-language';
 import { PageModels, PageName, renderPage } from './page-templates';
 
 export const PAGE_CONTENT_TYPE = 'text/html; charset=utf-8';
@@ -54,7 +55,12 @@ export class PageRenderer {
   }
 
   page<N extends PageName>(name: N, model: PageModels[N], status = 200): Response {
-    return new Response(renderPage(name, model), { status, headers: this.headers });
+    return new Response(renderPage(name, model), { status, headers: this.pageHeaders() });
+  }
+
+  /** The headers of a page answered now: these, and the language it is written in. */
+  pageHeaders(): Record<string, string> {
+    return { ...this.headers, 'content-language': pageLocale() };
   }
 
   /** A JSON file to save (`Content-Disposition: attachment`), with the pages' other headers. */

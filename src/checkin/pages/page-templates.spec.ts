@@ -57,7 +57,9 @@ describe('renderPage', () => {
 
   it('is a complete, script-free, English document with one h1', () => {
     const html = renderPage('error', { ...PAGE_ERRORS['not-found'], backHref: null });
-    expect(html).toMatch(/^<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">/);
+    expect(html).toMatch(
+      /^<!doctype html>\n<html lang="en" dir="ltr">\n<head>\n<meta charset="utf-8">/,
+    );
     expect(html).toContain('<meta name="viewport" content="width=device-width, initial-scale=1">');
     expect(html.match(/<h1>/g)).toHaveLength(1);
     expect(html).toContain(`<h1>${PAGE_ERRORS['not-found'].title}</h1>`);
@@ -143,7 +145,7 @@ describe('renderPage', () => {
       text: PageTexts.unsubscribeQuestion('checkinReminder'),
       action: `/participant/unsubscribe?token=${HOSTILE}`,
     });
-    expect(html).toMatch(/^<!doctype html>\n<html lang="en">/);
+    expect(html).toMatch(/^<!doctype html>\n<html lang="en" dir="ltr">/);
     expect(html).toContain('<meta name="referrer" content="no-referrer">');
     expect(html).toContain(`<h1>${PageTexts.unsubscribeTitle}</h1>`);
     expect(html).toContain('<p>Stop receiving check-in reminders?</p>');

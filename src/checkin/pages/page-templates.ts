@@ -10,7 +10,9 @@
  */
 import { join } from 'node:path';
 import { loadTemplateFolder } from '../../common/templates/template-folder';
-import { PageTexts } from './pages.messages';
+import { type Locale, LOCALE_NAMES, LOCALES, textDirection } from './i18n/locales';
+import { pageLocale, pageUrlIn, reloadablePageUrl } from './i18n/page-language';
+import { pageTextsIn } from './pages.messages';
 
 export interface PrivacyLevelChoice {
   value: number;
@@ -169,7 +171,42 @@ const engine = loadTemplateFolder(PAGE_TEMPLATE_DIR, Object.values(PAGE_TEMPLATE
   autoEscape: true,
 });
 
-/** Renders a whole page (layout included); every value in `model` is escaped. */
-export function renderPage<N extends PageName>(name: N, model: PageModels[N]): string {
-  return engine.render(PAGE_TEMPLATES[name], { ...model, texts: PageTexts });
+/** One entry of the language switcher. */
+export interface LanguageLink {
+  lang: string;
+  name: string;
+  href: string;
+  current: boolean;
+}
+
+/**
+ * Renders a whole page (layout included) in the current page request's language (docs/i18n.md):
+ * its texts, `<html lang dir>`, and the language switcher (on pages that can be loaded again);
+ * every value in `model` is escaped.
+ */
+export function renderPage<N extends PageName>(
+  name: N,
+  model: PageModels[N],
+  /** As answered to a request for `url` (GET; null: a form's answer) in `locale`. */
+  context: { locale: Locale; url: string | null } = {
+    locale: pageLocale(),
+    url: reloadablePageUrl(),
+  },
+): string {
+  const { locale, url } = context;
+  const languages: LanguageLink[] = url
+    ? LOCALES.map((lang) => ({
+        lang,
+        name: LOCALE_NAMES[lang],
+        href: pageUrlIn(url, lang),
+        current: lang === locale,
+      }))
+    : [];
+  return engine.render(PAGE_TEMPLATES[name], {
+    ...model,
+    texts: pageTextsIn(locale),
+    lang: locale,
+    dir: textDirection(locale),
+    languages,
+  });
 }

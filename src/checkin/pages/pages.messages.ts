@@ -1,245 +1,217 @@
 /**
- * Everything the participant pages say, in one place: page titles, section texts, confirmations
- * and error pages. Plain words, short sentences; code and tests import these, nobody retypes them.
- * Texts are data: the templates escape them like any other value.
+ * Everything the participant pages say, by language: page titles, section texts, confirmations
+ * and error pages. The words are in the message catalogues (i18n/catalogues/<language>.json, ICU
+ * MessageFormat, docs/i18n.md); this file gives them the shape the page models and templates
+ * use. `PageTexts`, `SAVED_MESSAGES` and `PAGE_ERRORS` are the English ones: code and tests import
+ * these, nobody retypes them. Texts are data: the templates escape them like any other value.
  */
 
-import { levelInWords } from '../../common/privacy-model';
+import { translator } from './i18n/catalogue';
+import { DEFAULT_LOCALE, type Locale } from './i18n/locales';
+import { pageLocale } from './i18n/page-language';
 
-/** What the participant receives of each email type, in plain words. */
-const emailTypeWords = (emailType: string): string =>
-  emailType === 'checkinReminder' ? 'check-in reminders' : 'privacy review requests';
-
-export const PageTexts = {
-  checkinTitle: (groupName: string) => `Your check-in with ${groupName}`,
-  settingsTitle: (groupName: string) => `Your settings for ${groupName}`,
-  pendingTitle: 'We are still analysing your check-in',
-
-  consentHeading: 'Before you start',
-  consentText: (groupName: string) =>
-    `${groupName} asks for your consent before your check-in. Your check-in is a short ` +
-    'conversation. It is analysed to give a wellbeing score. What the organisation behind ' +
-    'this group can see of the result depends on your privacy level, which you choose next ' +
-    'and can change at any time.',
-  consentDecline:
-    'If you do not agree, close this page. Your check-in will not start and nothing is analysed.',
-  consentButton: 'I agree',
-
-  privacyHeading: 'Your privacy level',
-  privacyNoticeHeading: 'Please review your privacy level',
-  privacyNoticeRequest: (groupName: string, requested: number) =>
-    `${groupName} asks to see level ${requested}: ${levelInWords(requested)}`,
-  privacyNoticeCurrent: (current: number) =>
-    `You share level ${current} now: ${levelInWords(current)}`,
-  privacyNoticeKeep:
-    'You do not have to change anything. Keeping your current level is fine, and you can ' +
-    'change it at any time.',
-  privacyIntro: (groupName: string) =>
-    `Your privacy level decides what the organisation behind ${groupName} can see about your ` +
-    'check-ins. A lower level applies at once to all your check-ins in this group. A higher ' +
-    'level applies to this check-in and your next ones; earlier check-ins keep the level they ' +
-    'were shared at, unless you share them too from the browser you did them in.',
-  privacyLegend: 'What may the organisation see?',
-  privacyLevelLabel: (level: number) => `Level ${level}`,
-  privacyRequestedTag: 'requested',
-  privacyCurrentTag: 'your current level',
-  privacyButton: 'Save my privacy level',
-  shareEarlierLabel: (count: number) =>
-    `Also share my ${count} earlier ${count === 1 ? 'check-in' : 'check-ins'} done in this browser`,
-  shareEarlierHint:
-    'at the level chosen above, if it is higher than the level they were shared at.',
-
-  preferencesHeading: 'Email preferences',
-  preferencesLegend: 'Send me emails',
-  preferencesCheckinReminder: 'Reminders to do a check-in',
-  preferencesPrivacyRequest: 'Requests to review my privacy level',
-  preferencesScope: 'These choices apply to all your groups with this organisation.',
-  preferencesButton: 'Save my email preferences',
-
-  startText: (groupName: string) =>
-    `${groupName} invites you to a wellbeing check-in. This link is yours: starting ties it to ` +
-    'this browser, so that nobody else can use it for you. Start it in the browser you will use ' +
-    'for your check-in.',
-  startButton: 'Start',
-
-  withdrawHeading: 'Your consent',
-  withdrawText: (groupName: string) =>
-    `You agreed to take part in check-ins with ${groupName}. You can withdraw your consent: ` +
-    'your privacy level then goes back to 0 (the organisation sees only that your check-ins ' +
-    'happened), and your next check-in asks for your consent again.',
-  withdrawButton: 'Withdraw my consent',
-
-  historyHeading: 'Your history',
-  historyIntro:
-    'Every change to your consent, privacy level and email preferences, oldest first. The ' +
-    'organisation can read this record too; only you can make these changes.',
-  historyEmpty: 'No changes yet.',
-  historyChange: (change: string, from: unknown, to: unknown): string => {
-    const onOff = (value: unknown) => (value ? 'on' : 'off');
-    switch (change) {
-      case 'consent':
-        return to ? 'You gave your consent' : 'You withdrew your consent';
-      case 'privacyLevel':
-        return `Privacy level ${String(from)} → ${String(to)}`;
-      case 'checkinReminder':
-        return `Check-in reminders ${onOff(from)} → ${onOff(to)}`;
-      default:
-        return `Privacy review requests ${onOff(from)} → ${onOff(to)}`;
+/** Built once per language. */
+function perLocale<T>(build: (locale: Locale) => T): (locale: Locale) => T {
+  const built = new Map<Locale, T>();
+  return (locale) => {
+    let value = built.get(locale);
+    if (value === undefined) {
+      value = build(locale);
+      built.set(locale, value);
     }
-  },
-  historyVia: {
-    checkin: 'on a check-in page',
-    settings: 'on a settings page',
-    unsubscribe: 'with an unsubscribe link',
-  } as Record<string, string>,
+    return value;
+  };
+}
 
-  dataHeading: 'Your data',
-  exportText:
-    'Download everything held about you in this organisation: your email, your groups and ' +
-    'settings, every check-in with all its results, and your history. Only you can download it.',
-  exportButton: 'Download my data',
-  deleteText:
-    'You can delete your data: your email, your check-ins and their results, and your settings. ' +
-    'The organisation is told that your data was deleted, not why.',
-  deleteLink: 'Delete my data…',
-  deleteTitle: 'Delete your data?',
-  deleteConfirmText: (groupNames: string) =>
-    `This deletes your email, every check-in and its results, your settings and your history ` +
-    `with this organisation (${groupNames}), and takes your share out of its group statistics. ` +
-    'It cannot be undone. If you are invited again later, you start as a new participant.',
-  deleteConfirmButton: 'Yes, delete my data',
-  deleteCancel: 'No, keep my data',
-  deletedTitle: 'Your data is deleted',
-  deletedText:
-    'Everything held about you in this organisation has been deleted. The links you received ' +
-    'no longer work. You can close this page.',
+/** `on` / `off` for a preference's value in the history. */
+const onOff = (value: unknown) => (value ? 'on' : 'off');
 
-  signOutHeading: 'Your links',
-  signOutText:
-    'The links in your emails open this page. If you forwarded one of those emails, or think ' +
-    'someone else has your links, sign them out: every earlier link stops working, this page ' +
-    'moves to a new address in this browser, and your next email brings new links.',
-  signOutButton: 'Sign out my links',
+/** The pages' texts in `locale`. */
+export function pageTexts(locale: Locale) {
+  const t = translator(locale);
+  const levelInWords = (level: number) => t(`levelInWords${levelIndex(level)}`);
+  return {
+    locale,
+    checkinTitle: (groupName: string) => t('checkinTitle', { groupName }),
+    settingsTitle: (groupName: string) => t('settingsTitle', { groupName }),
+    pendingTitle: t('pendingTitle'),
 
-  handoffHeading: 'Your check-in',
-  handoffReady:
-    'When you are ready, start your check-in. It takes you to the check-in conversation.',
-  handoffButton: 'Start my check-in',
-  handoffLevel: (level: number) => `This check-in will be shared at level ${level}.`,
-  handoffRaisedElsewhere: (level: number) =>
-    `Your privacy level was raised to level ${level} in another browser. If that was not you, ` +
-    'go back: at which level should this check-in be shared?',
-  handoffKeep: (level: number) => `Keep level ${level} and start`,
-  handoffGoBack: (level: number) => `Go back to level ${level} and start`,
-  handoffNotConfigured:
-    'The analysis engine is not configured, so your check-in cannot start from here yet.',
-  handoffDevelopmentHint: 'For developers: simulate a result with',
-  sandboxNotice:
-    'This is a test check-in (a sandbox): no conversation happens and nothing is analysed here. ' +
-    'Do not enter real information.',
-  sandboxCompletionHint: 'The enterprise completes it with',
-  handoffCompleted: 'Your check-in is complete. Thank you.',
-  handoffContinue: 'Continue',
-  finishedPrompt: 'Done with your check-in?',
-  finishedLink: 'I have finished',
+    consentHeading: t('consentHeading'),
+    consentText: (groupName: string) => t('consentText', { groupName }),
+    consentDecline: t('consentDecline'),
+    consentButton: t('consentButton'),
 
-  completedTitle: 'Your check-in is complete',
-  completedText: 'Thank you. You can close this page now.',
+    privacyHeading: t('privacyHeading'),
+    privacyNoticeHeading: t('privacyNoticeHeading'),
+    privacyNoticeRequest: (groupName: string, requested: number) =>
+      t('privacyNoticeRequest', { groupName, requested, requestedWords: levelInWords(requested) }),
+    privacyNoticeCurrent: (current: number) =>
+      t('privacyNoticeCurrent', { current, currentWords: levelInWords(current) }),
+    privacyNoticeKeep: t('privacyNoticeKeep'),
+    privacyIntro: (groupName: string) => t('privacyIntro', { groupName }),
+    privacyLegend: t('privacyLegend'),
+    privacyLevelLabel: (level: number) => t('privacyLevelLabel', { level }),
+    /** What a level shows, as a sentence. */
+    levelText: (level: number) => t(`levelText${levelIndex(level)}`),
+    privacyRequestedTag: t('privacyRequestedTag'),
+    privacyCurrentTag: t('privacyCurrentTag'),
+    privacyButton: t('privacyButton'),
+    shareEarlierLabel: (count: number) => t('shareEarlierLabel', { count }),
+    shareEarlierHint: t('shareEarlierHint'),
 
-  unsubscribeTitle: 'Unsubscribe',
-  unsubscribeQuestion: (emailType: string) => `Stop receiving ${emailTypeWords(emailType)}?`,
-  unsubscribeButton: 'Unsubscribe',
-  unsubscribedTitle: 'You are unsubscribed',
-  unsubscribedText: (emailType: string) =>
-    `You will no longer receive ${emailTypeWords(emailType)}. You can turn them back on in your ` +
-    'settings.',
+    preferencesHeading: t('preferencesHeading'),
+    preferencesLegend: t('preferencesLegend'),
+    preferencesCheckinReminder: t('preferencesCheckinReminder'),
+    preferencesPrivacyRequest: t('preferencesPrivacyRequest'),
+    preferencesScope: t('preferencesScope'),
+    preferencesButton: t('preferencesButton'),
 
-  pendingText:
-    'This usually takes less than a minute. This page checks again every few seconds, or you ' +
-    'can try again yourself.',
-  pendingTryAgain: 'Try again',
-  backToPage: 'Back to the page',
-} as const;
+    startText: (groupName: string) => t('startText', { groupName }),
+    startButton: t('startButton'),
+
+    withdrawHeading: t('withdrawHeading'),
+    withdrawText: (groupName: string) => t('withdrawText', { groupName }),
+    withdrawButton: t('withdrawButton'),
+
+    historyHeading: t('historyHeading'),
+    historyIntro: t('historyIntro'),
+    historyEmpty: t('historyEmpty'),
+    historyChange: (change: string, from: unknown, to: unknown): string => {
+      switch (change) {
+        case 'consent':
+          return t(to ? 'historyConsentGiven' : 'historyConsentWithdrawn');
+        case 'privacyLevel':
+          return t('historyPrivacyLevel', { from: String(from), to: String(to) });
+        case 'checkinReminder':
+          return t('historyCheckinReminder', { from: onOff(from), to: onOff(to) });
+        default:
+          return t('historyPrivacyRequest', { from: onOff(from), to: onOff(to) });
+      }
+    },
+    historyVia: {
+      checkin: t('historyViaCheckin'),
+      settings: t('historyViaSettings'),
+      unsubscribe: t('historyViaUnsubscribe'),
+    } as Record<string, string>,
+
+    dataHeading: t('dataHeading'),
+    exportText: t('exportText'),
+    exportButton: t('exportButton'),
+    deleteText: t('deleteText'),
+    deleteLink: t('deleteLink'),
+    deleteTitle: t('deleteTitle'),
+    deleteConfirmText: (groupNames: string) => t('deleteConfirmText', { groupNames }),
+    deleteConfirmButton: t('deleteConfirmButton'),
+    deleteCancel: t('deleteCancel'),
+    deletedTitle: t('deletedTitle'),
+    deletedText: t('deletedText'),
+
+    signOutHeading: t('signOutHeading'),
+    signOutText: t('signOutText'),
+    signOutButton: t('signOutButton'),
+
+    handoffHeading: t('handoffHeading'),
+    handoffReady: t('handoffReady'),
+    handoffButton: t('handoffButton'),
+    handoffLevel: (level: number) => t('handoffLevel', { level }),
+    handoffRaisedElsewhere: (level: number) => t('handoffRaisedElsewhere', { level }),
+    handoffKeep: (level: number) => t('handoffKeep', { level }),
+    handoffGoBack: (level: number) => t('handoffGoBack', { level }),
+    handoffNotConfigured: t('handoffNotConfigured'),
+    handoffDevelopmentHint: t('handoffDevelopmentHint'),
+    sandboxNotice: t('sandboxNotice'),
+    sandboxCompletionHint: t('sandboxCompletionHint'),
+    handoffCompleted: t('handoffCompleted'),
+    handoffContinue: t('handoffContinue'),
+    finishedPrompt: t('finishedPrompt'),
+    finishedLink: t('finishedLink'),
+
+    completedTitle: t('completedTitle'),
+    completedText: t('completedText'),
+
+    unsubscribeTitle: t('unsubscribeTitle'),
+    unsubscribeQuestion: (emailType: string) => t('unsubscribeQuestion', { emailType }),
+    unsubscribeButton: t('unsubscribeButton'),
+    unsubscribedTitle: t('unsubscribedTitle'),
+    unsubscribedText: (emailType: string) => t('unsubscribedText', { emailType }),
+
+    pendingText: t('pendingText'),
+    pendingTryAgain: t('pendingTryAgain'),
+    backToPage: t('backToPage'),
+    languageSwitcherLabel: t('languageSwitcherLabel'),
+  };
+}
+
+export type PageTextSet = ReturnType<typeof pageTexts>;
+
+/** 0–5; anything else reads as 0 (the catalogues have a text per level). */
+const levelIndex = (level: number) =>
+  Number.isInteger(level) && level >= 0 && level <= 5 ? level : 0;
+
+const textsIn = perLocale(pageTexts);
+
+/** The texts in `locale` (built once). */
+export const pageTextsIn = (locale: Locale): PageTextSet => textsIn(locale);
+
+/** The English texts. */
+export const PageTexts = textsIn(DEFAULT_LOCALE);
+
+/** The texts in the current page request's language (English outside one). */
+export const currentPageTexts = (): PageTextSet => textsIn(pageLocale());
 
 /** The short confirmation shown after a form was saved (post/redirect/get `?saved=…`). */
-export const SAVED_MESSAGES = {
-  consent: 'Thank you. Your consent is saved.',
-  privacy: 'Saved. Your privacy level is updated.',
-  preferences: 'Saved. Your email preferences are updated.',
-  withdrawn:
-    'Your consent is withdrawn. Your privacy level is now 0. Earlier links to this page no ' +
-    'longer work: this page has a new address.',
-  'signed-out':
-    'Your links are signed out: every earlier link no longer works. This page has a new ' +
-    'address; bookmark it, or use the link in your next email.',
-} as const;
+export function savedMessages(locale: Locale) {
+  const t = translator(locale);
+  return {
+    consent: t('savedConsent'),
+    privacy: t('savedPrivacy'),
+    preferences: t('savedPreferences'),
+    withdrawn: t('savedWithdrawn'),
+    'signed-out': t('savedSignedOut'),
+  };
+}
+
+const savedIn = perLocale(savedMessages);
+
+export const SAVED_MESSAGES = savedIn(DEFAULT_LOCALE);
+
+/** The saved confirmations in the current page request's language. */
+export const currentSavedMessages = () => savedIn(pageLocale());
 
 export type SavedFlag = keyof typeof SAVED_MESSAGES;
 
-/** Error pages: a title (the page's h1) and one explaining paragraph. */
-export const PAGE_ERRORS = {
-  'not-found': {
-    title: 'This link is not valid or has expired',
-    text:
-      'Links to check-ins and settings work for a limited time. Please use the newest link you ' +
-      'received, or ask for a new one.',
-  },
-  'unsubscribe-not-valid': {
-    title: 'This link is not valid or has expired',
-    text:
-      'Nothing was changed. Unsubscribe links work for a limited time: please use the link in ' +
-      'the newest email you received, or change your email preferences on your settings page.',
-  },
-  'invalid-privacy-level': {
-    title: 'Please choose a privacy level',
-    text: 'Your privacy level must be a whole number from 0 to 5. Nothing was changed.',
-  },
-  'opened-elsewhere': {
-    title: 'This link was opened in another browser',
-    text:
-      'A link to your check-in or settings works in the first browser that used it, so that ' +
-      'nobody else can act for you. Please use that browser. If it was not you who opened it, ' +
-      'someone else has your link: tell the organisation that sent it. Nothing was changed.',
-  },
-  'start-first': {
-    title: 'Please start your check-in first',
-    text: 'Open your check-in link and choose "Start" before changing settings. Nothing was changed.',
-  },
-  'consent-first': {
-    title: 'Please give your consent first',
-    text: 'Your settings can be saved once you have agreed to take part. Nothing was changed.',
-  },
-  'export-elsewhere': {
-    title: 'Download your data in your own browser',
-    text:
-      'Your data can be downloaded only in a browser you did a check-in in, so that nobody else ' +
-      'who has this link can take it. Please open this page in that browser. Nothing was sent.',
-  },
-  'foreign-form': {
-    title: 'This form was sent from another website',
-    text:
-      'Your check-in and settings can only be changed on these pages, so that no other website ' +
-      'can change them for you. Nothing was changed. Please open your link and make the change ' +
-      'here.',
-  },
-  'unreadable-form': {
-    title: 'We could not read this form',
-    text: 'Please go back and send the form again. Nothing was changed.',
-  },
-  'too-many-requests': {
-    title: 'Too many requests',
-    text:
-      'Too many requests came from your network in a short time. Please wait a minute, then ' +
-      'try again. Nothing was changed.',
-  },
-  unavailable: {
-    title: 'This page is not available right now',
-    text: 'Please try again in a minute.',
-  },
-  unexpected: {
-    title: 'Something went wrong on our side',
-    text: 'Please try again later. If it keeps happening, let the organisation that sent you here know.',
-  },
+/** The catalogue's key stem of each error page. */
+const ERROR_KEYS = {
+  'not-found': 'errorNotFound',
+  'unsubscribe-not-valid': 'errorUnsubscribeNotValid',
+  'invalid-privacy-level': 'errorInvalidPrivacyLevel',
+  'opened-elsewhere': 'errorOpenedElsewhere',
+  'start-first': 'errorStartFirst',
+  'consent-first': 'errorConsentFirst',
+  'export-elsewhere': 'errorExportElsewhere',
+  'foreign-form': 'errorForeignForm',
+  'unreadable-form': 'errorUnreadableForm',
+  'too-many-requests': 'errorTooManyRequests',
+  unavailable: 'errorUnavailable',
+  unexpected: 'errorUnexpected',
 } as const;
 
-export type PageErrorKind = keyof typeof PAGE_ERRORS;
+export type PageErrorKind = keyof typeof ERROR_KEYS;
+
+/** Error pages: a title (the page's h1) and one explaining paragraph, in `locale`. */
+export function pageErrors(locale: Locale): Record<PageErrorKind, { title: string; text: string }> {
+  const t = translator(locale);
+  return Object.fromEntries(
+    Object.entries(ERROR_KEYS).map(([kind, key]) => [
+      kind,
+      { title: t(`${key}Title`), text: t(`${key}Text`) },
+    ]),
+  ) as Record<PageErrorKind, { title: string; text: string }>;
+}
+
+const errorsIn = perLocale(pageErrors);
+
+export const PAGE_ERRORS = errorsIn(DEFAULT_LOCALE);
+
+/** The error pages in the current page request's language. */
+export const currentPageErrors = () => errorsIn(pageLocale());

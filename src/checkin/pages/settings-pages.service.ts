@@ -24,7 +24,7 @@ import { PageForm, parseSavedFlag, parseShareEarlier } from './page-forms';
 import { settingsPath, SettingsForm, withSavedFlag } from './page-links';
 import { settingsPageModel } from './page-models';
 import { PageRenderer } from './page-renderer';
-import { PageTexts } from './pages.messages';
+import { currentPageTexts } from './pages.messages';
 
 @Injectable()
 export class SettingsPagesService {
@@ -112,8 +112,8 @@ export class SettingsPagesService {
     const data = await this.repository.exportOf(member.participantId);
     const groupNames = (data?.groups ?? []).map((group) => group.name).join(', ');
     return this.renderer.page('confirm-delete', {
-      title: PageTexts.deleteTitle,
-      text: PageTexts.deleteConfirmText(groupNames),
+      title: currentPageTexts().deleteTitle,
+      text: currentPageTexts().deleteConfirmText(groupNames),
       action: settingsPath(valid, 'delete'),
       cancelHref: settingsPath(valid),
     });
@@ -129,8 +129,8 @@ export class SettingsPagesService {
       }),
     );
     return this.renderer.page('notice', {
-      title: PageTexts.deletedTitle,
-      text: PageTexts.deletedText,
+      title: currentPageTexts().deletedTitle,
+      text: currentPageTexts().deletedText,
     });
   }
 

@@ -15,7 +15,7 @@ import {
 import { ParticipantChoices } from '../../privacy/participant-choices';
 import { PageError } from './page-error';
 import { PageRenderer } from './page-renderer';
-import { PageTexts } from './pages.messages';
+import { currentPageTexts } from './pages.messages';
 
 /** A valid unsubscribe link's target, with its email type checked, and the token it came in. */
 interface UnsubscribeTarget extends UnsubscribeLink {
@@ -37,8 +37,8 @@ export class UnsubscribePages {
     const target = this.targetOf(token);
     if (!(await this.participants.unsubscribeLinkValid(target))) throw UnsubscribePages.notValid();
     return this.renderer.page('unsubscribe', {
-      title: PageTexts.unsubscribeTitle,
-      text: PageTexts.unsubscribeQuestion(target.emailType),
+      title: currentPageTexts().unsubscribeTitle,
+      text: currentPageTexts().unsubscribeQuestion(target.emailType),
       action: unsubscribePath(target.token),
     });
   }
@@ -50,8 +50,8 @@ export class UnsubscribePages {
       throw UnsubscribePages.notValid();
     }
     return this.renderer.page('notice', {
-      title: PageTexts.unsubscribedTitle,
-      text: PageTexts.unsubscribedText(target.emailType),
+      title: currentPageTexts().unsubscribedTitle,
+      text: currentPageTexts().unsubscribedText(target.emailType),
     });
   }
 
