@@ -1,0 +1,131 @@
+/**
+ * The participant pages' language (docs/i18n.md): `?lang=`, then `Accept-Language` by preference,
+ * then English; `<html lang dir>` and `Content-Language` agree; every page that can be loaded
+ * again has a switcher to the 12 languages that keeps its link; error pages speak the language
+ * too; the texts are the catalogue's.
+ */
+import { translator } from '../src/checkin/pages/i18n/catalogue';
+import { LOCALE_NAMES, LOCALES } from '../src/checkin/pages/i18n/locales';
+import { pageErrors, pageTextsIn } from '../src/checkin/pages/pages.messages';
+import { PageBrowser } from './support/page-browser';
+import {
+  SessionCreated,
+  startTestApp,
+  TestApp,
+  TestEnterprise,
+  TestGroup,
+} from './support/test-app';
+
+const htmlOpening = (html: string) => /<html lang="([^"]+)" dir="([^"]+)">/.exec(html)?.slice(1);
+const titleOf = (html: string) => /<title>([^<]*)<\/title>/.exec(html)?.[1];
+const decode = (text: string) =>
+  text
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
+
+/** The switcher's links: [lang, href, current]. */
+function switcher(html: string): [string, string, boolean][] {
+  const nav = /<nav class="languages"[^>]*>([\s\S]*?)<\/nav>/.exec(html)?.[1] ?? '';
+  return [
+    ...nav.matchAll(/<a href="([^"]+)" lang="([^"]+)" hreflang="[^"]+"( aria-current="true")?>/g),
+  ].map(([, href, lang, current]) => [lang, decode(href), Boolean(current)]);
+}
+
+describe('Participant pages in 12 languages', () => {
+  let t: TestApp;
+  let acme: TestEnterprise;
+  let group: TestGroup;
+  let checkinPath: string;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    acme = await t.newEnterprise('Acme');
+    group = await t.newGroup(acme, 'Night shift');
+    const created = (await t.createSession(acme, group, 'polyglot@example.com'))
+      .body as SessionCreated;
+    checkinPath = new URL(created.redirectUrl).pathname;
+  });
+  afterAll(() => t.close());
+
+  it('answers in the language ?lang= asks for, every one of the 12, with lang, dir and Content-Language', async () => {
+    for (const locale of LOCALES) {
+      const page = await new PageBrowser(t.baseUrl).get(`${checkinPath}?lang=${locale}`);
+      expect(page.status).toBe(200);
+      expect(htmlOpening(page.html)).toEqual([locale, locale === 'ar' ? 'rtl' : 'ltr']);
+      expect(page.headers.get('content-language')).toBe(locale);
+      expect(decode(titleOf(page.html) ?? '')).toBe(
+        pageTextsIn(locale).checkinTitle('Night shift'),
+      );
+      expect(decode(page.html)).toContain(pageTextsIn(locale).startButton);
+    }
+    const german = translator('de')('checkinTitle', { groupName: 'Night shift' });
+    expect(german).not.toBe(translator('en')('checkinTitle', { groupName: 'Night shift' }));
+  });
+
+  it('otherwise follows Accept-Language by preference, then English', async () => {
+    const withHeader = (value: string) =>
+      new PageBrowser(t.baseUrl).request(checkinPath, { headers: { 'accept-language': value } });
+    for (const [header, expected] of [
+      ['fr-CH, fr;q=0.9, en;q=0.8', 'fr'],
+      ['tlh, ja;q=0.5, de;q=0.7', 'de'],
+      ['zh-CN,zh;q=0.9', 'zh-Hans'],
+      ['ar-EG', 'ar'],
+      ['zh-TW', 'en'],
+      ['*', 'en'],
+    ] as const) {
+      const page = await withHeader(header);
+      expect([header, htmlOpening(page.html)?.[0], page.headers.get('content-language')]).toEqual([
+        header,
+        expected,
+        expected,
+      ]);
+    }
+    // ?lang= wins over the header; an unknown ?lang= is ignored.
+    const chosen = await new PageBrowser(t.baseUrl).request(`${checkinPath}?lang=sv`, {
+      headers: { 'accept-language': 'de' },
+    });
+    expect(htmlOpening(chosen.html)?.[0]).toBe('sv');
+    const unknown = await new PageBrowser(t.baseUrl).request(`${checkinPath}?lang=xx`, {
+      headers: { 'accept-language': 'pl' },
+    });
+    expect(htmlOpening(unknown.html)?.[0]).toBe('pl');
+  });
+
+  it('offers a switcher to every language that keeps the link (and its query), naming each in itself', async () => {
+    const page = await new PageBrowser(t.baseUrl).get(`${checkinPath}?lang=ja`);
+    const links = switcher(page.html);
+    expect(links.map(([lang]) => lang)).toEqual([...LOCALES]);
+    expect(links.filter(([, , current]) => current).map(([lang]) => lang)).toEqual(['ja']);
+    for (const [lang, href] of links) expect(href).toBe(`${checkinPath}?lang=${lang}`);
+    for (const locale of LOCALES)
+      expect(decode(page.html)).toContain(`>${LOCALE_NAMES[locale]}</a>`);
+    expect(page.html).toContain(
+      `<nav class="languages" aria-label="${pageTextsIn('ja').languageSwitcherLabel}">`,
+    );
+    // A settings-style link keeps its token: the query is carried over, lang replaced.
+    const error = await new PageBrowser(t.baseUrl).get('/participant/settings?token=abc&lang=de');
+    expect(switcher(error.html)[0]).toEqual([
+      'en',
+      '/participant/settings?token=abc&lang=en',
+      false,
+    ]);
+  });
+
+  it('speaks the language on error pages, a form’s answer included (without a switcher there)', async () => {
+    const notFound = await new PageBrowser(t.baseUrl).get('/checkin/not-a-link?lang=it');
+    expect(notFound.status).toBe(404);
+    expect(htmlOpening(notFound.html)).toEqual(['it', 'ltr']);
+    expect(decode(notFound.html)).toContain(pageErrors('it')['not-found'].title);
+    const posted = await new PageBrowser(t.baseUrl).request(`${checkinPath}/privacy`, {
+      form: { privacyLevel: '2' },
+      headers: { 'accept-language': 'ar' },
+    });
+    expect(posted.status).toBeGreaterThanOrEqual(400);
+    expect(htmlOpening(posted.html)).toEqual(['ar', 'rtl']);
+    expect(posted.headers.get('content-language')).toBe('ar');
+    expect(switcher(posted.html)).toEqual([]);
+  });
+});
