@@ -2,6 +2,7 @@
  * The catalogues (docs/i18n.md): every language has exactly English's messages, each parses as
  * ICU MessageFormat, uses the same values as English, and formats with every value a page gives.
  */
+import { TYPE } from '@formatjs/icu-messageformat-parser';
 import { IntlMessageFormat } from 'intl-messageformat';
 import { allCatalogues, translator } from './catalogue';
 import { LOCALES } from './locales';
@@ -13,7 +14,11 @@ function valuesOf(message: string): string[] {
   const names = new Set<string>();
   const walk = (elements: Element[]) => {
     for (const element of elements) {
-      if ('value' in element && element.type !== 0 && typeof element.value === 'string') {
+      if (
+        'value' in element &&
+        element.type !== TYPE.literal &&
+        typeof element.value === 'string'
+      ) {
         names.add(element.value);
       }
       if ('options' in element) {
