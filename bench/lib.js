@@ -409,6 +409,8 @@ function ourServiceOptions({
       MAIL_DIR: path.join(os.tmpdir(), 'checkin-bench-mail'),
       // autocannon connects directly: no proxy in front.
       TRUST_PROXY: 'none',
+      OPERATOR_NAME: 'Bench operator',
+      PRIVACY_NOTICE_URL: 'https://checkin.bench.invalid/privacy',
       // The seeded results are dated 2025: retention (a worker sweep, not what is measured)
       // would otherwise remove most of their transcripts and features as the service starts.
       TRANSCRIPT_RETENTION_DAYS: '0',

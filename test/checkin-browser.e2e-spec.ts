@@ -190,29 +190,32 @@ describe('Check-in in a real browser', () => {
     expect(await page.getByRole('radio', { name: /^Level 0\b/ }).isChecked()).toBe(true);
     await page.screenshot({ path: SCREENSHOT, fullPage: true });
 
-    // Keyboard focus is visible: the radio group is one tab stop, the next is its button, outlined.
+    // Keyboard focus is visible: the radio group is one tab stop, the next is the first email
+    // preference of the same form (one form for both choices), outlined.
     await page.getByRole('radio', { name: /^Level 0\b/ }).focus();
     await page.keyboard.press('Tab');
     // (A string: this project's TypeScript has no DOM types.)
     const focused = await page.evaluate(
-      '[document.activeElement.textContent, getComputedStyle(document.activeElement).outlineStyle]',
+      '[document.activeElement.name, getComputedStyle(document.activeElement).outlineStyle]',
     );
-    expect(focused).toEqual([PageTexts.privacyButton, 'solid']);
+    expect(focused).toEqual(['checkinReminder', 'solid']);
 
     // Raise the level with a real form post.
     await page.getByRole('radio', { name: /^Level 4\b/ }).check();
-    await page.getByRole('button', { name: PageTexts.privacyButton }).click();
-    await page.waitForURL(/\?saved=privacy$/);
-    expect(await page.getByRole('status').innerText()).toBe(SAVED_MESSAGES.privacy);
+    await page.getByRole('button', { name: PageTexts.saveChoicesButton }).click();
+    await page.waitForURL(/\?saved=choices$/);
+    expect(await page.getByRole('status').innerText()).toBe(SAVED_MESSAGES.choices);
+    // After a save, the focus is on the status message (a screen reader reads it first).
+    expect(await page.evaluate('document.activeElement.id')).toBe('status');
     expect(await page.getByRole('radio', { name: /^Level 4\b/ }).isChecked()).toBe(true);
     expect(await notice.count()).toBe(0);
     expect((await membership(checkin.sessionId)).privacy_level).toBe(4);
 
     // Email preferences: untick one box and save.
     await page.getByRole('checkbox', { name: PageTexts.preferencesCheckinReminder }).uncheck();
-    await page.getByRole('button', { name: PageTexts.preferencesButton }).click();
-    await page.waitForURL(/\?saved=preferences$/);
-    expect(await page.getByRole('status').innerText()).toBe(SAVED_MESSAGES.preferences);
+    await page.getByRole('button', { name: PageTexts.saveChoicesButton }).click();
+    await page.waitForURL(/\?saved=choices$/);
+    expect(await page.getByRole('status').innerText()).toBe(SAVED_MESSAGES.choices);
     expect(await membership(checkin.sessionId)).toMatchObject({
       pref_checkin_reminder: false,
       pref_privacy_request: true,
@@ -267,8 +270,8 @@ describe('Check-in in a real browser', () => {
     );
 
     // Keeping the level is allowed: saving level 0 again changes nothing and says so.
-    await page.getByRole('button', { name: PageTexts.privacyButton }).click();
-    await page.waitForURL(/\?saved=privacy$/);
+    await page.getByRole('button', { name: PageTexts.saveChoicesButton }).click();
+    await page.waitForURL(/\?saved=choices$/);
     expect((await membership(checkin.sessionId)).privacy_level).toBe(0);
   });
 
@@ -307,8 +310,8 @@ describe('Check-in in a real browser', () => {
 
     // The participant's browser still works.
     await page.getByRole('radio', { name: /^Level 2\b/ }).check();
-    await page.getByRole('button', { name: PageTexts.privacyButton }).click();
-    await page.waitForURL(/\?saved=privacy$/);
+    await page.getByRole('button', { name: PageTexts.saveChoicesButton }).click();
+    await page.waitForURL(/\?saved=choices$/);
     expect((await membership(checkin.sessionId)).privacy_level).toBe(2);
   });
 
@@ -316,8 +319,8 @@ describe('Check-in in a real browser', () => {
     const checkin = await newCheckin('Settings group', ['mhci']);
     await start(checkin.url, 'Settings group');
     await page.getByRole('radio', { name: /^Level 3\b/ }).check();
-    await page.getByRole('button', { name: PageTexts.privacyButton }).click();
-    await page.waitForURL(/\?saved=privacy$/);
+    await page.getByRole('button', { name: PageTexts.saveChoicesButton }).click();
+    await page.waitForURL(/\?saved=choices$/);
 
     const settingsUrl = await settingsUrlOf(checkin.sessionId);
     await page.goto(settingsUrl);
@@ -339,8 +342,14 @@ describe('Check-in in a real browser', () => {
     expect(data.sessions.map((session) => session.sessionID)).toEqual([checkin.sessionId]);
     expect(data.history).toEqual([expect.objectContaining({ change: 'privacyLevel', to: 3 })]);
 
-    // "Sign out my links": this page moves to a fresh address; the emailed link stops working.
-    await page.getByRole('button', { name: PageTexts.signOutButton }).click();
+    // "Sign out my links…" confirms first (cancelling changes nothing); then this page moves to
+    // a fresh address and the emailed link stops working.
+    await page.getByRole('link', { name: PageTexts.signOutLink }).click();
+    expect(await text('h1')).toBe(PageTexts.signOutConfirmTitle);
+    await page.getByRole('link', { name: PageTexts.signOutCancel }).click();
+    expect(page.url()).toBe(settingsUrl);
+    await page.getByRole('link', { name: PageTexts.signOutLink }).click();
+    await page.getByRole('button', { name: PageTexts.signOutConfirmButton }).click();
     await page.waitForURL(/&saved=signed-out$/);
     expect(await page.content()).toContain(SAVED_MESSAGES['signed-out']);
     const freshUrl = page.url().replace('&saved=signed-out', '');
@@ -420,8 +429,8 @@ describe('Check-in in a real browser', () => {
     // The participant's own page still saves.
     await page.goto(checkin.url);
     await page.getByRole('radio', { name: /^Level 2\b/ }).check();
-    await page.getByRole('button', { name: PageTexts.privacyButton }).click();
-    await page.waitForURL(/\?saved=privacy$/);
+    await page.getByRole('button', { name: PageTexts.saveChoicesButton }).click();
+    await page.waitForURL(/\?saved=choices$/);
     expect((await membership(checkin.sessionId)).privacy_level).toBe(2);
   });
   /** What `GET /sessions/{id}` shows the enterprise. */
@@ -450,8 +459,8 @@ describe('Check-in in a real browser', () => {
     if (shareEarlier !== undefined) {
       await page.getByRole('checkbox', { name: PageTexts.shareEarlierLabel(shareEarlier) }).check();
     }
-    await page.getByRole('button', { name: PageTexts.privacyButton }).click();
-    await page.waitForURL(/saved=privacy$/);
+    await page.getByRole('button', { name: PageTexts.saveChoicesButton }).click();
+    await page.waitForURL(/saved=choices$/);
   }
 
   /** "Start my check-in" on the page shown, to the engine; then the engine posts the result. */
@@ -529,8 +538,8 @@ describe('Check-in in a real browser', () => {
       const their = await enterprise.newPage();
       await start(theirs.url, 'Asked first', their);
       await their.getByRole('radio', { name: /^Level 5\b/ }).check();
-      await their.getByRole('button', { name: PageTexts.privacyButton }).click();
-      await their.waitForURL(/\?saved=privacy$/);
+      await their.getByRole('button', { name: PageTexts.saveChoicesButton }).click();
+      await their.waitForURL(/\?saved=choices$/);
     } finally {
       await enterprise.close();
     }

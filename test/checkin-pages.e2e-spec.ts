@@ -98,7 +98,12 @@ describe('Check-in pages', () => {
   let emails = 0;
 
   beforeAll(async () => {
-    t = await startTestApp({ ENGINE_URL, ENGINE_TOKEN });
+    t = await startTestApp({
+      ENGINE_URL,
+      ENGINE_TOKEN,
+      OPERATOR_NAME: 'Wellbeing Services Ltd',
+      PRIVACY_NOTICE_URL: 'https://wellbeing.example.com/privacy',
+    });
     acme = await t.newEnterprise('Acme');
   });
   afterAll(() => t.close());
@@ -191,7 +196,9 @@ describe('Check-in pages', () => {
       expect(html).toContain(`<legend>${PageTexts.privacyLegend}</legend>`);
       for (const text of PRIVACY_LEVEL_TEXTS) expect(html).toContain(text);
       expect(checkedLevel(html)).toBe('0');
-      expect(html).toContain(`action="${checkin.path}/privacy"`);
+      // One form for the level and the preferences: no choice is lost (docs/accessibility.md).
+      expect(html).toContain(`action="${checkin.path}/choices"`);
+      expect(html.match(/<form /g)).toHaveLength(2); // the choices, and the hand-off
       // Every control has its label.
       const ids = [...html.matchAll(/<input [^>]*id="([^"]+)"/g)].map((match) => match[1]);
       expect(ids).toHaveLength(8);
@@ -250,6 +257,41 @@ describe('Check-in pages', () => {
   });
 
   describe('consent', () => {
+    it('says who asks and what happens before anything is recorded; "No, thanks" records nothing', async () => {
+      const group = await t.newGroup(acme, 'Asking first');
+      await requireConsent(group);
+      const checkin = await newCheckin('', { group });
+      const before = await fetchPage(t, checkin.path);
+      // Who: the group and its enterprise on the page; the operator and its privacy notice.
+      expect(before.html).toContain(
+        `<p class="who">${PageTexts.whoLine('Asking first', 'Acme')}</p>`,
+      );
+      expect(before.html).toContain(PageTexts.aboutOperator('Wellbeing Services Ltd', 'Acme'));
+      expect(before.html).toContain(
+        `<a href="https://wellbeing.example.com/privacy">${PageTexts.privacyNoticeLink}</a>`,
+      );
+      // What: camera and microphone, what the employer sees at the level now (0), retention.
+      expect(before.html).toContain(PageTexts.aboutConversation);
+      expect(before.html).toContain(PageTexts.aboutEmployerSees(0, 'Acme'));
+      expect(before.html).toContain(PageTexts.aboutRetention(0)); // TRANSCRIPT_RETENTION_DAYS=0 here
+      expect(PageTexts.aboutRetention(30)).toBe(
+        'The transcript of your conversation is deleted 30 days after your check-in.',
+      );
+      // A real "No, thanks": a page, and nothing recorded.
+      expect(before.html).toContain(
+        `<a class="button secondary" href="${checkin.path}/declined">${PageTexts.consentDeclineButton}</a>`,
+      );
+      const declined = await fetchPage(t, `${checkin.path}/declined`);
+      expectHtmlPage(declined, 200);
+      expect(declined.html).toContain(`<h1>${PageTexts.declinedTitle}</h1>`);
+      expect(declined.html).toContain(PageTexts.declinedText);
+      expect(await member(checkin)).toMatchObject({ consented_at: null, privacy_level: 0 });
+      expect(
+        await t.db.query('SELECT 1 FROM consent_ledger WHERE group_id = $1', [group.groupID]),
+      ).toMatchObject({ rowCount: 0 });
+      expect((await fetchPage(t, '/checkin/not-a-link/declined')).status).toBe(404);
+    });
+
     it('offers only the consent form until consent is given', async () => {
       const group = await t.newGroup(acme, 'Consenting');
       await requireConsent(group);
@@ -289,7 +331,10 @@ describe('Check-in pages', () => {
       expect(consentedAt).toBeInstanceOf(Date);
 
       const after = await fetchPage(t, `${checkin.path}?saved=consent`);
-      expect(after.html).toContain(`<p class="saved" role="status">${SAVED_MESSAGES.consent}</p>`);
+      // The status message takes the focus (autofocus, focusable with tabindex -1).
+      expect(after.html).toContain(
+        `<p class="saved" role="status" id="status" tabindex="-1" autofocus>${SAVED_MESSAGES.consent}</p>`,
+      );
       expect(after.html).not.toContain(`action="${checkin.path}/consent"`);
       expect(after.html).toContain(PageTexts.privacyNoticeHeading);
       expect(after.html).toContain(`action="${checkin.path}/handoff"`);
@@ -611,8 +656,9 @@ describe('Check-in pages', () => {
         `<h1>${PageTexts.settingsTitle('Settings &lt;b&gt;group&lt;/b&gt;')}</h1>`,
       );
       expect(page.html).toContain(PageTexts.privacyNoticeHeading);
-      expect(page.html).toContain(`action="/participant/settings/privacy${query}"`);
-      expect(page.html).toContain(`action="/participant/settings/preferences${query}"`);
+      // One form for both choices (docs/accessibility.md: no choice is lost).
+      expect(page.html).toContain(`action="/participant/settings/choices${query}"`);
+      expect(page.html).not.toContain(`action="/participant/settings/preferences${query}"`);
       // No consent and no hand-off here.
       expect(page.html).not.toContain(PageTexts.consentHeading);
       expect(page.html).not.toContain(ENGINE_URL);
@@ -644,6 +690,32 @@ describe('Check-in pages', () => {
       expectErrorPage(invalid, 400, 'invalid-privacy-level');
       expect(invalid.html).toContain(`href="/participant/settings${query}"`);
       expect((await member(checkin)).privacy_level).toBe(3);
+
+      // The page's one form saves both choices at once: a chosen level is never dropped by
+      // saving the preferences, nor the other way round.
+      const both = await post(t, `/participant/settings/choices${query}`, {
+        privacyLevel: '5',
+        checkinReminder: 'on',
+      });
+      expect(both.status).toBe(303);
+      expect(both.headers.get('location')).toBe(`/participant/settings${query}&saved=choices`);
+      expect(await member(checkin)).toMatchObject({
+        privacy_level: 5,
+        pref_checkin_reminder: true,
+        pref_privacy_request: false,
+      });
+      // An invalid level changes nothing, the preferences included.
+      const refused = await post(t, `/participant/settings/choices${query}`, {
+        privacyLevel: 'x',
+        privacyRequest: 'on',
+      });
+      expectErrorPage(refused, 400, 'invalid-privacy-level');
+      expect(await member(checkin)).toMatchObject({
+        privacy_level: 5,
+        pref_privacy_request: false,
+      });
+      const saved = await fetchPage(t, `/participant/settings${query}&saved=choices`);
+      expect(saved.html).toContain(SAVED_MESSAGES.choices);
     });
 
     it('mints working links with ParticipantLinks.settingsUrl', async () => {

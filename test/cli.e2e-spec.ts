@@ -152,6 +152,8 @@ describe('Operator CLI', () => {
       PUBLIC_BASE_URL: 'https://checkin.example.com',
       SMTP_URL: 'smtp://127.0.0.1:1025',
       TRUST_PROXY: 'none',
+      OPERATOR_NAME: 'Wellbeing Services Ltd',
+      PRIVACY_NOTICE_URL: 'https://wellbeing.example.com/privacy',
     };
     const stored = () =>
       t.db.query('SELECT status, synthetic, mhci FROM sessions WHERE session_id = $1', [

@@ -160,8 +160,12 @@ describe('Revocable links', () => {
     // The participant, in their own browser, signs out from the page the mail opened.
     const mine = new PageBrowser();
     const page = await get(fromMail.settings, mine);
-    expect(page.html).toContain(PageTexts.signOutButton);
-    expect(page.html).toContain(`action="${action(fromMail.settings, 'sign-out')}"`);
+    // A link to a page that confirms first (a GET changes nothing), whose form signs out.
+    expect(page.html).toContain(PageTexts.signOutLink);
+    const confirm = await get(action(fromMail.settings, 'sign-out'), mine);
+    expect(confirm.status).toBe(200);
+    expect(confirm.html).toContain(PageTexts.signOutConfirmButton);
+    expect(confirm.html).toContain(`action="${action(fromMail.settings, 'sign-out')}"`);
     const signedOut = await post(action(fromMail.settings, 'sign-out'), mine);
     expect(signedOut.status).toBe(303);
     const fresh = signedOut.location!;

@@ -630,6 +630,8 @@ describe('Sandbox enterprises', () => {
         PUBLIC_BASE_URL: 'https://checkin.example.com',
         SMTP_URL: 'smtp://127.0.0.1:1025',
         TRUST_PROXY: 'none',
+        OPERATOR_NAME: 'Wellbeing Services Ltd',
+        PRIVACY_NOTICE_URL: 'https://wellbeing.example.com/privacy',
       };
       const seeded = await cli(['demo:seed', '--name', 'Seeded Sandbox'], production);
       expect({ code: seeded.code, stderr: seeded.stderr }).toEqual({ code: 0, stderr: '' });

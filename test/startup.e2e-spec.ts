@@ -63,6 +63,8 @@ describe('Start-up', () => {
       PUBLIC_BASE_URL: 'https://checkin.example.com',
       SMTP_URL: 'smtp://127.0.0.1:1025',
       TRUST_PROXY: 'none',
+      OPERATOR_NAME: 'Wellbeing Services Ltd',
+      PRIVACY_NOTICE_URL: 'https://wellbeing.example.com/privacy',
     };
     const without = (...names: (keyof typeof PRODUCTION)[]) =>
       Object.fromEntries(
@@ -81,6 +83,9 @@ describe('Start-up', () => {
           'TRUST_PROXY must be set in production: none (clients connect to the service directly), ' +
           'the number of proxies in front of it, or their addresses/CIDRs, so that the limits per ' +
           'client address never count a load balancer as one client (docs/security.md); ' +
+          'OPERATOR_NAME must be set in production: participants are told who runs the service ' +
+          'before anything is recorded; ' +
+          "PRIVACY_NOTICE_URL must be set in production (https://): the operator's privacy notice; " +
           'SMTP_URL must be set in production (or MAIL_TRANSPORT=file to write mails as files under MAIL_DIR); ' +
           'NODE_ENV is not set, so production rules apply (on a laptop, `npm start` runs in development)',
       ],

@@ -65,6 +65,8 @@ describe('loadConfig', () => {
     PUBLIC_BASE_URL: 'https://checkin.example.com',
     SMTP_URL: 'smtp://mail.example.com:587',
     TRUST_PROXY: 'none',
+    OPERATOR_NAME: 'Wellbeing Services Ltd',
+    PRIVACY_NOTICE_URL: 'https://wellbeing.example.com/privacy',
   };
 
   const TRUST_PROXY_REQUIRED =
@@ -86,6 +88,8 @@ describe('loadConfig', () => {
       'ENGINE_TOKEN must be set in production',
       'PUBLIC_BASE_URL must be set in production, to the https:// address participants reach',
       TRUST_PROXY_REQUIRED,
+      'OPERATOR_NAME must be set in production: participants are told who runs the service before anything is recorded',
+      "PRIVACY_NOTICE_URL must be set in production (https://): the operator's privacy notice",
       'SMTP_URL must be set in production (or MAIL_TRANSPORT=file to write mails as files under MAIL_DIR)',
     ];
     expect(problemsOf({ NODE_ENV: '' })).toEqual([

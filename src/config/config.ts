@@ -59,6 +59,12 @@ export const GROUPS = {
       'and the entry; secrets are never repeated in the message. See docs/data-at-rest.md.',
   },
   engine: { title: 'The analysis engine' },
+  pages: {
+    title: 'Participant pages',
+    description:
+      'Who runs the service, as the start and consent pages tell participants before anything ' +
+      'is recorded (docs/i18n.md).',
+  },
   webhooks: { title: 'Webhooks and the queue dashboard', description: 'See docs/webhooks.md.' },
   emails: {
     title: 'Emails',
@@ -411,6 +417,40 @@ const DECLARATIONS = {
       schema: integer(1, 24 * 30),
       default: '24',
       description: 'Check-in links expire after this many hours (1-720).',
+    }),
+    /** Who operates the service, named on the start and consent pages. */
+    operatorName: optional({
+      name: 'OPERATOR_NAME',
+      group: 'pages',
+      schema: z
+        .string()
+        .trim()
+        .min(1)
+        .max(200, { error: 'must be at most 200 characters' })
+        // eslint-disable-next-line no-control-regex
+        .refine((value) => !/[\u0000-\u001f\u007f]/.test(value), {
+          error: 'must not contain control characters',
+        }),
+      example: 'Wellbeing Services Ltd',
+      whenUnset: 'outside production, a placeholder saying it is not configured',
+      production: {
+        required: true,
+        hint: ': participants are told who runs the service before anything is recorded',
+      },
+      description:
+        'Who operates this service (the data processor participants deal with), named on the ' +
+        'start and consent pages with a link to PRIVACY_NOTICE_URL.',
+    }),
+    /** The operator's privacy notice, linked from the start and consent pages. */
+    privacyNoticeUrl: optional({
+      name: 'PRIVACY_NOTICE_URL',
+      group: 'pages',
+      schema: url(['https:']),
+      example: 'https://wellbeing.example.com/privacy',
+      whenUnset: 'outside production, a placeholder saying it is not configured',
+      production: { required: true, hint: " (https://): the operator's privacy notice" },
+      description:
+        "The operator's privacy notice (https://), linked from the start and consent pages.",
     }),
     /** Where the check-in page hands the participant to the analysis engine; unset: no hand-off link. */
     engineUrl: optional({

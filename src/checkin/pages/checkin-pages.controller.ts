@@ -58,6 +58,16 @@ export class CheckinPagesController {
     return this.pages.handOff(token, form, browser);
   }
 
+  /** The page's one form: privacy level and email preferences together. */
+  @Post(':token/choices')
+  choices(
+    @Param('token') token: string,
+    @Body() form: PageForm,
+    @RequestBrowser() browser: Browser,
+  ): Promise<Response> {
+    return this.pages.setCheckinChoices(token, form, browser);
+  }
+
   @Post(':token/preferences')
   preferences(
     @Param('token') token: string,
@@ -65,6 +75,12 @@ export class CheckinPagesController {
     @RequestBrowser() browser: Browser,
   ): Promise<Response> {
     return this.pages.setCheckinEmailPreferences(token, form, browser);
+  }
+
+  /** "No, thanks" on consent: records nothing. */
+  @Get(':token/declined')
+  declined(@Param('token') token: string): Promise<Response> {
+    return this.pages.declined(token);
   }
 
   @Get(':token/done')

@@ -38,6 +38,8 @@ export interface MemberSettings
   /** For the enterprise's event about a change (never shown on a page). */
   externalId: ParticipantEntity['externalId'];
   groupName: GroupEntity['name'];
+  /** The enterprise behind the group: every page names it (docs/accessibility.md). */
+  enterpriseName: string;
   consentRequired: GroupEntity['consentRequired'];
   /** The participant's own request (overrides the group's); null = none. */
   participantRequestedPrivacy: ParticipantEntity['requestedPrivacy'];
@@ -72,6 +74,7 @@ const PREFERENCES = columnsOf(ParticipantEntity, [
 
 const MEMBER_COLUMNS = `${MEMBERSHIP.select('m')}, ${PREFERENCES.select('p')},
        g.name AS "groupName", g.consent_required AS "consentRequired",
+       (SELECT name FROM enterprises WHERE id = p.enterprise_id) AS "enterpriseName",
        p.requested_privacy AS "participantRequestedPrivacy",
        g.requested_privacy AS "groupRequestedPrivacy"`;
 

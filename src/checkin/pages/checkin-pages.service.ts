@@ -31,7 +31,14 @@ import {
   engineHandoffUrl,
   withSavedFlag,
 } from './page-links';
-import { checkinPageModel, consentPending, raiseMadeElsewhere } from './page-models';
+import {
+  AboutSettings,
+  aboutModel,
+  checkinPageModel,
+  consentPending,
+  raiseMadeElsewhere,
+  whoLine,
+} from './page-models';
 import { PageRenderer } from './page-renderer';
 import { currentPageTexts } from './pages.messages';
 
@@ -51,6 +58,15 @@ export class CheckinPagesService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
+  /** Who runs the service, for the start page and consent (docs/accessibility.md). */
+  private get aboutSettings(): AboutSettings {
+    return {
+      operatorName: this.config.checkin.operatorName,
+      privacyNoticeUrl: this.config.checkin.privacyNoticeUrl,
+      retentionDays: this.config.retention.transcriptDays,
+    };
+  }
+
   // --- /checkin/{token} ---------------------------------------------------------------------
 
   async checkinPage(token: string, saved: unknown, browser: Browser): Promise<Response> {
@@ -60,6 +76,8 @@ export class CheckinPagesService {
     if (binding === 'unbound') {
       return this.renderer.page('start', {
         title: currentPageTexts().checkinTitle(session.groupName),
+        who: whoLine(session),
+        about: aboutModel(session, this.aboutSettings),
         text: session.sandbox
           ? `${currentPageTexts().startText(session.groupName)} ${currentPageTexts().sandboxNotice}`
           : currentPageTexts().startText(session.groupName),
@@ -71,6 +89,7 @@ export class CheckinPagesService {
       checkinPageModel({
         session,
         token,
+        about: this.aboutSettings,
         saved: parseSavedFlag(saved),
         // checkinPageModel drops the hand-off for a sandbox's check-in (docs/integrating.md).
         engineConfigured: this.config.checkin.engineUrl !== null,
@@ -152,6 +171,32 @@ export class CheckinPagesService {
       return this.renderer.redirect(checkinPath(token), 303);
     }
     return this.renderer.redirect(engineHandoffUrl(engineUrl, session.sessionId), 303);
+  }
+
+  /**
+   * The page's one form (docs/accessibility.md): the privacy level (as `setCheckinPrivacyLevel`)
+   * and the email preferences together, so that neither choice is lost.
+   */
+  async setCheckinChoices(token: string, form: PageForm, browser: Browser): Promise<Response> {
+    const session = await this.consentedSessionFor(token, browser);
+    await applyPrivacyLevel(this.choices, session, form, checkinPath(token), 'checkin', {
+      madeIn: await this.binding.holderOf(checkinLink(session.sessionId)),
+      sessionId: session.sessionId,
+      shareEarlierFrom: parseShareEarlier(form) ? this.binding.identities(browser) : undefined,
+    });
+    await applyEmailPreferences(this.choices, session, form, 'checkin', session.sessionId);
+    return this.savedCheckin(token, 'choices');
+  }
+
+  /** "No, thanks" on consent: a page saying so, and nothing recorded (a GET changes nothing). */
+  async declined(token: string): Promise<Response> {
+    const session = await this.sessionFor(token);
+    const texts = currentPageTexts();
+    return this.renderer.page('notice', {
+      title: texts.declinedTitle,
+      who: whoLine(session),
+      text: texts.declinedText,
+    });
   }
 
   async setCheckinEmailPreferences(

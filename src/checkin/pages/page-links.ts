@@ -7,8 +7,8 @@ import { checkinPath, settingsPath } from '../../participant-links/link-paths';
 
 export { checkinPath, settingsPath };
 
-export type CheckinForm = 'consent' | 'privacy' | 'preferences' | 'start' | 'handoff';
-export type SettingsForm = 'privacy' | 'preferences' | 'withdrawn' | 'signed-out';
+export type CheckinForm = 'consent' | 'privacy' | 'preferences' | 'choices' | 'start' | 'handoff';
+export type SettingsForm = 'privacy' | 'preferences' | 'choices' | 'withdrawn' | 'signed-out';
 
 export const checkinFormPath = (token: string, form: CheckinForm): string =>
   `${checkinPath(token)}/${form}`;

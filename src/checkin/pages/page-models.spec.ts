@@ -12,6 +12,7 @@ const session = (changes: Partial<CheckinSession> = {}): CheckinSession => ({
   participantId: '3f1c2a4e-0000-4000-8000-000000000001',
   groupId: 7,
   groupName: 'Night shift',
+  enterpriseName: 'Acme',
   consentRequired: false,
   consentedAt: null,
   privacyLevel: 0,
@@ -32,9 +33,16 @@ const session = (changes: Partial<CheckinSession> = {}): CheckinSession => ({
   ...changes,
 });
 
+const ABOUT = {
+  operatorName: 'Wellbeing Services Ltd',
+  privacyNoticeUrl: 'https://wellbeing.example.com/privacy',
+  retentionDays: 365,
+};
+
 const input = (changes: Partial<CheckinSession> = {}) => ({
   session: session(changes),
   token: 'tok',
+  about: ABOUT,
   saved: null,
   engineConfigured: true,
   raisedElsewhere: null,
@@ -97,6 +105,18 @@ describe('checkinPageModel', () => {
     expect(model.consent).toEqual({
       action: '/checkin/tok/consent',
       text: PageTexts.consentText('Night shift'),
+      declineHref: '/checkin/tok/declined',
+      about: {
+        conversation: PageTexts.aboutConversation,
+        employerSees: PageTexts.aboutEmployerSees(0, 'Acme'),
+        retention: 'The transcript of your conversation is deleted 365 days after your check-in.',
+        operator: {
+          text: 'This service is run by Wellbeing Services Ltd for Acme.',
+          noticeHref: 'https://wellbeing.example.com/privacy',
+          noticeLabel: PageTexts.privacyNoticeLink,
+        },
+        operatorMissing: null,
+      },
     });
     expect([model.privacy, model.preferences, model.handoff]).toEqual([null, null, null]);
   });
@@ -105,9 +125,10 @@ describe('checkinPageModel', () => {
     const model = checkinPageModel({ ...input(), saved: 'privacy' });
     expect(model.consent).toBeNull();
     expect(model.saved).toBe(SAVED_MESSAGES.privacy);
-    expect(model.privacy?.action).toBe('/checkin/tok/privacy');
+    // One form for both choices (no choice is lost): it posts to `choices`.
+    expect(model.privacy?.action).toBe('/checkin/tok/choices');
     expect(model.preferences).toEqual({
-      action: '/checkin/tok/preferences',
+      action: '/checkin/tok/choices',
       checkinReminder: true,
       privacyRequest: true,
     });
@@ -168,10 +189,11 @@ describe('raiseMadeElsewhere', () => {
 });
 
 describe('settingsPageModel', () => {
-  it('posts its forms with the token in the query', () => {
-    const model = settingsPageModel(session(), 'a.b', 'preferences');
-    expect(model.privacy.action).toBe('/participant/settings/privacy?token=a.b');
-    expect(model.preferences.action).toBe('/participant/settings/preferences?token=a.b');
-    expect(model.saved).toBe(SAVED_MESSAGES.preferences);
+  it('posts its one form with the token in the query; destructive actions confirm first', () => {
+    const model = settingsPageModel(session(), 'a.b', 'choices');
+    expect(model.privacy.action).toBe('/participant/settings/choices?token=a.b');
+    expect(model.preferences.action).toBe('/participant/settings/choices?token=a.b');
+    expect(model.signOutHref).toBe('/participant/settings/sign-out?token=a.b');
+    expect(model.saved).toBe(SAVED_MESSAGES.choices);
   });
 });

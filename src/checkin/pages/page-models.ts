@@ -4,8 +4,15 @@
  */
 import type { ConsentRecord } from '../../participants/consent-ledger.repository';
 import type { CheckinSession, MemberSettings } from './checkin-pages.repository';
-import { CheckinForm, checkinDonePath, checkinFormPath, settingsPath } from './page-links';
+import {
+  CheckinForm,
+  checkinDonePath,
+  checkinFormPath,
+  checkinPath,
+  settingsPath,
+} from './page-links';
 import type {
+  AboutModel,
   CheckinPageModel,
   PreferencesSectionModel,
   PrivacySectionModel,
@@ -82,8 +89,42 @@ export const preferencesSection = (
   privacyRequest: member.prefPrivacyRequest,
 });
 
+/** What the pages say about who runs the service (configuration, docs/configuration.md). */
+export interface AboutSettings {
+  operatorName: string | null;
+  privacyNoticeUrl: string | null;
+  /** TRANSCRIPT_RETENTION_DAYS; 0 keeps transcripts. */
+  retentionDays: number;
+}
+
+/** "Night shift at Acme". */
+export const whoLine = (member: MemberSettings): string =>
+  currentPageTexts().whoLine(member.groupName, member.enterpriseName);
+
+/** Who asks and what happens, for the start page and consent (docs/accessibility.md). */
+export function aboutModel(member: MemberSettings, settings: AboutSettings): AboutModel {
+  const texts = currentPageTexts();
+  const { operatorName, privacyNoticeUrl } = settings;
+  const configured = operatorName !== null && privacyNoticeUrl !== null;
+  return {
+    conversation: texts.aboutConversation,
+    employerSees: texts.aboutEmployerSees(member.privacyLevel, member.enterpriseName),
+    retention: texts.aboutRetention(settings.retentionDays),
+    operator: configured
+      ? {
+          text: texts.aboutOperator(operatorName, member.enterpriseName),
+          noticeHref: privacyNoticeUrl,
+          noticeLabel: texts.privacyNoticeLink,
+        }
+      : null,
+    operatorMissing: configured ? null : texts.privacyNoticeMissing,
+  };
+}
+
 export interface CheckinPageInput {
   session: CheckinSession;
+  /** Who runs the service, for consent's "about" part. */
+  about: AboutSettings;
   token: string;
   saved: SavedFlag | null;
   /** Whether an analysis engine is configured to hand the check-in to. */
@@ -102,6 +143,7 @@ export function checkinPageModel(input: CheckinPageInput): CheckinPageModel {
   const action = (form: CheckinForm) => checkinFormPath(token, form);
   const base = {
     title: currentPageTexts().checkinTitle(session.groupName),
+    who: whoLine(session),
     saved: input.saved ? currentSavedMessages()[input.saved] : null,
   };
   if (consentPending(session)) {
@@ -110,6 +152,9 @@ export function checkinPageModel(input: CheckinPageInput): CheckinPageModel {
       consent: {
         action: action('consent'),
         text: currentPageTexts().consentText(session.groupName),
+        // "No, thanks": a page that records nothing.
+        declineHref: `${checkinPath(token)}/declined`,
+        about: aboutModel(session, input.about),
       },
       privacy: null,
       preferences: null,
@@ -119,8 +164,9 @@ export function checkinPageModel(input: CheckinPageInput): CheckinPageModel {
   return {
     ...base,
     consent: null,
-    privacy: privacySection(session, action('privacy'), input.earlierCheckins),
-    preferences: preferencesSection(session, action('preferences')),
+    // One form for both (docs/accessibility.md: no choice is lost): it posts to `choices`.
+    privacy: privacySection(session, action('choices'), input.earlierCheckins),
+    preferences: preferencesSection(session, action('choices')),
     handoff: {
       // A sandbox's check-in never reaches the engine: nobody's real conversation is analysed
       // where the enterprise reads the participants' mails (docs/integrating.md).
@@ -158,19 +204,20 @@ export function settingsPageModel(
 ): SettingsPageModel {
   return {
     title: currentPageTexts().settingsTitle(member.groupName),
+    who: whoLine(member),
     saved: saved ? currentSavedMessages()[saved] : null,
     exportAction: settingsPath(token, 'export'),
     deleteHref: settingsPath(token, 'delete'),
-    signOutAction: settingsPath(token, 'sign-out'),
+    signOutHref: settingsPath(token, 'sign-out'),
     withdraw:
       member.consentRequired && member.consentedAt !== null
         ? {
-            action: settingsPath(token, 'consent/withdraw'),
+            href: settingsPath(token, 'consent/withdraw'),
             text: currentPageTexts().withdrawText(member.groupName),
           }
         : null,
-    privacy: privacySection(member, settingsPath(token, 'privacy'), earlierCheckins),
-    preferences: preferencesSection(member, settingsPath(token, 'preferences')),
+    privacy: privacySection(member, settingsPath(token, 'choices'), earlierCheckins),
+    preferences: preferencesSection(member, settingsPath(token, 'choices')),
     history: history.map((record) => ({
       at: record.at.toISOString(),
       what: currentPageTexts().historyChange(record.change, record.from, record.to),

@@ -33,6 +33,7 @@ describe('renderPage', () => {
   it('escapes every value, in text and in attributes', () => {
     const html = renderPage('checkin', {
       title: HOSTILE,
+      who: HOSTILE,
       saved: HOSTILE,
       consent: null,
       privacy,
@@ -71,10 +72,11 @@ describe('renderPage', () => {
   /** A settings page model: no withdrawal, no history, unless `changes` say otherwise. */
   const settings = (changes: Partial<SettingsPageModel> = {}): SettingsPageModel => ({
     title: 'S',
+    who: 'Night shift at Acme',
     saved: null,
     exportAction: '/participant/settings/export?token=t',
     deleteHref: '/participant/settings/delete?token=t',
-    signOutAction: '/participant/settings/sign-out?token=t',
+    signOutHref: '/participant/settings/sign-out?token=t',
     withdraw: null,
     privacy,
     preferences,
@@ -95,16 +97,19 @@ describe('renderPage', () => {
     expect(html).not.toContain(PageTexts.handoffHeading);
   });
 
-  it('lists the history, escaped, and offers withdrawal only when given a form for it', () => {
+  it('lists the history, escaped, and offers withdrawal only when given a link for it', () => {
     const html = renderPage(
       'settings',
       settings({
-        withdraw: { action: '/participant/settings/consent/withdraw?token=t', text: 'W' },
+        withdraw: { href: '/participant/settings/consent/withdraw?token=t', text: 'W' },
         history: [{ at: '2026-11-23T10:15:30.000Z', what: 'Privacy level 0 → 3', via: '<b>' }],
       }),
     );
     expect(html).toContain(`<h2 id="withdraw-heading">${PageTexts.withdrawHeading}</h2>`);
-    expect(html).toContain('action="/participant/settings/consent/withdraw?token=t"');
+    // A link to a page that confirms first, looking destructive.
+    expect(html).toContain(
+      `<a class="button danger" href="/participant/settings/consent/withdraw?token=t">${PageTexts.withdrawLink}</a>`,
+    );
     expect(html).toContain(
       '<li><time datetime="2026-11-23T10:15:30.000Z">2026-11-23 10:15 UTC</time>: Privacy level 0 → 3, &lt;b&gt;</li>',
     );
@@ -113,18 +118,46 @@ describe('renderPage', () => {
     expect(empty).toContain(PageTexts.historyEmpty);
   });
 
-  it('shows only the consent form while consent is pending', () => {
+  it('shows only consent while it is pending: who asks, what happens, and a real "No, thanks"', () => {
     const html = renderPage('checkin', {
       title: 'T',
+      who: 'Night shift at Acme',
       saved: null,
-      consent: { action: '/checkin/t/consent', text: 'Please agree.' },
+      consent: {
+        action: '/checkin/t/consent',
+        text: 'Please agree.',
+        declineHref: '/checkin/t/declined',
+        about: {
+          conversation: 'On camera and microphone.',
+          employerSees: 'Acme sees level 0.',
+          retention: 'Kept 365 days.',
+          operator: {
+            text: 'Run by Op.',
+            noticeHref: 'https://op.example/privacy',
+            noticeLabel: 'Notice',
+          },
+          operatorMissing: null,
+        },
+      },
       privacy: null,
       preferences: null,
       handoff: null,
     });
     expect(html).toContain('<form method="post" action="/checkin/t/consent">');
     expect(html.match(/<form /g)).toHaveLength(1);
-    expect(html).not.toContain('<a ');
+    expect(html).toContain(
+      `<a class="button secondary" href="/checkin/t/declined">${PageTexts.consentDeclineButton}</a>`,
+    );
+    expect(html).toContain('<a href="https://op.example/privacy">Notice</a>');
+    for (const text of [
+      'Night shift at Acme',
+      'On camera and microphone.',
+      'Acme sees level 0.',
+      'Kept 365 days.',
+      'Run by Op.',
+    ]) {
+      expect(html).toContain(text);
+    }
   });
 
   it('refreshes the pending page with a meta tag, not a script', () => {

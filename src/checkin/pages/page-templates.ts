@@ -70,11 +70,28 @@ export interface HandoffSectionModel {
   completed: boolean;
 }
 
+/**
+ * Who asks and what happens, before anything is recorded (the start page, consent): the
+ * conversation, what the employer will see, how long the transcript is kept, who runs the
+ * service and its privacy notice (docs/accessibility.md).
+ */
+export interface AboutModel {
+  conversation: string;
+  employerSees: string;
+  retention: string;
+  /** "This service is run by …", with the privacy notice; null outside production when unset. */
+  operator: { text: string; noticeHref: string; noticeLabel: string } | null;
+  /** Outside production, when OPERATOR_NAME / PRIVACY_NOTICE_URL are unset. */
+  operatorMissing: string | null;
+}
+
 export interface CheckinPageModel {
   title: string;
+  /** "Night shift at Acme": the group and its enterprise. */
+  who: string;
   saved: string | null;
   /** Present while consent is required and not given; then nothing else is offered. */
-  consent: { action: string; text: string } | null;
+  consent: { action: string; text: string; declineHref: string; about: AboutModel } | null;
   privacy: PrivacySectionModel | null;
   preferences: PreferencesSectionModel | null;
   handoff: HandoffSectionModel | null;
@@ -89,30 +106,37 @@ export interface HistoryRow {
 
 export interface SettingsPageModel {
   title: string;
+  who: string;
   saved: string | null;
   /** "Download my data" (a POST) and "Delete my data" (a confirmation page, then a POST). */
   exportAction: string;
   deleteHref: string;
-  /** Present when the group asks for consent and it is given: the way to withdraw it. */
-  withdraw: { action: string; text: string } | null;
-  /** "Sign out my links" (a POST): every earlier link stops working (docs/security.md). */
-  signOutAction: string;
+  /** Present when the group asks for consent and it is given: the way to withdraw it (a page that confirms first). */
+  withdraw: { href: string; text: string } | null;
+  /** "Sign out my links…" (a page that confirms first): every earlier link stops working (docs/security.md). */
+  signOutHref: string;
   privacy: PrivacySectionModel;
   preferences: PreferencesSectionModel;
   history: HistoryRow[];
 }
 
-export interface ConfirmDeletePageModel {
+/** A destructive action's confirmation (delete my data, withdraw consent, sign out links). */
+export interface ConfirmPageModel {
   title: string;
   text: string;
+  /** Where "Yes, …" posts. */
   action: string;
+  confirmLabel: string;
   cancelHref: string;
+  cancelLabel: string;
 }
 
 export interface StartPageModel {
   title: string;
+  who: string;
   text: string;
   action: string;
+  about: AboutModel;
 }
 
 export interface UnsubscribePageModel {
@@ -124,6 +148,8 @@ export interface UnsubscribePageModel {
 
 export interface NoticePageModel {
   title: string;
+  /** The group and its enterprise, when the page knows them. */
+  who?: string;
   text: string;
 }
 
@@ -144,7 +170,7 @@ export interface PageModels {
   settings: SettingsPageModel;
   pending: PendingPageModel;
   error: ErrorPageModel;
-  'confirm-delete': ConfirmDeletePageModel;
+  confirm: ConfirmPageModel;
   notice: NoticePageModel;
   start: StartPageModel;
   unsubscribe: UnsubscribePageModel;
@@ -161,7 +187,7 @@ export const PAGE_TEMPLATES: { readonly [N in PageName]: string } = {
   settings: 'settings.eta',
   pending: 'pending.eta',
   error: 'error.eta',
-  'confirm-delete': 'confirm-delete.eta',
+  confirm: 'confirm.eta',
   notice: 'notice.eta',
   start: 'start.eta',
   unsubscribe: 'unsubscribe.eta',

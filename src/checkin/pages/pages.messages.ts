@@ -40,6 +40,20 @@ export function pageTexts(locale: Locale) {
     consentText: (groupName: string) => t('consentText', { groupName }),
     consentDecline: t('consentDecline'),
     consentButton: t('consentButton'),
+    consentDeclineButton: t('consentDeclineButton'),
+    declinedTitle: t('declinedTitle'),
+    declinedText: t('declinedText'),
+    whoLine: (groupName: string, enterpriseName: string) =>
+      t('whoLine', { groupName, enterpriseName }),
+    aboutHeading: t('aboutHeading'),
+    aboutConversation: t('aboutConversation'),
+    aboutEmployerSees: (level: number, enterpriseName: string) =>
+      t('aboutEmployerSees', { level, enterpriseName, levelWords: levelInWords(level) }),
+    aboutRetention: (days: number) => t('aboutRetention', { days }),
+    aboutOperator: (operatorName: string, enterpriseName: string) =>
+      t('aboutOperator', { operatorName, enterpriseName }),
+    privacyNoticeLink: t('privacyNoticeLink'),
+    privacyNoticeMissing: t('privacyNoticeMissing'),
 
     privacyHeading: t('privacyHeading'),
     privacyNoticeHeading: t('privacyNoticeHeading'),
@@ -55,7 +69,6 @@ export function pageTexts(locale: Locale) {
     levelText: (level: number) => t(`levelText${levelIndex(level)}`),
     privacyRequestedTag: t('privacyRequestedTag'),
     privacyCurrentTag: t('privacyCurrentTag'),
-    privacyButton: t('privacyButton'),
     shareEarlierLabel: (count: number) => t('shareEarlierLabel', { count }),
     shareEarlierHint: t('shareEarlierHint'),
 
@@ -64,7 +77,8 @@ export function pageTexts(locale: Locale) {
     preferencesCheckinReminder: t('preferencesCheckinReminder'),
     preferencesPrivacyRequest: t('preferencesPrivacyRequest'),
     preferencesScope: t('preferencesScope'),
-    preferencesButton: t('preferencesButton'),
+    saveChoicesButton: t('saveChoicesButton'),
+    saveChoicesHint: t('saveChoicesHint'),
 
     startText: (groupName: string) => t('startText', { groupName }),
     startButton: t('startButton'),
@@ -72,6 +86,10 @@ export function pageTexts(locale: Locale) {
     withdrawHeading: t('withdrawHeading'),
     withdrawText: (groupName: string) => t('withdrawText', { groupName }),
     withdrawButton: t('withdrawButton'),
+    withdrawLink: t('withdrawLink'),
+    withdrawConfirmTitle: t('withdrawConfirmTitle'),
+    withdrawConfirmButton: t('withdrawConfirmButton'),
+    withdrawCancel: t('withdrawCancel'),
 
     historyHeading: t('historyHeading'),
     historyIntro: t('historyIntro'),
@@ -109,6 +127,10 @@ export function pageTexts(locale: Locale) {
     signOutHeading: t('signOutHeading'),
     signOutText: t('signOutText'),
     signOutButton: t('signOutButton'),
+    signOutLink: t('signOutLink'),
+    signOutConfirmTitle: t('signOutConfirmTitle'),
+    signOutConfirmButton: t('signOutConfirmButton'),
+    signOutCancel: t('signOutCancel'),
 
     handoffHeading: t('handoffHeading'),
     handoffReady: t('handoffReady'),
@@ -166,6 +188,7 @@ export function savedMessages(locale: Locale) {
     consent: t('savedConsent'),
     privacy: t('savedPrivacy'),
     preferences: t('savedPreferences'),
+    choices: t('savedChoices'),
     withdrawn: t('savedWithdrawn'),
     'signed-out': t('savedSignedOut'),
   };

@@ -38,6 +38,33 @@ export class ParticipantSettingsController {
     return this.pages.setSettingsPrivacyLevel(token, form, browser);
   }
 
+  /** The page's one form: privacy level and email preferences together. */
+  @Post('choices')
+  choices(
+    @Query('token') token: unknown,
+    @Body() form: PageForm,
+    @RequestBrowser() browser: Browser,
+  ): Promise<Response> {
+    return this.pages.setSettingsChoices(token, form, browser);
+  }
+
+  /** Withdrawing consent and signing out links confirm first (a GET changes nothing). */
+  @Get('consent/withdraw')
+  confirmWithdrawConsent(
+    @Query('token') token: unknown,
+    @RequestBrowser() browser: Browser,
+  ): Promise<Response> {
+    return this.pages.confirmWithdrawConsent(token, browser);
+  }
+
+  @Get('sign-out')
+  confirmSignOut(
+    @Query('token') token: unknown,
+    @RequestBrowser() browser: Browser,
+  ): Promise<Response> {
+    return this.pages.confirmSignOut(token, browser);
+  }
+
   @Post('consent/withdraw')
   withdrawConsent(
     @Query('token') token: unknown,

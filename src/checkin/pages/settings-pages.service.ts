@@ -70,6 +70,20 @@ export class SettingsPagesService {
     return withCookie(this.savedSettings(valid, 'privacy'), setCookie);
   }
 
+  /**
+   * The page's one form (docs/accessibility.md): the privacy level and the email preferences
+   * together, so that neither choice is lost. The level first (an invalid one changes nothing).
+   */
+  async setSettingsChoices(token: unknown, form: PageForm, browser: Browser): Promise<Response> {
+    const { member, token: valid, setCookie } = await this.postingMemberFor(token, browser);
+    await applyPrivacyLevel(this.choices, member, form, settingsPath(valid), 'settings', {
+      madeIn: await this.binding.holderOf(settingsLink(valid)),
+      shareEarlierFrom: parseShareEarlier(form) ? this.binding.identities(browser) : undefined,
+    });
+    await applyEmailPreferences(this.choices, member, form, 'settings');
+    return withCookie(this.savedSettings(valid, 'choices'), setCookie);
+  }
+
   async setSettingsEmailPreferences(
     token: unknown,
     form: PageForm,
@@ -106,16 +120,47 @@ export class SettingsPagesService {
     return this.movedToFreshLink(valid, { ...member, ...mine }, 'signed-out', setCookie);
   }
 
-  /** "Delete my data": a confirmation page first (GET changes nothing). */
+  /** "Delete my data…": a confirmation page first (GET changes nothing). */
   async confirmDelete(token: unknown, browser: Browser): Promise<Response> {
     const { member, token: valid } = await this.viewedMemberFor(token, browser);
     const data = await this.repository.exportOf(member.participantId);
     const groupNames = (data?.groups ?? []).map((group) => group.name).join(', ');
-    return this.renderer.page('confirm-delete', {
-      title: currentPageTexts().deleteTitle,
-      text: currentPageTexts().deleteConfirmText(groupNames),
+    const texts = currentPageTexts();
+    return this.renderer.page('confirm', {
+      title: texts.deleteTitle,
+      text: texts.deleteConfirmText(groupNames),
       action: settingsPath(valid, 'delete'),
+      confirmLabel: texts.deleteConfirmButton,
       cancelHref: settingsPath(valid),
+      cancelLabel: texts.deleteCancel,
+    });
+  }
+
+  /** "Withdraw my consent…": a confirmation page first (GET changes nothing). */
+  async confirmWithdrawConsent(token: unknown, browser: Browser): Promise<Response> {
+    const { member, token: valid } = await this.viewedMemberFor(token, browser);
+    const texts = currentPageTexts();
+    return this.renderer.page('confirm', {
+      title: texts.withdrawConfirmTitle,
+      text: texts.withdrawText(member.groupName),
+      action: settingsPath(valid, 'consent/withdraw'),
+      confirmLabel: texts.withdrawConfirmButton,
+      cancelHref: settingsPath(valid),
+      cancelLabel: texts.withdrawCancel,
+    });
+  }
+
+  /** "Sign out my links…": a confirmation page first (GET changes nothing). */
+  async confirmSignOut(token: unknown, browser: Browser): Promise<Response> {
+    const { token: valid } = await this.viewedMemberFor(token, browser);
+    const texts = currentPageTexts();
+    return this.renderer.page('confirm', {
+      title: texts.signOutConfirmTitle,
+      text: texts.signOutText,
+      action: settingsPath(valid, 'sign-out'),
+      confirmLabel: texts.signOutConfirmButton,
+      cancelHref: settingsPath(valid),
+      cancelLabel: texts.signOutCancel,
     });
   }
 

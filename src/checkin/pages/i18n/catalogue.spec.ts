@@ -42,6 +42,10 @@ const SAMPLE_VALUES = {
   from: 'on',
   to: 'off',
   emailType: 'checkinReminder',
+  enterpriseName: 'Acme',
+  operatorName: 'Wellbeing Services Ltd',
+  levelWords: '…',
+  days: 365,
 };
 
 describe('the message catalogues', () => {
