@@ -35,9 +35,6 @@ import { checkinPageModel, consentPending, raiseMadeElsewhere } from './page-mod
 import { PageRenderer } from './page-renderer';
 import { currentPageTexts } from './pages.messages';
 
-/** How often the "still analysing" page reloads itself (a meta refresh; the pages run no script). */
-export const PENDING_REFRESH_SECONDS = 5;
-
 @Injectable()
 export class CheckinPagesService {
   constructor(
@@ -177,7 +174,6 @@ export class CheckinPagesService {
       return this.renderer.page('pending', {
         title: currentPageTexts().pendingTitle,
         retryHref: checkinDonePath(token),
-        refreshSeconds: PENDING_REFRESH_SECONDS,
       });
     }
     const returnUrl = normaliseReturnUrl(session.returnUrl);
