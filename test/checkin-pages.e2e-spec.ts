@@ -498,7 +498,8 @@ describe('Check-in pages', () => {
       expectHtmlPage(pending, 200);
       expectPageHeaders(pending, 'https://engine.example.com');
       expect(pending.html).toContain(`<h1>${PageTexts.pendingTitle}</h1>`);
-      expect(pending.html).toContain('<meta http-equiv="refresh" content="5">');
+      // It never reloads itself (docs/accessibility.md): the participant tries again.
+      expect(pending.html).not.toContain('http-equiv="refresh"');
       expect(pending.html).toContain(`href="${checkin.path}/done">${PageTexts.pendingTryAgain}`);
 
       await t.db.query(

@@ -42,9 +42,6 @@ import {
 import { PageRenderer } from './page-renderer';
 import { currentPageTexts } from './pages.messages';
 
-/** How often the "still analysing" page reloads itself (a meta refresh; the pages run no script). */
-export const PENDING_REFRESH_SECONDS = 5;
-
 @Injectable()
 export class CheckinPagesService {
   constructor(
@@ -222,7 +219,6 @@ export class CheckinPagesService {
       return this.renderer.page('pending', {
         title: currentPageTexts().pendingTitle,
         retryHref: checkinDonePath(token),
-        refreshSeconds: PENDING_REFRESH_SECONDS,
       });
     }
     const returnUrl = normaliseReturnUrl(session.returnUrl);

@@ -160,13 +160,12 @@ describe('renderPage', () => {
     }
   });
 
-  it('refreshes the pending page with a meta tag, not a script', () => {
+  it('lets the participant check the pending page again, and never reloads it by itself (WCAG 2.2.1, docs/accessibility.md)', () => {
     const html = renderPage('pending', {
       title: PageTexts.pendingTitle,
       retryHref: '/checkin/t/done',
-      refreshSeconds: 5,
     });
-    expect(html).toContain('<meta http-equiv="refresh" content="5">');
+    expect(html).not.toContain('http-equiv="refresh"');
     expect(html).toContain(
       `<a class="button" href="/checkin/t/done">${PageTexts.pendingTryAgain}</a>`,
     );

@@ -156,7 +156,6 @@ export interface NoticePageModel {
 export interface PendingPageModel {
   title: string;
   retryHref: string;
-  refreshSeconds: number;
 }
 
 export interface ErrorPageModel {
