@@ -140,8 +140,8 @@ describe('Participant pages meet WCAG 2.2 AA', () => {
 
   async function saveLevel(page: Page, language: Language, level: number): Promise<void> {
     await page.locator(`#privacy-level-${level}`).check();
-    await page.getByRole('button', { name: pageTextsIn(language).privacyButton }).click();
-    await page.waitForURL(/saved=privacy$/);
+    await page.getByRole('button', { name: pageTextsIn(language).saveChoicesButton }).click();
+    await page.waitForURL(/saved=choices$/);
   }
 
   /** The settings link an email about `sessionId`'s membership carries, on this test's host. */
@@ -241,7 +241,7 @@ describe('Participant pages meet WCAG 2.2 AA', () => {
       const page = await newBrowser(language);
       await start(page, checkin, language);
       await saveLevel(page, language, 3);
-      expect(await page.getByRole('status').innerText()).toBe(savedMessages(language).privacy);
+      expect(await page.getByRole('status').innerText()).toBe(savedMessages(language).choices);
       await expectAccessible(page, language, texts.checkinTitle('Saved'));
     });
 
@@ -290,9 +290,18 @@ describe('Participant pages meet WCAG 2.2 AA', () => {
       await page.waitForURL(/saved=consent$/);
       await saveLevel(page, language, 2);
       await page.goto(address(await settingsPath(checkin.sessionId), language));
-      expect(await page.getByRole('button', { name: texts.withdrawButton }).isVisible()).toBe(true);
+      expect(await page.getByRole('link', { name: texts.withdrawLink }).isVisible()).toBe(true);
       expect(await page.locator('.history li').count()).toBeGreaterThan(0);
       await expectAccessible(page, language, texts.settingsTitle('Settings'));
+      const settings = page.url();
+
+      // Withdrawing consent and signing out links confirm first (then cancelled here).
+      await page.getByRole('link', { name: texts.withdrawLink }).click();
+      await expectAccessible(page, language, texts.withdrawConfirmTitle);
+      await page.getByRole('link', { name: texts.withdrawCancel }).click();
+      await page.getByRole('link', { name: texts.signOutLink }).click();
+      await expectAccessible(page, language, texts.signOutConfirmTitle);
+      await page.goto(settings);
 
       // "Delete my data": the confirmation, then the notice.
       await page.getByRole('link', { name: texts.deleteLink }).click();
@@ -347,10 +356,10 @@ describe('Participant pages meet WCAG 2.2 AA', () => {
 
       // The page's own form, its level changed on the way (as a broken client might send it).
       await page.goto(address(checkin.path, language));
-      await page.route(`${t.baseUrl}${checkin.path}/privacy`, (route) =>
+      await page.route(`${t.baseUrl}${checkin.path}/choices`, (route) =>
         route.continue({ postData: 'privacyLevel=nine' }),
       );
-      await page.getByRole('button', { name: texts.privacyButton }).click();
+      await page.getByRole('button', { name: texts.saveChoicesButton }).click();
       await page.waitForLoadState();
       await expectAccessible(page, language, errors['invalid-privacy-level'].title);
       expect(await page.getByRole('link', { name: texts.backToPage }).isVisible()).toBe(true);
@@ -418,12 +427,8 @@ describe('Participant pages meet WCAG 2.2 AA', () => {
         await page.keyboard.press('ArrowDown');
         await page.keyboard.press('ArrowDown');
         expect(await focused(page)).toMatchObject({ type: 'radio', value: '2', checked: true });
-        await pressUntil('Tab', button(texts.privacyButton));
-        await page.keyboard.press('Enter');
-        await page.waitForURL(/\?saved=privacy$/);
-        expect((await membership(checkin.sessionId)).privacy_level).toBe(2);
-
-        // Email preferences: Space unticks a box; Shift+Tab goes back to it; Enter saves.
+        // Email preferences, in the same form: Space unticks a box; Shift+Tab goes back to it;
+        // Enter on the one "Save my choices" saves the level and the preferences together.
         const reminder = (control: Focused) => control.name === texts.preferencesCheckinReminder;
         expect(await pressUntil('Tab', reminder)).toMatchObject({
           type: 'checkbox',
@@ -432,10 +437,13 @@ describe('Participant pages meet WCAG 2.2 AA', () => {
         await page.keyboard.press('Space');
         await pressUntil('Tab', (control) => control.name === texts.preferencesPrivacyRequest);
         expect(await pressUntil('Shift+Tab', reminder)).toMatchObject({ checked: false });
-        await pressUntil('Tab', button(texts.preferencesButton));
+        await pressUntil('Tab', button(texts.saveChoicesButton));
         await page.keyboard.press('Enter');
-        await page.waitForURL(/\?saved=preferences$/);
-        expect((await membership(checkin.sessionId)).pref_checkin_reminder).toBe(false);
+        await page.waitForURL(/\?saved=choices$/);
+        expect(await membership(checkin.sessionId)).toMatchObject({
+          privacy_level: 2,
+          pref_checkin_reminder: false,
+        });
 
         // The hand-off: Enter on "Start my check-in" reaches the engine.
         await pressUntil('Tab', button(texts.handoffButton));
