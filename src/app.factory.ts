@@ -86,7 +86,9 @@ export async function createApp(
   if (onRoute) fastify.addHook('onRoute', (route) => onRoute(route));
   installBodyParsers(fastify, PARTICIPANT_PAGE_PREFIXES);
   // The participant pages' language (docs/i18n.md).
-  installPageLanguage(fastify, PARTICIPANT_PAGE_PREFIXES);
+  installPageLanguage(fastify, PARTICIPANT_PAGE_PREFIXES, {
+    secure: config.publicBaseUrl.startsWith('https:'),
+  });
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header(REQUEST_ID_HEADER, request.id);
     done();

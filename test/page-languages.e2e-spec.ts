@@ -128,4 +128,50 @@ describe('Participant pages in 12 languages', () => {
     expect(posted.headers.get('content-language')).toBe('ar');
     expect(switcher(posted.html)).toEqual([]);
   });
+
+  it('remembers a language chosen with ?lang= in the browser, so forms and the pages after them keep it', async () => {
+    const chosen = await fetch(`${t.baseUrl}${checkinPath}?lang=de`);
+    expect(chosen.headers.getSetCookie()).toEqual([
+      'checkin_lang=de; Max-Age=31536000; Path=/; HttpOnly; SameSite=Lax',
+    ]);
+    const withCookie = (cookie: string, headers: Record<string, string> = {}, path = checkinPath) =>
+      new PageBrowser(t.baseUrl).request(path, { headers: { cookie, ...headers } });
+    // The remembered language beats Accept-Language; ?lang= beats both.
+    expect(
+      htmlOpening((await withCookie('checkin_lang=de', { 'accept-language': 'fr' })).html),
+    ).toEqual(['de', 'ltr']);
+    const switched = await fetch(`${t.baseUrl}${checkinPath}?lang=ja`, {
+      headers: { cookie: 'checkin_lang=de' },
+    });
+    expect(htmlOpening(await switched.text())?.[0]).toBe('ja');
+    expect(switched.headers.getSetCookie()).toEqual([
+      'checkin_lang=ja; Max-Age=31536000; Path=/; HttpOnly; SameSite=Lax',
+    ]);
+    // Choosing the remembered one again sets nothing; an unknown cookie value is ignored.
+    const same = await fetch(`${t.baseUrl}${checkinPath}?lang=de`, {
+      headers: { cookie: 'checkin_lang=de' },
+    });
+    expect(same.headers.getSetCookie()).toEqual([]);
+    expect(
+      htmlOpening((await withCookie('checkin_lang=xx', { 'accept-language': 'pl' })).html)?.[0],
+    ).toBe('pl');
+    // A form's answer (here an error page) follows the remembered language.
+    const posted = await new PageBrowser(t.baseUrl).request(`${checkinPath}/privacy`, {
+      form: { privacyLevel: '2' },
+      headers: { cookie: 'checkin_lang=sv' },
+    });
+    expect(htmlOpening(posted.html)?.[0]).toBe('sv');
+    // With the page's own cookie in the same answer (Start binds the browser), both are set.
+    const created = (await t.createSession(acme, group, 'second@example.com'))
+      .body as SessionCreated;
+    const start = await fetch(
+      `${t.baseUrl}${new URL(created.redirectUrl).pathname}/start?lang=ar`,
+      {
+        method: 'POST',
+        redirect: 'manual',
+      },
+    );
+    const cookies = start.headers.getSetCookie().map((cookie) => cookie.split('=')[0]);
+    expect(cookies.sort()).toEqual(['checkin_browser', 'checkin_lang']);
+  });
 });

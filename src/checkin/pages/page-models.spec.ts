@@ -2,6 +2,7 @@ import type { CheckinSession } from './checkin-pages.repository';
 import {
   checkinPageModel,
   consentPending,
+  historyTime,
   privacySection,
   raiseMadeElsewhere,
   settingsPageModel,
@@ -195,5 +196,14 @@ describe('settingsPageModel', () => {
     expect(model.preferences.action).toBe('/participant/settings/choices?token=a.b');
     expect(model.signOutHref).toBe('/participant/settings/sign-out?token=a.b');
     expect(model.saved).toBe(SAVED_MESSAGES.choices);
+  });
+});
+
+describe('historyTime', () => {
+  it('writes the time as the page’s language does (Intl), in UTC, saying so', () => {
+    const at = new Date('2026-11-23T10:15:30Z');
+    expect(historyTime(at, 'en')).toBe('Nov 23, 2026, 10:15 AM UTC');
+    expect(historyTime(at, 'de')).toBe('23. Nov. 2026, 10:15 UTC');
+    expect(historyTime(at, 'ja')).toBe('2026年11月23日 10:15 UTC');
   });
 });

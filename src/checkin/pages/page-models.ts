@@ -4,6 +4,8 @@
  */
 import type { ConsentRecord } from '../../participants/consent-ledger.repository';
 import type { CheckinSession, MemberSettings } from './checkin-pages.repository';
+import type { Locale } from './i18n/locales';
+import { pageLocale } from './i18n/page-language';
 import {
   CheckinForm,
   checkinDonePath,
@@ -95,6 +97,19 @@ export interface AboutSettings {
   privacyNoticeUrl: string | null;
   /** TRANSCRIPT_RETENTION_DAYS; 0 keeps transcripts. */
   retentionDays: number;
+}
+
+/** A history entry's time in the page's language (Intl), in UTC, which it says. */
+export function historyTime(at: Date, locale: Locale = pageLocale()): string {
+  return new Intl.DateTimeFormat(locale, {
+    year: 'numeric',
+    month: 'short',
+    day: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    timeZone: 'UTC',
+    timeZoneName: 'short',
+  }).format(at);
 }
 
 /** "Night shift at Acme". */
@@ -220,6 +235,7 @@ export function settingsPageModel(
     preferences: preferencesSection(member, settingsPath(token, 'choices')),
     history: history.map((record) => ({
       at: record.at.toISOString(),
+      when: historyTime(record.at),
       what: currentPageTexts().historyChange(record.change, record.from, record.to),
       via: currentPageTexts().historyVia[record.via],
     })),

@@ -102,7 +102,14 @@ describe('renderPage', () => {
       'settings',
       settings({
         withdraw: { href: '/participant/settings/consent/withdraw?token=t', text: 'W' },
-        history: [{ at: '2026-11-23T10:15:30.000Z', what: 'Privacy level 0 → 3', via: '<b>' }],
+        history: [
+          {
+            at: '2026-11-23T10:15:30.000Z',
+            when: 'Nov 23, 2026, 10:15 AM UTC',
+            what: 'Privacy level 0 → 3',
+            via: '<b>',
+          },
+        ],
       }),
     );
     expect(html).toContain(`<h2 id="withdraw-heading">${PageTexts.withdrawHeading}</h2>`);
@@ -111,7 +118,7 @@ describe('renderPage', () => {
       `<a class="button danger" href="/participant/settings/consent/withdraw?token=t">${PageTexts.withdrawLink}</a>`,
     );
     expect(html).toContain(
-      '<li><time datetime="2026-11-23T10:15:30.000Z">2026-11-23 10:15 UTC</time>: Privacy level 0 → 3, &lt;b&gt;</li>',
+      '<li><time datetime="2026-11-23T10:15:30.000Z">Nov 23, 2026, 10:15 AM UTC</time>: Privacy level 0 → 3, &lt;b&gt;</li>',
     );
     const empty = renderPage('settings', settings());
     expect(empty).not.toContain('withdraw-heading');

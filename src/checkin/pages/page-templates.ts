@@ -100,6 +100,8 @@ export interface CheckinPageModel {
 export interface HistoryRow {
   /** ISO 8601, UTC. */
   at: string;
+  /** The same, as the page's language writes a date and time (Intl), in UTC. */
+  when: string;
   what: string;
   via: string;
 }

@@ -1,17 +1,31 @@
 /**
  * The language of the participant page a request asks for (docs/i18n.md). A Fastify `onRequest`
  * hook runs every request under the participant pages' prefixes inside an AsyncLocalStorage
- * holding what the request says (`?lang=`, `Accept-Language`, its address); the page services,
- * the renderer and the HTML error filter read the language from it, so no handler passes it
- * along. Requests elsewhere (the API) have none and read English.
+ * holding what the request says (`?lang=`, the language cookie, `Accept-Language`, its
+ * address); the page services, the renderer and the HTML error filter read the language from it,
+ * so no handler passes it along. Requests elsewhere (the API) have none and read English.
+ *
+ * A language chosen with `?lang=` is remembered in this browser (the `checkin_lang` cookie, a
+ * year), so the answers to its forms and the pages after them stay in it.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { FastifyInstance } from 'fastify';
-import { DEFAULT_LOCALE, type Locale, negotiateLocale } from './locales';
+import { parseCookie, stringifySetCookie } from 'cookie';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { DEFAULT_LOCALE, type Locale, negotiateLocale, supportedLocale } from './locales';
+
+/** The browser's chosen language (not a secret, not tied to anyone: only a language code). */
+export const LANGUAGE_COOKIE = 'checkin_lang';
+const LANGUAGE_COOKIE_MAX_AGE_SECONDS = 365 * 24 * 3600;
+
+/** What a page request asks to remember, kept on the request for the `onSend` hook. */
+const REMEMBER = Symbol('rememberLanguage');
+type RememberingRequest = FastifyRequest & { [REMEMBER]?: Locale };
 
 interface PageRequest {
   /** `?lang=`, as sent. */
   query: string | null;
+  /** The language cookie, as sent. */
+  cookie: string | null;
   acceptLanguage: string | undefined;
   /** The request's path and query, for the language switcher's links. */
   url: string;
@@ -20,8 +34,15 @@ interface PageRequest {
 
 const storage = new AsyncLocalStorage<PageRequest>();
 
-/** Runs every request under `prefixes` with its page language context. */
-export function installPageLanguage(fastify: FastifyInstance, prefixes: readonly string[]): void {
+/**
+ * Runs every request under `prefixes` with its page language context, and remembers a language
+ * chosen with `?lang=` in the browser (`secure`: the cookie is sent over https only).
+ */
+export function installPageLanguage(
+  fastify: FastifyInstance,
+  prefixes: readonly string[],
+  options: { secure: boolean },
+): void {
   fastify.addHook('onRequest', (request, _reply, done) => {
     if (!prefixes.some((prefix) => request.url.startsWith(prefix))) return done();
     const header = request.headers['accept-language'];
@@ -31,7 +52,39 @@ export function installPageLanguage(fastify: FastifyInstance, prefixes: readonly
     } catch {
       // An address the URL parser refuses: no ?lang=, the page answers it as it would.
     }
-    storage.run({ query, acceptLanguage: header, url: request.url, method: request.method }, done);
+    let cookie: string | null = null;
+    try {
+      cookie = parseCookie(request.headers.cookie ?? '')[LANGUAGE_COOKIE] ?? null;
+    } catch {
+      // A cookie header the parser refuses: no remembered language.
+    }
+    const chosen = supportedLocale(query);
+    if (chosen && chosen !== supportedLocale(cookie)) {
+      (request as RememberingRequest)[REMEMBER] = chosen;
+    }
+    storage.run(
+      { query, cookie, acceptLanguage: header, url: request.url, method: request.method },
+      done,
+    );
+  });
+  fastify.addHook('onSend', (request, reply, _payload, done) => {
+    const chosen = (request as RememberingRequest)[REMEMBER];
+    if (chosen) {
+      // Fastify appends to the Set-Cookie the page itself may send (the browser identity).
+      void reply.header(
+        'set-cookie',
+        stringifySetCookie({
+          name: LANGUAGE_COOKIE,
+          value: chosen,
+          path: '/',
+          maxAge: LANGUAGE_COOKIE_MAX_AGE_SECONDS,
+          sameSite: 'lax',
+          httpOnly: true,
+          secure: options.secure,
+        }),
+      );
+    }
+    done();
   });
 }
 
@@ -39,7 +92,11 @@ export function installPageLanguage(fastify: FastifyInstance, prefixes: readonly
 export function pageLocale(): Locale {
   const request = storage.getStore();
   if (!request) return DEFAULT_LOCALE;
-  return negotiateLocale({ query: request.query, acceptLanguage: request.acceptLanguage });
+  return negotiateLocale({
+    query: request.query,
+    saved: request.cookie,
+    acceptLanguage: request.acceptLanguage,
+  });
 }
 
 /**
