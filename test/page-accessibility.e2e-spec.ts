@@ -215,6 +215,17 @@ describe('Participant pages meet WCAG 2.2 AA', () => {
       const page = await newBrowser(language);
       await page.goto(address(checkin.path, language));
       await expectAccessible(page, language, texts.checkinTitle('Start'));
+
+      // The first Tab stop skips the 12 language links (2.4.1): shown when focused, it moves to
+      // the page's content. (Strings: this project's TypeScript has no DOM types.)
+      await page.keyboard.press('Tab');
+      expect(
+        await page.evaluate(
+          '[document.activeElement.textContent, document.activeElement.getBoundingClientRect().top >= 0]',
+        ),
+      ).toEqual([texts.skipToContent, true]);
+      await page.keyboard.press('Enter');
+      expect(await page.evaluate('document.activeElement.id')).toBe('content');
     });
 
     it('the consent page', async () => {

@@ -161,6 +161,7 @@ export function pageTexts(locale: Locale) {
     pendingTryAgain: t('pendingTryAgain'),
     backToPage: t('backToPage'),
     languageSwitcherLabel: t('languageSwitcherLabel'),
+    skipToContent: t('skipToContent'),
   };
 }
 
