@@ -13,8 +13,8 @@ const PUBLIC_ROUTES = [
   /^\/health$/,
   /^\/docs(\/.*|-json|-yaml)?$/,
   // Participant pages: the signed token in the address is the credential (CheckinPagesModule).
-  /^\/checkin(\/:token(\/(start|consent|privacy|preferences|handoff|done))?)?$/,
-  /^\/participant\/settings(\/(privacy|preferences|consent\/withdraw|export|delete|sign-out))?$/,
+  /^\/checkin(\/:token(\/(start|consent|privacy|preferences|choices|handoff|declined|done))?)?$/,
+  /^\/participant\/settings(\/(privacy|preferences|choices|consent\/withdraw|export|delete|sign-out))?$/,
   // One-click unsubscribe links in emails: the signed token is the credential (CheckinPagesModule).
   /^\/participant\/unsubscribe$/,
 ];
