@@ -15,18 +15,8 @@ import { ParticipantLinks } from '../src/participant-links/participant-links';
 import { SessionErrors } from '../src/sessions/sessions.errors';
 import { ENGINE_TOKEN, engineResult, postResult, userSays } from './support/engine';
 import { SessionCreated, startTestApp, TestApp, TestEnterprise } from './support/test-app';
+import { CHROMIUM, CHROMIUM_ARGS } from './support/chromium';
 
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const RETURN_URL = 'https://app.example.com/back?from=checkin';
 const SCREENSHOT = '/tmp/checkin-page.png';
 

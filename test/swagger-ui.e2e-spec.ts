@@ -10,18 +10,7 @@ import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { Browser, BrowserContext, chromium, Page } from 'playwright-core';
 import { startTestApp, TestApp, TestEnterprise } from './support/test-app';
-
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+import { CHROMIUM, CHROMIUM_ARGS } from './support/chromium';
 
 jest.setTimeout(60_000);
 

@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { IngestionErrors } from '../checkin/ingestion/ingestion.errors';
+import { IngestionErrors, RESULT_BODY_ERRORS } from '../checkin/ingestion/ingestion.errors';
 import { SessionResultDto } from '../checkin/ingestion/session-result.dto';
 import { EnterpriseId } from '../common/auth/enterprise.decorator';
 import { ApiEndpointErrors, ApiErrorStatus } from '../common/swagger/api-errors.decorator';
@@ -53,22 +53,7 @@ export class SandboxController {
   @ApiBody({ type: SessionResultDto, required: false })
   @ApiOkResponse({ type: SessionDto })
   @ApiEndpointErrors(
-    [
-      SandboxErrors.SessionIdMissing,
-      IngestionErrors.VersionMissing,
-      IngestionErrors.VersionNotString,
-      IngestionErrors.VersionFormat,
-      IngestionErrors.MhciMissing,
-      IngestionErrors.MhciInvalid,
-      IngestionErrors.SubscoresMissing,
-      IngestionErrors.SubscoresInvalid,
-      IngestionErrors.TranscriptMissing,
-      IngestionErrors.TranscriptInvalid,
-      IngestionErrors.FeaturesMissing,
-      IngestionErrors.FeaturesInvalid,
-      IngestionErrors.CompletedAtInvalid,
-      SandboxErrors.SessionNotFound,
-    ],
+    [SandboxErrors.SessionIdMissing, ...RESULT_BODY_ERRORS, SandboxErrors.SessionNotFound],
     [
       NOT_A_SANDBOX,
       {

@@ -10,20 +10,9 @@
  * (Strings, not functions, are evaluated: this project's TypeScript has no DOM types.)
  */
 import { readFileSync } from 'node:fs';
-import type { LaunchOptions, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 
-export const CHROMIUM = '/usr/bin/chromium';
-export const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-export const CHROMIUM_LAUNCH: LaunchOptions = { executablePath: CHROMIUM, args: CHROMIUM_ARGS };
+export { CHROMIUM, CHROMIUM_ARGS, CHROMIUM_LAUNCH } from './chromium';
 
 /** The two sizes every page is checked at: a laptop, and a phone held upright. */
 export const VIEWPORTS = [

@@ -10,7 +10,7 @@ import {
 } from '../../common/swagger/api-errors.decorator';
 import { AbsentPathParameters } from '../../common/validation/path-params';
 import { EngineTokenGuard } from './engine-token.guard';
-import { IngestionErrors } from './ingestion.errors';
+import { IngestionErrors, RESULT_BODY_ERRORS } from './ingestion.errors';
 import { IngestionService } from './ingestion.service';
 import { SessionResultDto } from './session-result.dto';
 
@@ -38,18 +38,7 @@ export class IngestionController {
   @ApiOkResponse({ type: MessageDto })
   @ApiBadRequestMessages([
     missingPathParameter('sessionID'),
-    IngestionErrors.VersionMissing,
-    IngestionErrors.VersionNotString,
-    IngestionErrors.VersionFormat,
-    IngestionErrors.MhciMissing,
-    IngestionErrors.MhciInvalid,
-    IngestionErrors.SubscoresMissing,
-    IngestionErrors.SubscoresInvalid,
-    IngestionErrors.TranscriptMissing,
-    IngestionErrors.TranscriptInvalid,
-    IngestionErrors.FeaturesMissing,
-    IngestionErrors.FeaturesInvalid,
-    IngestionErrors.CompletedAtInvalid,
+    ...RESULT_BODY_ERRORS,
     IngestionErrors.SessionNotFound,
   ])
   @ApiErrorResponse(401, 'Missing or wrong engine token.', [CommonErrors.Unauthorized])

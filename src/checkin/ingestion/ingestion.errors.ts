@@ -23,3 +23,19 @@ export const IngestionErrors = {
   SandboxSession:
     'This session belongs to a sandbox enterprise: no analysis result is recorded for it',
 } as const;
+
+/** A result body's 400 messages, in the order its fields are checked (ingestion and the sandbox). */
+export const RESULT_BODY_ERRORS = [
+  IngestionErrors.VersionMissing,
+  IngestionErrors.VersionNotString,
+  IngestionErrors.VersionFormat,
+  IngestionErrors.MhciMissing,
+  IngestionErrors.MhciInvalid,
+  IngestionErrors.SubscoresMissing,
+  IngestionErrors.SubscoresInvalid,
+  IngestionErrors.TranscriptMissing,
+  IngestionErrors.TranscriptInvalid,
+  IngestionErrors.FeaturesMissing,
+  IngestionErrors.FeaturesInvalid,
+  IngestionErrors.CompletedAtInvalid,
+] as const;

@@ -30,6 +30,8 @@ interface PageRequest {
   /** The request's path and query, for the language switcher's links. */
   url: string;
   method: string;
+  /** Negotiated once, on the first read (the page models read it many times). */
+  locale?: Locale;
 }
 
 const storage = new AsyncLocalStorage<PageRequest>();
@@ -92,11 +94,12 @@ export function installPageLanguage(
 export function pageLocale(): Locale {
   const request = storage.getStore();
   if (!request) return DEFAULT_LOCALE;
-  return negotiateLocale({
+  request.locale ??= negotiateLocale({
     query: request.query,
     saved: request.cookie,
     acceptLanguage: request.acceptLanguage,
   });
+  return request.locale;
 }
 
 /**
