@@ -4,6 +4,7 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PiiCipher } from '../src/common/crypto/pii-cipher';
+import { translator } from '../src/common/i18n/catalogue';
 import { GroupErrors } from '../src/groups/groups.errors';
 import { InteractErrors } from '../src/interact/interact.errors';
 import { ParticipantErrors } from '../src/participants/participants.errors';
@@ -62,6 +63,12 @@ describe('Emails', () => {
       )
     ).rows[0].n;
   const mailsTo = (address: string) => smtp.mails.filter((mail) => mail.to.includes(address));
+  /** Waits until `count` mails reached `address` (up to 10 s), and says so. */
+  const mailsArrive = async (address: string, count: number) => {
+    const deadline = Date.now() + 10_000;
+    while (mailsTo(address).length < count && Date.now() < deadline) await sleep(50);
+    expect(mailsTo(address)).toHaveLength(count);
+  };
   /** A raw header value (mailparser folds List-* headers into a structure). */
   const header = (mail: ParsedMail, name: string) => {
     const line = mail.headerLines.find((candidate) => candidate.key === name)?.line ?? '';
@@ -136,6 +143,12 @@ describe('Emails', () => {
     expect(mailsTo(on2)).toHaveLength(1);
     const mail = mailsTo(on1)[0].parsed;
     expect(mail.subject).toBe('Time for your check-in with Night <shift>');
+    // Sent in the enterprise's name, from EMAIL_FROM's address; it says why it was sent.
+    expect(mail.from?.value).toEqual([{ name: 'Acme', address: 'no-reply@checkin.local' }]);
+    expect(mail.html).toMatch(/^<!doctype html>\n<html lang="en" dir="ltr">/);
+    expect(mail.text).toContain(
+      'You receive this email because Acme invited you to check-ins with Night <shift> and your check-in reminders are on.',
+    );
     expect(mail.text).toContain('https://app.example.com/checkin');
     expect(mail.html).toContain('Night &lt;shift&gt;');
     expect(header(mail, 'list-unsubscribe-post')).toBe('List-Unsubscribe=One-Click');
@@ -171,8 +184,13 @@ describe('Emails', () => {
     const deadline = Date.now() + 10_000;
     while (mailsTo(target).length === 0 && Date.now() < deadline) await sleep(50);
     const mail = mailsTo(target)[0].parsed;
-    expect(mail.subject).toBe('Privacy review asks you to review your privacy settings');
-    expect(mail.text).toContain('level 4');
+    expect(mail.subject).toBe('Acme asks you to review your privacy settings');
+    expect(mail.from?.value).toEqual([{ name: 'Acme', address: 'no-reply@checkin.local' }]);
+    expect(mail.text).toContain(
+      'Acme asks you, as a member of Privacy review, to review your privacy settings.',
+    );
+    expect(mail.text).toContain('They would like to see level 4');
+    expect(mail.text).not.toMatch(/rais/i);
     expect(mailsTo(bystander)).toHaveLength(0);
     const settingsLink = /http:\/\/127\.0\.0\.1(\/participant\/settings\?token=[^\s]+)/.exec(
       mail.text ?? '',
@@ -180,6 +198,58 @@ describe('Emails', () => {
     const settings = await t.request('GET', settingsLink);
     expect(settings.status).toBe(200);
     expect(settings.text).toContain('Privacy review');
+  });
+
+  it('a language chosen on a page is the participant’s: their mails and their pages elsewhere follow it; Accept-Language is never saved', async () => {
+    const group = await t.newGroup(acme, 'Nachtschicht');
+    const address = `lang.${n}@example.com`;
+    const externalId = await member(group, address);
+    const language = async () =>
+      (
+        await t.db.query<{ language: string | null }>(
+          'SELECT language FROM participants WHERE external_id = $1',
+          [externalId],
+        )
+      ).rows[0].language;
+    await emailGroup(group, { emailType: 'checkinReminder' });
+    await mailsArrive(address, 1);
+    const first = mailsTo(address)[0].parsed;
+    expect(first.subject).toBe('Time for your check-in with Nachtschicht');
+    const settingsPath = /http:\/\/127\.0\.0\.1(\/participant\/settings\?token=[^\s]+)/.exec(
+      first.text ?? '',
+    )![1];
+
+    // A browser asking for French is answered in French, but that is not the person's choice.
+    const french = await t.request('GET', settingsPath, { headers: { 'accept-language': 'fr' } });
+    expect(french.text).toMatch(/<html lang="fr"/);
+    expect(await language()).toBeNull();
+
+    // Choosing German with the switcher is: another browser (no cookie, asking for French) and
+    // the next mail are in German.
+    expect((await t.request('GET', `${settingsPath}&lang=de`)).text).toMatch(/<html lang="de"/);
+    expect(await language()).toBe('de');
+    const elsewhere = await t.request('GET', settingsPath, {
+      headers: { 'accept-language': 'fr' },
+    });
+    expect(elsewhere.text).toMatch(/<html lang="de"/);
+    await t.request('POST', `/interact/participants/${externalId}/email`, {
+      apiKey: acme.apiKey,
+      body: { emailType: 'privacyRequest' },
+    });
+    await mailsArrive(address, 2);
+    const german = mailsTo(address)[1].parsed;
+    expect(german.subject).toBe(translator('de')('mailRequestSubject', { enterpriseName: 'Acme' }));
+    expect(german.html).toMatch(/^<!doctype html>\n<html lang="de" dir="ltr">/);
+    expect(german.text).toContain(translator('de')('mailGreeting'));
+    expect(german.from?.value).toEqual([{ name: 'Acme', address: 'no-reply@checkin.local' }]);
+
+    // Arabic mails are right to left.
+    await t.request('GET', `${settingsPath}&lang=ar`);
+    expect(await language()).toBe('ar');
+    await sleep(1_100); // EMAIL_DEDUP_WINDOW
+    await emailGroup(group, { emailType: 'checkinReminder' });
+    await mailsArrive(address, 3);
+    expect(mailsTo(address)[2].parsed.html).toMatch(/<html lang="ar" dir="rtl"><body dir="rtl"/);
   });
 
   it('one-click unsubscribe turns the preference off and stops the next mail', async () => {
@@ -193,13 +263,14 @@ describe('Emails', () => {
     const path = link.replace('http://127.0.0.1', '');
     const page = await t.request('GET', path);
     expect(page.status).toBe(200);
-    expect(page.text).toContain('Unsubscribe');
+    expect(page.text).toContain('Stop receiving check-in reminders from Acme?');
     const oneClick = await t.request('POST', path, {
       rawBody: 'List-Unsubscribe=One-Click',
       contentType: 'application/x-www-form-urlencoded',
     });
     expect(oneClick.status).toBe(200);
     expect(oneClick.text).toContain('You are unsubscribed');
+    expect(oneClick.text).toContain('You will no longer receive check-in reminders from Acme.');
     const stored = await t.db.query<{ pref_checkin_reminder: boolean }>(
       'SELECT pref_checkin_reminder FROM participants WHERE external_id = $1',
       [externalId],

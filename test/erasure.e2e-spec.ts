@@ -393,6 +393,7 @@ describe('Erasure and export', () => {
         'externalID',
         'email',
         'emailPreferences',
+        'language',
         'groups',
         'sessions',
         'history',
@@ -401,6 +402,7 @@ describe('Erasure and export', () => {
         externalID: me.externalId,
         email: me.email,
         emailPreferences: { checkinReminder: true, privacyRequest: true },
+        language: null,
         groups: [
           {
             groupID: group.groupID,

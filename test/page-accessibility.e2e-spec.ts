@@ -11,7 +11,7 @@ import { existsSync } from 'node:fs';
 import { createServer, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Browser, BrowserContext, chromium, Page } from 'playwright-core';
-import type { Locale } from '../src/checkin/pages/i18n/locales';
+import type { Locale } from '../src/common/i18n/locales';
 import { pageHeaders } from '../src/checkin/pages/page-renderer';
 import { pageErrors, pageTextsIn, savedMessages } from '../src/checkin/pages/pages.messages';
 import { ParticipantLinks } from '../src/participant-links/participant-links';

@@ -4,8 +4,8 @@
  * again has a switcher to the 12 languages that keeps its link; error pages speak the language
  * too; the texts are the catalogue's.
  */
-import { translator } from '../src/checkin/pages/i18n/catalogue';
-import { LOCALE_NAMES, LOCALES } from '../src/checkin/pages/i18n/locales';
+import { translator } from '../src/common/i18n/catalogue';
+import { LOCALE_NAMES, LOCALES } from '../src/common/i18n/locales';
 import { pageErrors, pageTextsIn } from '../src/checkin/pages/pages.messages';
 import { PageBrowser } from './support/page-browser';
 import {
@@ -39,6 +39,7 @@ describe('Participant pages in 12 languages', () => {
   let acme: TestEnterprise;
   let group: TestGroup;
   let checkinPath: string;
+  let participantId: string;
 
   beforeAll(async () => {
     t = await startTestApp();
@@ -47,8 +48,19 @@ describe('Participant pages in 12 languages', () => {
     const created = (await t.createSession(acme, group, 'polyglot@example.com'))
       .body as SessionCreated;
     checkinPath = new URL(created.redirectUrl).pathname;
+    participantId = created.userIdentifier;
   });
   afterAll(() => t.close());
+  /** The participants forget their saved language: these tests are about what browsers ask. */
+  const forgetSavedLanguages = () => t.db.query('UPDATE participants SET language = NULL');
+  beforeEach(forgetSavedLanguages);
+  const savedLanguage = async () =>
+    (
+      await t.db.query<{ language: string | null }>(
+        'SELECT language FROM participants WHERE external_id = $1',
+        [participantId],
+      )
+    ).rows[0].language;
 
   it('answers in the language ?lang= asks for, every one of the 12, with lang, dir and Content-Language', async () => {
     for (const locale of LOCALES) {
@@ -88,6 +100,7 @@ describe('Participant pages in 12 languages', () => {
       headers: { 'accept-language': 'de' },
     });
     expect(htmlOpening(chosen.html)?.[0]).toBe('sv');
+    await forgetSavedLanguages();
     const unknown = await new PageBrowser(t.baseUrl).request(`${checkinPath}?lang=xx`, {
       headers: { 'accept-language': 'pl' },
     });
@@ -152,10 +165,12 @@ describe('Participant pages in 12 languages', () => {
       headers: { cookie: 'checkin_lang=de' },
     });
     expect(same.headers.getSetCookie()).toEqual([]);
+    await forgetSavedLanguages();
     expect(
       htmlOpening((await withCookie('checkin_lang=xx', { 'accept-language': 'pl' })).html)?.[0],
     ).toBe('pl');
     // A form's answer (here an error page) follows the remembered language.
+    await forgetSavedLanguages();
     const posted = await new PageBrowser(t.baseUrl).request(`${checkinPath}/privacy`, {
       form: { privacyLevel: '2' },
       headers: { cookie: 'checkin_lang=sv' },
@@ -173,5 +188,29 @@ describe('Participant pages in 12 languages', () => {
     );
     const cookies = start.headers.getSetCookie().map((cookie) => cookie.split('=')[0]);
     expect(cookies.sort()).toEqual(['checkin_browser', 'checkin_lang']);
+  });
+
+  it('keeps the participant’s choice with their data: after ?lang=, before the browser’s; the browser’s remembered choice is saved only when none is, Accept-Language never', async () => {
+    const page = (headers: Record<string, string>, query = '') =>
+      new PageBrowser(t.baseUrl).request(`${checkinPath}${query}`, { headers });
+    const language = async (headers: Record<string, string>, query = '') =>
+      htmlOpening((await page(headers, query)).html)?.[0];
+
+    expect(await language({ 'accept-language': 'fr' })).toBe('fr');
+    expect(await savedLanguage()).toBeNull();
+    // Nothing saved yet: the browser's remembered choice becomes the participant's.
+    expect(await language({ cookie: 'checkin_lang=sv' })).toBe('sv');
+    expect(await savedLanguage()).toBe('sv');
+    // Saved: it beats another browser's remembered choice and Accept-Language, unchanged.
+    expect(await language({ cookie: 'checkin_lang=de', 'accept-language': 'fr' })).toBe('sv');
+    expect(await savedLanguage()).toBe('sv');
+    // ?lang= beats it and replaces it; an unknown ?lang= changes nothing.
+    expect(await language({ cookie: 'checkin_lang=de' }, '?lang=ja')).toBe('ja');
+    expect(await savedLanguage()).toBe('ja');
+    expect(await language({}, '?lang=xx')).toBe('ja');
+    expect(await savedLanguage()).toBe('ja');
+    // A link that is not valid saves nothing anywhere.
+    await new PageBrowser(t.baseUrl).get('/checkin/not-a-link?lang=it');
+    expect(await savedLanguage()).toBe('ja');
   });
 });

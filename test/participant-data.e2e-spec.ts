@@ -259,7 +259,7 @@ describe('Participant data: ledger, notices, events, consent', () => {
       expect(notice.text).toContain('was raised from level 0 to level 3.');
       expect(notice.text).toContain(`Before: ${levelInWords(0)}`);
       expect(notice.text).toContain(`Now: ${levelInWords(3)}`);
-      const link = /lower it again here: (\S+)/.exec(notice.text ?? '')![1];
+      const link = /Lower it here: (\S+)/.exec(notice.text ?? '')![1];
       expect(new URL(link).pathname).toBe('/participant/settings');
       expect(notice.headerLines.some((line) => line.key === 'list-unsubscribe')).toBe(false);
       // The link works: lower the level there.

@@ -492,7 +492,7 @@ describe('Sandbox enterprises', () => {
         to: ana,
         userIdentifier: anaId,
         emailType: 'privacyRequest',
-        subject: 'Captured <mail> asks you to review your privacy settings',
+        subject: 'Sandbox Co asks you to review your privacy settings',
         text: match.stringContaining('Review your settings here: http://127.0.0.1/participant/'),
         groupID: group.groupID,
         createdAt: match.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
@@ -510,7 +510,9 @@ describe('Sandbox enterprises', () => {
           subject: 'Time for your check-in with Captured <mail>',
           groupID: group.groupID,
         });
-        expect(mail.text).toContain('It is time for your wellbeing check-in with Captured <mail>.');
+        expect(mail.text).toContain(
+          'It is time for your wellbeing check-in with Captured <mail> at Sandbox Co.',
+        );
       }
       const times = mails.map((mail) => Date.parse(mail.createdAt));
       expect(times).toEqual([...times].sort((a, b) => b - a));

@@ -43,6 +43,18 @@ describe('loadConfig', () => {
     ]);
   });
 
+  it('takes one sender address in EMAIL_FROM, with or without a display name', () => {
+    for (const from of ['no-reply', 'a@example.com, b@example.com', 'team: a@example.com;']) {
+      expect(problemsOf({ EMAIL_FROM: from })).toEqual([
+        `EMAIL_FROM must be an address like "Check-in <no-reply@example.com>" (got "${from}")`,
+      ]);
+    }
+    expect(load({ EMAIL_FROM: 'Wellbeing <no-reply@wellbeing.example>' }).email.from).toBe(
+      'Wellbeing <no-reply@wellbeing.example>',
+    );
+    expect(problemsOf({ EMAIL_FROM: 'no-reply@wellbeing.example' })).toEqual([]);
+  });
+
   it('reports every bad variable at once', () => {
     expect(problemsOf({ PORT: '70000', REDIS_URL: 'http://x' })).toHaveLength(2);
   });

@@ -23,6 +23,7 @@ import {
   integer,
   LEGACY_KEY_ID,
   parseDurations,
+  sender,
   tokenSecretList,
   trustProxy,
   url,
@@ -559,11 +560,11 @@ const DECLARATIONS = {
     from: variable({
       name: 'EMAIL_FROM',
       group: 'emails',
-      schema: z
-        .string()
-        .min(3, { error: 'must be an address like "Check-in <no-reply@example.com>"' }),
+      schema: sender('Check-in <no-reply@example.com>'),
       default: 'Check-in <no-reply@checkin.local>',
-      description: 'The sender of every mail.',
+      description:
+        "The sender's address of every mail; each mail is sent in the enterprise's name " +
+        '(display name) from it (docs/emails.md).',
     }),
     dedupWindowMs: variable({
       name: 'EMAIL_DEDUP_WINDOW',

@@ -4,6 +4,7 @@
  * name in the start-up message (`PORT must be a whole number between 0 and 65535`).
  */
 import { isIP } from 'node:net';
+import addressparser from 'nodemailer/lib/addressparser';
 import { z } from 'zod';
 
 export const booleanString = z
@@ -183,3 +184,23 @@ export function trustProxy() {
       return value.split(',').map((entry) => entry.trim());
     });
 }
+
+/** One address without structure characters: `local@domain.tld`. */
+const SENDER_SHAPE = /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+\.[^\s@<>()[\]\\,;:".]+$/u;
+
+/**
+ * The address of a sender setting (EMAIL_FROM: `Name <address>` or an address), as the mail
+ * library reads it, when it holds exactly one plain address; else null. Its display name is not
+ * used: each mail is sent in the enterprise's name (docs/emails.md).
+ */
+export function senderAddress(value: string): string | null {
+  const parsed = addressparser(value);
+  if (parsed.length !== 1 || parsed[0].group !== undefined) return null;
+  return SENDER_SHAPE.test(parsed[0].address) ? parsed[0].address : null;
+}
+
+/** EMAIL_FROM: one sender address, with or without a display name. */
+export const sender = (example: string) =>
+  z.string().refine((value) => senderAddress(value) !== null, {
+    error: `must be an address like "${example}"`,
+  });

@@ -8,6 +8,10 @@ import { EnterpriseEntity } from '../enterprises/enterprise.entity';
 @Index('participants_enterprise_email_key', ['enterpriseId', 'emailHash'], { unique: true })
 @Check('participants_external_id_format', "(external_id ~ '^ok_[0-9a-f]{48}$'::text)")
 @Check('participants_requested_privacy_names', PRIVACY_NAMES_CHECK)
+@Check(
+  'participants_language_format',
+  "(language ~ '^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8}){0,3}$'::text)",
+)
 export class ParticipantEntity {
   @PrimaryGeneratedColumn('uuid')
   id!: string;
@@ -34,6 +38,13 @@ export class ParticipantEntity {
   /** The participant's own privacy request, overriding their groups' (null = none). */
   @Column({ name: 'requested_privacy', type: 'text', array: true, nullable: true })
   requestedPrivacy!: PrivacyName[] | null;
+
+  /**
+   * The language the participant chose on their pages (docs/i18n.md): their pages' and mails'
+   * language. Null = never chosen. Never shown to the enterprise.
+   */
+  @Column({ type: 'text', nullable: true })
+  language!: string | null;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;

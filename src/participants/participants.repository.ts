@@ -39,6 +39,11 @@ const LINK_CURRENT = `CASE WHEN $2::bigint IS NULL
     ELSE EXISTS (SELECT 1 FROM memberships m WHERE m.participant_id = p.id
                     AND m.group_id = $2::bigint AND m.link_version = $3::integer) END`;
 
+/** What an unsubscribe page shows of its participant. */
+export interface UnsubscribeTarget extends Pick<ParticipantEntity, 'language'> {
+  enterpriseName: string;
+}
+
 const linkParameters = ({ participantId, membership }: UnsubscribeLink) => [
   participantId,
   membership?.groupId ?? null,
@@ -166,13 +171,30 @@ export class ParticipantsRepository {
     return before ?? null;
   }
 
-  /** Whether an unsubscribe link is still valid: its participant exists and it is not revoked. */
-  async unsubscribeLinkValid(link: UnsubscribeLink): Promise<boolean> {
-    const [row] = await this.db.rows(
-      `SELECT 1 FROM participants p WHERE p.id = $1 AND ${LINK_CURRENT}`,
+  /**
+   * What an unsubscribe page shows of a still valid link (its participant exists and the link is
+   * not revoked, docs/security.md): the enterprise's name and the participant's language; null
+   * when the link is not valid.
+   */
+  async unsubscribeLinkTarget(link: UnsubscribeLink): Promise<UnsubscribeTarget | null> {
+    const [row] = await this.db.rows<UnsubscribeTarget>(
+      `SELECT (SELECT name FROM enterprises WHERE id = p.enterprise_id) AS "enterpriseName",
+              p.language
+         FROM participants p WHERE p.id = $1 AND ${LINK_CURRENT}`,
       linkParameters(link),
     );
-    return row !== undefined;
+    return row ?? null;
+  }
+
+  /**
+   * Keeps the language the participant chose on one of their pages (docs/i18n.md): their pages'
+   * language in any browser, and their mails'.
+   */
+  async setLanguage(participantId: string, language: string): Promise<void> {
+    await this.db.rows(
+      `UPDATE participants SET language = $2 WHERE id = $1 AND language IS DISTINCT FROM $2`,
+      [participantId, language],
+    );
   }
 
   /**

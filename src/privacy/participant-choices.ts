@@ -67,6 +67,11 @@ export class ParticipantChoices {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
+  /** The language the participant chose on a page (docs/i18n.md), for their pages and mails. */
+  async keepLanguage(participantId: string, language: string): Promise<void> {
+    await this.participants.setLanguage(participantId, language);
+  }
+
   /**
    * Gives or withdraws consent (withdrawing drops the level to 0 and revokes the membership's
    * earlier links); given on a check-in's page (`sessionId`), it is also that check-in's consent.

@@ -79,6 +79,8 @@ describe('EmailSendingRepository (PostgreSQL)', () => {
         privacyLevel: 3,
         linkVersion: 0,
         sandbox: false,
+        enterpriseName: 'Acme',
+        language: null,
       });
       await t.db.rows(
         'UPDATE memberships SET link_version = 4 WHERE participant_id = $1 AND group_id = $2',

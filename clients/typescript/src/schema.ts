@@ -1054,10 +1054,14 @@ export interface components {
        * @description The text part exactly as it would have been sent, with the participant's signed links (settings, unsubscribe): they work like a real mail's.
        * @example Hello,
        *
-       *     It is time for your wellbeing check-in with Night shift.
+       *     It is time for your wellbeing check-in with Night shift at Acme.
        *
+       *     You receive this email because Acme invited you to check-ins with Night shift and your check-in reminders are on.
        *     Your privacy and email settings: https://checkin.example.com/participant/settings?token=k0.eyJwIjoicyIsImlkIjoiMzM3MTM5ZmQtMDhlNC00YjZkLTk5YTMtYjU4NGQ3NjdmYWJmOjEyIiwiZXhwIjoxNzk2NTQ5NDAwLCJ2IjowfQ.n3KJiNldvIIXteD4NGV4u50yj7jmgzvAyQyyZaJsPGA
        *     Stop these reminders: https://checkin.example.com/participant/unsubscribe?token=k0.eyJwIjoidSIsImlkIjoiMzM3MTM5ZmQtMDhlNC00YjZkLTk5YTMtYjU4NGQ3NjdmYWJmOmNoZWNraW5SZW1pbmRlcjoxMiIsImV4cCI6MTc5NjU0OTQwMCwidiI6MH0.pDUV8_04Fg_Y3c_11PfhSK8eYg3GvvU9rQVTfaM-MSY
+       *
+       *     This service is run by Wellbeing Services Ltd for Acme.
+       *     Privacy notice: https://wellbeing.example/privacy
        */
       text: string;
       /**

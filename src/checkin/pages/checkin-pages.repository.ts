@@ -10,6 +10,7 @@ import type { SessionEntity } from '../../sessions/session.entity';
 /** What a participant's export holds of their identity and memberships (sessions aside). */
 export interface ParticipantExport extends EmailPreferences {
   externalId: string;
+  language: string | null;
   emailCiphertext: string;
   groups: {
     groupID: number;
@@ -34,7 +35,10 @@ export interface MemberSettings
       | 'raisedIn'
       | 'levelBeforeRaise'
     >,
-    Pick<ParticipantEntity, 'prefCheckinReminder' | 'prefPrivacyRequest' | 'enterpriseId'> {
+    Pick<
+      ParticipantEntity,
+      'prefCheckinReminder' | 'prefPrivacyRequest' | 'enterpriseId' | 'language'
+    > {
   /** For the enterprise's event about a change (never shown on a page). */
   externalId: ParticipantEntity['externalId'];
   groupName: GroupEntity['name'];
@@ -70,6 +74,7 @@ const PREFERENCES = columnsOf(ParticipantEntity, [
   'prefPrivacyRequest',
   'enterpriseId',
   'externalId',
+  'language',
 ]);
 
 const MEMBER_COLUMNS = `${MEMBERSHIP.select('m')}, ${PREFERENCES.select('p')},
@@ -123,7 +128,7 @@ export class CheckinPagesRepository {
     const [participant] = await this.db.rows<ParticipantExport>(
       `SELECT p.external_id AS "externalId", p.email_ciphertext AS "emailCiphertext",
               p.pref_checkin_reminder AS "checkinReminder",
-              p.pref_privacy_request AS "privacyRequest",
+              p.pref_privacy_request AS "privacyRequest", p.language,
               coalesce((SELECT json_agg(json_build_object(
                          'groupID', m.group_id, 'name', g.name, 'joinDate', m.join_date,
                          'privacyLevel', m.privacy_level, 'consentRequired', g.consent_required,

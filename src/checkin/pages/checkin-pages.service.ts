@@ -20,7 +20,13 @@ import { SessionsRepository } from '../../sessions/sessions.repository';
 import { MembershipsRepository } from '../../participants/memberships.repository';
 import { Browser, BrowserBinding, checkinLink } from './browser-binding';
 import { CheckinPagesRepository, CheckinSession } from './checkin-pages.repository';
-import { applyEmailPreferences, applyPrivacyLevel, found, withCookie } from './page-actions';
+import {
+  adoptParticipantLanguage,
+  applyEmailPreferences,
+  applyPrivacyLevel,
+  found,
+  withCookie,
+} from './page-actions';
 import { PageError } from './page-error';
 import { PageForm, parsePrivacyLevel, parseSavedFlag, parseShareEarlier } from './page-forms';
 import {
@@ -234,6 +240,7 @@ export class CheckinPagesService {
     const sessionId = this.links.sessionOf(token);
     const session = sessionId === null ? null : await this.repository.findSession(sessionId);
     if (!session) throw PageError.notFound();
+    await adoptParticipantLanguage(this.choices, session);
     return session;
   }
 

@@ -9,6 +9,7 @@ import {
   type Member,
   type RaiseReach,
 } from '../../privacy/participant-choices';
+import { pageParticipantLanguage } from './i18n/page-language';
 import { PageError } from './page-error';
 import { PageForm, parseEmailPreferences, parsePrivacyLevel } from './page-forms';
 
@@ -16,6 +17,18 @@ import { PageForm, parseEmailPreferences, parsePrivacyLevel } from './page-forms
 export function withCookie(response: Response, setCookie: string | null): Response {
   if (setCookie) response.headers.append('set-cookie', setCookie);
   return response;
+}
+
+/**
+ * The page is about this participant: their saved language now comes before the browser's, and a
+ * language this request chose is kept for them (docs/i18n.md).
+ */
+export async function adoptParticipantLanguage(
+  choices: ParticipantChoices,
+  participant: { participantId: string; language: string | null },
+): Promise<void> {
+  const chosen = pageParticipantLanguage(participant.language);
+  if (chosen) await choices.keepLanguage(participant.participantId, chosen);
 }
 
 /** A change that found no row: the membership went away (its group was deleted) meanwhile. */

@@ -14,6 +14,7 @@ const session = (changes: Partial<CheckinSession> = {}): CheckinSession => ({
   groupId: 7,
   groupName: 'Night shift',
   enterpriseName: 'Acme',
+  language: null,
   consentRequired: false,
   consentedAt: null,
   privacyLevel: 0,

@@ -4,7 +4,7 @@
  */
 import type { ConsentRecord } from '../../participants/consent-ledger.repository';
 import type { CheckinSession, MemberSettings } from './checkin-pages.repository';
-import type { Locale } from './i18n/locales';
+import type { Locale } from '../../common/i18n/locales';
 import { pageLocale } from './i18n/page-language';
 import {
   CheckinForm,

@@ -181,21 +181,21 @@ describe('renderPage', () => {
   it('renders the one-click unsubscribe page in the same layout, escaped', () => {
     const html = renderPage('unsubscribe', {
       title: PageTexts.unsubscribeTitle,
-      text: PageTexts.unsubscribeQuestion('checkinReminder'),
+      text: PageTexts.unsubscribeQuestion('checkinReminder', 'Acme'),
       action: `/participant/unsubscribe?token=${HOSTILE}`,
     });
     expect(html).toMatch(/^<!doctype html>\n<html lang="en" dir="ltr">/);
     expect(html).toContain('<meta name="referrer" content="no-referrer">');
     expect(html).toContain(`<h1>${PageTexts.unsubscribeTitle}</h1>`);
-    expect(html).toContain('<p>Stop receiving check-in reminders?</p>');
+    expect(html).toContain('<p>Stop receiving check-in reminders from Acme?</p>');
     expect(html).toContain(
       `<form method="post" action="/participant/unsubscribe?token=${ESCAPED}">\n` +
         '<input type="hidden" name="List-Unsubscribe" value="One-Click">\n' +
         `<button type="submit">${PageTexts.unsubscribeButton}</button>`,
     );
     expect(html).not.toContain('<script');
-    expect(PageTexts.unsubscribedText('privacyRequest')).toBe(
-      'You will no longer receive privacy review requests. You can turn them back on in your settings.',
+    expect(PageTexts.unsubscribedText('privacyRequest', 'Acme')).toBe(
+      'You will no longer receive privacy review requests from Acme. You can turn them back on in your settings.',
     );
   });
 });

@@ -10,7 +10,7 @@
  */
 import { join } from 'node:path';
 import { loadTemplateFolder } from '../../common/templates/template-folder';
-import { type Locale, LOCALE_NAMES, LOCALES, textDirection } from './i18n/locales';
+import { type Locale, LOCALE_NAMES, LOCALES, textDirection } from '../../common/i18n/locales';
 import { pageLocale, pageUrlIn, reloadablePageUrl } from './i18n/page-language';
 import { pageTextsIn } from './pages.messages';
 

@@ -1,13 +1,13 @@
 /**
  * Everything the participant pages say, by language: page titles, section texts, confirmations
- * and error pages. The words are in the message catalogues (i18n/catalogues/<language>.json, ICU
+ * and error pages. The words are in the message catalogues (src/common/i18n/catalogues/<language>.json, ICU
  * MessageFormat, docs/i18n.md); this file gives them the shape the page models and templates
  * use. `PageTexts`, `SAVED_MESSAGES` and `PAGE_ERRORS` are the English ones: code and tests import
  * these, nobody retypes them. Texts are data: the templates escape them like any other value.
  */
 
-import { translator } from './i18n/catalogue';
-import { DEFAULT_LOCALE, type Locale } from './i18n/locales';
+import { levelIndex, levelInWordsIn, translator } from '../../common/i18n/catalogue';
+import { DEFAULT_LOCALE, type Locale } from '../../common/i18n/locales';
 import { pageLocale } from './i18n/page-language';
 
 /** Built once per language. */
@@ -29,7 +29,7 @@ const onOff = (value: unknown) => (value ? 'on' : 'off');
 /** The pages' texts in `locale`. */
 export function pageTexts(locale: Locale) {
   const t = translator(locale);
-  const levelInWords = (level: number) => t(`levelInWords${levelIndex(level)}`);
+  const levelInWords = (level: number) => levelInWordsIn(locale, level);
   return {
     locale,
     checkinTitle: (groupName: string) => t('checkinTitle', { groupName }),
@@ -152,10 +152,12 @@ export function pageTexts(locale: Locale) {
     completedText: t('completedText'),
 
     unsubscribeTitle: t('unsubscribeTitle'),
-    unsubscribeQuestion: (emailType: string) => t('unsubscribeQuestion', { emailType }),
+    unsubscribeQuestion: (emailType: string, enterpriseName: string) =>
+      t('unsubscribeQuestion', { emailType, enterpriseName }),
     unsubscribeButton: t('unsubscribeButton'),
     unsubscribedTitle: t('unsubscribedTitle'),
-    unsubscribedText: (emailType: string) => t('unsubscribedText', { emailType }),
+    unsubscribedText: (emailType: string, enterpriseName: string) =>
+      t('unsubscribedText', { emailType, enterpriseName }),
 
     pendingText: t('pendingText'),
     pendingTryAgain: t('pendingTryAgain'),
@@ -166,10 +168,6 @@ export function pageTexts(locale: Locale) {
 }
 
 export type PageTextSet = ReturnType<typeof pageTexts>;
-
-/** 0–5; anything else reads as 0 (the catalogues have a text per level). */
-const levelIndex = (level: number) =>
-  Number.isInteger(level) && level >= 0 && level <= 5 ? level : 0;
 
 const textsIn = perLocale(pageTexts);
 

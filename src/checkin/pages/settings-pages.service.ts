@@ -18,7 +18,13 @@ import { SessionsRepository } from '../../sessions/sessions.repository';
 import { openJson } from '../../sessions/transcript-codec';
 import { Browser, BrowserBinding, settingsLink } from './browser-binding';
 import { CheckinPagesRepository, MemberSettings } from './checkin-pages.repository';
-import { applyEmailPreferences, applyPrivacyLevel, found, withCookie } from './page-actions';
+import {
+  adoptParticipantLanguage,
+  applyEmailPreferences,
+  applyPrivacyLevel,
+  found,
+  withCookie,
+} from './page-actions';
 import { PageError } from './page-error';
 import { PageForm, parseSavedFlag, parseShareEarlier } from './page-forms';
 import { settingsPath, SettingsForm, withSavedFlag } from './page-links';
@@ -205,6 +211,8 @@ export class SettingsPagesService {
         checkinReminder: data.checkinReminder,
         privacyRequest: data.privacyRequest,
       },
+      // The language chosen on these pages (docs/i18n.md); null: never chosen.
+      language: data.language,
       groups: data.groups,
       sessions: sessions.map((session) => {
         const full = doneHere.has(session.sessionId);
@@ -253,6 +261,7 @@ export class SettingsPagesService {
     const member = link ? await this.repository.findMember(link.participantId, link.groupId) : null;
     // A link signed before the last sign-out, consent withdrawal (or erasure) is revoked.
     if (!member || member.linkVersion !== link?.linkVersion) throw PageError.notFound();
+    await adoptParticipantLanguage(this.choices, member);
     return { member, token: token as string };
   }
 

@@ -13,6 +13,7 @@ import {
   UnsubscribeLink,
 } from '../../participants/participants.repository';
 import { ParticipantChoices } from '../../privacy/participant-choices';
+import { adoptParticipantLanguage } from './page-actions';
 import { PageError } from './page-error';
 import { PageRenderer } from './page-renderer';
 import { currentPageTexts } from './pages.messages';
@@ -32,13 +33,16 @@ export class UnsubscribePages {
     private readonly renderer: PageRenderer,
   ) {}
 
-  /** GET: asks, changes nothing. A revoked link (docs/security.md) is not valid here already. */
+  /**
+   * GET: asks, changes nothing. A revoked link (docs/security.md) is not valid here already. The
+   * page names the enterprise whose mails stop, in the participant's language.
+   */
   async confirm(token: unknown): Promise<Response> {
     const target = this.targetOf(token);
-    if (!(await this.participants.unsubscribeLinkValid(target))) throw UnsubscribePages.notValid();
+    const { enterpriseName } = await this.shownTarget(target);
     return this.renderer.page('unsubscribe', {
       title: currentPageTexts().unsubscribeTitle,
-      text: currentPageTexts().unsubscribeQuestion(target.emailType),
+      text: currentPageTexts().unsubscribeQuestion(target.emailType, enterpriseName),
       action: unsubscribePath(target.token),
     });
   }
@@ -46,13 +50,25 @@ export class UnsubscribePages {
   /** POST: turns the preference off, with its ledger row. */
   async unsubscribe(token: unknown): Promise<Response> {
     const target = this.targetOf(token);
+    const { enterpriseName } = await this.shownTarget(target);
     if (!(await this.choices.unsubscribe(target, target.emailType))) {
       throw UnsubscribePages.notValid();
     }
     return this.renderer.page('notice', {
       title: currentPageTexts().unsubscribedTitle,
-      text: currentPageTexts().unsubscribedText(target.emailType),
+      text: currentPageTexts().unsubscribedText(target.emailType, enterpriseName),
     });
+  }
+
+  /** What the page shows of a valid link's participant; a 404 page when the link is not valid. */
+  private async shownTarget(target: UnsubscribeTarget): Promise<{ enterpriseName: string }> {
+    const shown = await this.participants.unsubscribeLinkTarget(target);
+    if (!shown) throw UnsubscribePages.notValid();
+    await adoptParticipantLanguage(this.choices, {
+      participantId: target.participantId,
+      language: shown.language,
+    });
+    return shown;
   }
 
   /** The preference an unsubscribe token names; a 404 page when it is not valid. */

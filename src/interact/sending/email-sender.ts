@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { PiiCipher } from '../../common/crypto/pii-cipher';
+import { DEFAULT_LOCALE, supportedLocale } from '../../common/i18n/locales';
 import { levelOfNames } from '../../common/privacy-model';
 import type { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
@@ -50,6 +51,10 @@ export class EmailSender {
       message.type === 'privacyNotice' ? null : this.links.unsubscribeUrl(link, message.type);
     const mail = renderMail({
       type: message.type,
+      locale: supportedLocale(message.language) ?? DEFAULT_LOCALE,
+      enterpriseName: message.enterpriseName,
+      operatorName: this.config.checkin.operatorName,
+      privacyNoticeUrl: this.config.checkin.privacyNoticeUrl,
       groupName: message.groupName,
       settingsUrl: this.links.settingsUrl(link),
       unsubscribeUrl,
@@ -62,6 +67,7 @@ export class EmailSender {
       const outgoing: OutgoingMail = {
         id: message.id,
         to: this.cipher.decrypt(message.emailCiphertext),
+        fromName: message.enterpriseName,
         ...mail,
         headers: unsubscribeUrl
           ? {

@@ -21,8 +21,10 @@ const MESSAGE = columnsOf(EmailMessageEntity, [
 
 /** A queued mail with what rendering and sending it needs. */
 export type MessageToSend = RowOf<typeof MESSAGE> &
-  Pick<ParticipantEntity, 'emailCiphertext'> &
+  Pick<ParticipantEntity, 'emailCiphertext' | 'language'> &
   Pick<EnterpriseEntity, 'sandbox'> & {
+    /** The enterprise's name: the mail's sender (display name) and named in it. */
+    enterpriseName: EnterpriseEntity['name'];
     /** The participant's preference for this type, now (a notice has none: always true). */
     prefOn: boolean;
     groupName: GroupEntity['name'];
@@ -72,7 +74,7 @@ export class EmailSendingRepository {
               coalesce(p.requested_privacy, g.requested_privacy) AS "requestedPrivacy",
               coalesce(m.privacy_level, 0) AS "privacyLevel",
               coalesce(m.link_version, 0) AS "linkVersion",
-              en.sandbox AS "sandbox"
+              en.sandbox AS "sandbox", en.name AS "enterpriseName", p.language
          FROM email_messages e
          JOIN enterprises en ON en.id = e.enterprise_id
          JOIN participants p ON p.id = e.participant_id

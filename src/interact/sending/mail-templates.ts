@@ -1,19 +1,29 @@
 /**
- * The mails (docs/emails.md): a text and an HTML part each, rendered with eta (HTML auto-escaped).
- * Every mail names the group, links to the participant's settings page and to a one-click
- * unsubscribe for its type. The markup is in files, loaded once at start like the pages'
- * (src/common/templates/template-folder.ts, docs/design.md "Templates"): per mail
- * `templates/<mail>.text.eta` and `templates/<mail>.html.eta`, the HTML parts laid out in
- * `templates/partials/layout.html.eta` (which carries the settings and unsubscribe links).
+ * The mails (docs/emails.md): a text and an HTML part each, rendered with eta (HTML auto-escaped),
+ * in the participant's language (docs/i18n.md: the words are in the message catalogues,
+ * `src/common/i18n/catalogues/<language>.json`, keys `mail…`). Every mail names the enterprise
+ * (also its sender's display name, mailer.ts) and the group, says why it was sent, links to the
+ * participant's settings page and to a one-click unsubscribe for its type (a security notice has
+ * none), and says who runs the service, with its privacy notice. The markup is in files, loaded
+ * once at start like the pages' (src/common/templates/template-folder.ts, docs/design.md
+ * "Templates"): per mail `templates/<mail>.text.eta` and `templates/<mail>.html.eta`, the HTML
+ * parts laid out in `templates/partials/layout.html.eta`.
  */
 import { join } from 'node:path';
-import { levelInWords } from '../../common/privacy-model';
+import { levelInWordsIn, translator } from '../../common/i18n/catalogue';
+import { type Locale, textDirection } from '../../common/i18n/locales';
 import { loadTemplateFolder } from '../../common/templates/template-folder';
 import type { MailType } from '../interact.errors';
 
 export interface MailModel {
   type: MailType;
+  /** The participant's language (English when they never chose one). */
+  locale: Locale;
+  enterpriseName: string;
   groupName: string;
+  /** Who runs the service (OPERATOR_NAME) and its privacy notice; null when not configured. */
+  operatorName: string | null;
+  privacyNoticeUrl: string | null;
   settingsUrl: string;
   /** The one-click unsubscribe of the type; null for a notice (not subject to preferences). */
   unsubscribeUrl: string | null;
@@ -24,21 +34,15 @@ export interface MailModel {
   notice: { from: number; to: number } | null;
 }
 
-const SUBJECTS: Record<MailType, (groupName: string) => string> = {
-  checkinReminder: (groupName) => `Time for your check-in with ${groupName}`,
-  privacyRequest: (groupName) => `${groupName} asks you to review your privacy settings`,
-  privacyNotice: (groupName) => `Your privacy level with ${groupName} was raised`,
-};
-
-/** Where the mail templates are: next to this file, in `src/` (ts-jest) as in `dist/`. */
-export const MAIL_TEMPLATE_DIR = join(__dirname, 'templates');
-
 /** Each mail's templates: `<name>.text.eta` and `<name>.html.eta` in MAIL_TEMPLATE_DIR. */
 export const MAIL_TEMPLATES: { readonly [T in MailType]: string } = {
   checkinReminder: 'checkin-reminder',
   privacyRequest: 'privacy-request',
   privacyNotice: 'privacy-notice',
 };
+
+/** Where the mail templates are: next to this file, in `src/` (ts-jest) as in `dist/`. */
+export const MAIL_TEMPLATE_DIR = join(__dirname, 'templates');
 
 const names = Object.values(MAIL_TEMPLATES);
 export const MAIL_TEXT_TEMPLATES = names.map((name) => `${name}.text.eta`);
@@ -49,18 +53,87 @@ const textEngine = loadTemplateFolder(MAIL_TEMPLATE_DIR, MAIL_TEXT_TEMPLATES, {
 });
 const htmlEngine = loadTemplateFolder(MAIL_TEMPLATE_DIR, MAIL_HTML_TEMPLATES, { autoEscape: true });
 
-export function renderMail(model: MailModel): { subject: string; text: string; html: string } {
-  const data = {
-    ...model,
-    requestedWords: levelInWords(model.requestedLevel),
-    currentWords: levelInWords(model.currentLevel),
-    fromWords: model.notice ? levelInWords(model.notice.from) : '',
-    toWords: model.notice ? levelInWords(model.notice.to) : '',
+/** Header values and one-line texts cannot carry line breaks: a name is one line. */
+const oneLine = (text: string) => text.replace(/[\r\n]+/g, ' ');
+
+/** Everything a mail says, in its language, with its values in (the templates only lay it out). */
+function mailWords(model: MailModel) {
+  const t = translator(model.locale);
+  const words = (level: number) => levelInWordsIn(model.locale, level);
+  const names = {
+    enterpriseName: oneLine(model.enterpriseName),
+    groupName: oneLine(model.groupName),
+  };
+  const notice = model.notice ?? { from: 0, to: 0 };
+  const subjects: { readonly [T in MailType]: string } = {
+    checkinReminder: t('mailReminderSubject', names),
+    privacyRequest: t('mailRequestSubject', names),
+    privacyNotice: t('mailNoticeSubject', names),
   };
   return {
-    // Header values cannot carry line breaks: a group name is one line.
-    subject: SUBJECTS[model.type](model.groupName.replace(/[\r\n]+/g, ' ')),
-    text: textEngine.render(`${MAIL_TEMPLATES[model.type]}.text.eta`, data),
-    html: htmlEngine.render(`${MAIL_TEMPLATES[model.type]}.html.eta`, data),
+    subject: subjects[model.type],
+    greeting: t('mailGreeting'),
+    reminder: {
+      text: t('mailReminderText', names),
+      start: t('mailReminderStart'),
+      startAt: t('mailReminderStartAt', { url: model.checkinUrl ?? '' }),
+      why: t('mailReminderWhy', names),
+      stopAt: t('mailReminderStop', { url: model.unsubscribeUrl ?? '' }),
+    },
+    request: {
+      text: t('mailRequestText', names),
+      wanted: t('mailRequestWanted', {
+        requested: model.requestedLevel,
+        requestedWords: words(model.requestedLevel),
+      }),
+      current: t('mailRequestCurrent', {
+        current: model.currentLevel,
+        currentWords: words(model.currentLevel),
+      }),
+      choice: t('mailRequestChoice'),
+      review: t('mailRequestReview'),
+      reviewAt: t('mailRequestReviewAt', { url: model.settingsUrl }),
+      why: t('mailRequestWhy', names),
+      stopAt: t('mailRequestStop', { url: model.unsubscribeUrl ?? '' }),
+    },
+    notice: {
+      text: t('mailNoticeText', { ...names, from: notice.from, to: notice.to }),
+      before: t('mailNoticeBefore', { fromWords: words(notice.from) }),
+      now: t('mailNoticeNow', { toWords: words(notice.to) }),
+      undo: t('mailNoticeUndo'),
+      undoLink: t('mailNoticeUndoLink'),
+      undoAt: t('mailNoticeUndoAt', { url: model.settingsUrl }),
+      why: t('mailNoticeWhy'),
+    },
+    settingsLink: t('mailSettingsLink'),
+    settingsAt: t('mailSettingsAt', { url: model.settingsUrl }),
+    unsubscribeLink: t('mailUnsubscribeLink'),
+    operator: model.operatorName
+      ? t('mailOperator', { ...names, operatorName: oneLine(model.operatorName) })
+      : null,
+    privacyNoticeLink: t('mailPrivacyNoticeLink'),
+    privacyNoticeAt: model.privacyNoticeUrl
+      ? t('mailPrivacyNoticeAt', { url: model.privacyNoticeUrl })
+      : null,
+  };
+}
+
+/** The text part's last lines: who runs the service and its privacy notice, after a blank line. */
+function operatorLines(words: Pick<MailWords, 'operator' | 'privacyNoticeAt'>): string {
+  const lines = [words.operator, words.privacyNoticeAt].filter((line) => line !== null);
+  return lines.length === 0 ? '' : `\n${lines.join('\n')}\n`;
+}
+
+export type MailWords = ReturnType<typeof mailWords>;
+
+export function renderMail(model: MailModel): { subject: string; text: string; html: string } {
+  const words = mailWords(model);
+  const m = { ...words, operatorLines: operatorLines(words) };
+  const data = { ...model, m, lang: model.locale, dir: textDirection(model.locale) };
+  const name = MAIL_TEMPLATES[model.type];
+  return {
+    subject: m.subject,
+    text: textEngine.render(`${name}.text.eta`, data),
+    html: htmlEngine.render(`${name}.html.eta`, data),
   };
 }

@@ -55,6 +55,7 @@ describe('the recipient handed to nodemailer', () => {
   const mail = (to: string): OutgoingMail => ({
     id: 'm1',
     to,
+    fromName: 'Acme',
     subject: 'Hello',
     text: 'Hello',
     html: '<p>Hello</p>',

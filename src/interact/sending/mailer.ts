@@ -3,12 +3,15 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import nodemailer, { Transporter } from 'nodemailer';
 import { plainEmailAddress } from '../../common/validation/email-address';
+import { senderAddress } from '../../config/validators';
 import type { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
 
 export interface OutgoingMail {
   id: string;
   to: string;
+  /** The sender's display name: the enterprise's name, at EMAIL_FROM's address (docs/emails.md). */
+  fromName: string;
   subject: string;
   text: string;
   html: string;
@@ -52,6 +55,12 @@ export function smtpFailureCode(error: unknown): string {
   return 'error';
 }
 
+/** A display name is one line, and not so long that mail clients cut it oddly. */
+function displayName(name: string): string {
+  const line = name.replace(/[\r\n\t]+/g, ' ').trim();
+  return line.length > 78 ? `${line.slice(0, 77)}…` : line;
+}
+
 /**
  * Sends mails with nodemailer over pooled SMTP (SMTP_URL). With the file transport (the
  * development default; production only with MAIL_TRANSPORT=file), each mail is written as
@@ -62,9 +71,13 @@ export class Mailer implements OnModuleDestroy {
   private readonly logger = new Logger(Mailer.name);
   private readonly transport: Transporter;
   private readonly mailDir: string | null;
+  /** EMAIL_FROM's address (its display name, if any, is replaced by each mail's sender). */
+  private readonly fromAddress: string;
 
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
-    const { transport, smtpUrl, mailDir } = config.email;
+    const { transport, smtpUrl, mailDir, from } = config.email;
+    // The configuration accepts only an EMAIL_FROM with one plain address (config.ts).
+    this.fromAddress = senderAddress(from) ?? from;
     if (transport === 'smtp' && smtpUrl) {
       const url = new URL(smtpUrl);
       url.searchParams.set('pool', 'true');
@@ -84,7 +97,7 @@ export class Mailer implements OnModuleDestroy {
     const address = plainEmailAddress(mail.to);
     if (address === null) throw new NotPlainAddressError();
     const info = (await this.transport.sendMail({
-      from: this.config.email.from,
+      from: { name: displayName(mail.fromName), address: this.fromAddress },
       to: { name: '', address },
       subject: mail.subject,
       text: mail.text,

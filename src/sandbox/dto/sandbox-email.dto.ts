@@ -12,6 +12,10 @@ const EXAMPLE_MEMBERSHIP = {
 };
 const EXAMPLE_MAIL = renderMail({
   type: 'checkinReminder',
+  locale: 'en',
+  enterpriseName: 'Acme',
+  operatorName: 'Wellbeing Services Ltd',
+  privacyNoticeUrl: 'https://wellbeing.example/privacy',
   groupName: 'Night shift',
   settingsUrl: exampleSettingsUrl(EXAMPLE_MEMBERSHIP),
   unsubscribeUrl: exampleUnsubscribeUrl(EXAMPLE_MEMBERSHIP, 'checkinReminder'),

@@ -6,12 +6,19 @@
  * so no handler passes it along. Requests elsewhere (the API) have none and read English.
  *
  * A language chosen with `?lang=` is remembered in this browser (the `checkin_lang` cookie, a
- * year), so the answers to its forms and the pages after them stay in it.
+ * year), so the answers to its forms and the pages after them stay in it, and for the participant
+ * the page is about (`participants.language`, pageParticipantLanguage), so their other browsers
+ * and their mails follow it.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { parseCookie, stringifySetCookie } from 'cookie';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { DEFAULT_LOCALE, type Locale, negotiateLocale, supportedLocale } from './locales';
+import {
+  DEFAULT_LOCALE,
+  type Locale,
+  negotiateLocale,
+  supportedLocale,
+} from '../../../common/i18n/locales';
 
 /** The browser's chosen language (not a secret, not tied to anyone: only a language code). */
 export const LANGUAGE_COOKIE = 'checkin_lang';
@@ -26,6 +33,8 @@ interface PageRequest {
   query: string | null;
   /** The language cookie, as sent. */
   cookie: string | null;
+  /** The saved language of the participant the page is about, once the page knows them. */
+  participant?: string | null;
   acceptLanguage: string | undefined;
   /** The request's path and query, for the language switcher's links. */
   url: string;
@@ -96,10 +105,30 @@ export function pageLocale(): Locale {
   if (!request) return DEFAULT_LOCALE;
   request.locale ??= negotiateLocale({
     query: request.query,
-    saved: request.cookie,
+    saved: request.participant,
+    remembered: request.cookie,
     acceptLanguage: request.acceptLanguage,
   });
   return request.locale;
+}
+
+/**
+ * The page is about a participant whose saved language is `saved` (null: never chosen): it now
+ * comes after `?lang=` and before the browser's own choices. Answers the language to save for
+ * them, when this request chose one (docs/i18n.md): a `?lang=` other than the saved one, or,
+ * with nothing saved yet, the language this browser remembers. `Accept-Language` is never saved:
+ * it says what a browser reads, not what the person chose (and would be whoever opened the link
+ * first). Null outside a page request or when there is nothing to save.
+ */
+export function pageParticipantLanguage(saved: string | null): Locale | null {
+  const request = storage.getStore();
+  if (!request) return null;
+  request.participant = saved;
+  request.locale = undefined;
+  const query = supportedLocale(request.query);
+  if (query) return query === saved ? null : query;
+  if (saved !== null) return null;
+  return supportedLocale(request.cookie);
 }
 
 /**

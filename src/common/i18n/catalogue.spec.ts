@@ -46,6 +46,9 @@ const SAMPLE_VALUES = {
   operatorName: 'Wellbeing Services Ltd',
   levelWords: '…',
   days: 365,
+  url: 'https://checkin.example/participant/settings?token=…',
+  fromWords: '…',
+  toWords: '…',
 };
 
 describe('the message catalogues', () => {

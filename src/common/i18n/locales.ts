@@ -1,6 +1,7 @@
 /**
  * The participant pages' languages and how a request's language is chosen (docs/i18n.md):
- * `?lang=`, then the participant's saved choice, then `Accept-Language`, then English.
+ * `?lang=`, then the participant's saved choice, then the browser's remembered choice, then
+ * `Accept-Language`, then English.
  */
 import Negotiator from 'negotiator';
 
@@ -67,13 +68,23 @@ export interface LocaleSources {
   query?: unknown;
   /** The participant's saved choice, when the page knows the participant. */
   saved?: string | null;
+  /** The choice this browser remembers (the language cookie). */
+  remembered?: string | null;
   /** The `Accept-Language` header. */
   acceptLanguage?: string | string[];
 }
 
-/** The page's language: `?lang=`, the saved choice, `Accept-Language` (by preference), English. */
-export function negotiateLocale({ query, saved, acceptLanguage }: LocaleSources): Locale {
-  const chosen = supportedLocale(query) ?? supportedLocale(saved);
+/**
+ * The page's language: `?lang=`, the participant's saved choice, the browser's remembered one,
+ * `Accept-Language` (by preference), English.
+ */
+export function negotiateLocale({
+  query,
+  saved,
+  remembered,
+  acceptLanguage,
+}: LocaleSources): Locale {
+  const chosen = supportedLocale(query) ?? supportedLocale(saved) ?? supportedLocale(remembered);
   if (chosen) return chosen;
   const header = Array.isArray(acceptLanguage) ? acceptLanguage.join(',') : acceptLanguage;
   if (header) {

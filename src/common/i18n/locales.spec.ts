@@ -16,9 +16,12 @@ describe('the page language', () => {
     expect(supportedLocale('d'.repeat(100))).toBeNull();
   });
 
-  it('is ?lang=, then the saved choice, then Accept-Language by preference, then English', () => {
-    expect(negotiateLocale({ query: 'ja', saved: 'fr', acceptLanguage: 'de' })).toBe('ja');
-    expect(negotiateLocale({ query: 'xx', saved: 'fr', acceptLanguage: 'de' })).toBe('fr');
+  it('is ?lang=, the participant’s choice, the browser’s, Accept-Language by preference, English', () => {
+    const all = { query: 'ja', saved: 'fr', remembered: 'sv', acceptLanguage: 'de' };
+    expect(negotiateLocale(all)).toBe('ja');
+    expect(negotiateLocale({ ...all, query: 'xx' })).toBe('fr');
+    expect(negotiateLocale({ ...all, query: null, saved: 'xx' })).toBe('sv');
+    expect(negotiateLocale({ ...all, query: null, saved: null, remembered: null })).toBe('de');
     expect(negotiateLocale({ query: null, saved: null, acceptLanguage: 'de' })).toBe('de');
     expect(negotiateLocale({ acceptLanguage: 'tlh, fr-CH;q=0.8, de;q=0.9' })).toBe('de');
     expect(negotiateLocale({ acceptLanguage: 'zh-TW, zh;q=0.5' })).toBe('zh-Hans');

@@ -50,6 +50,14 @@ export function translator(locale: Locale): Translate {
   return translate;
 }
 
+/** 0–5; anything else reads as 0 (the catalogues have a text per level). */
+export const levelIndex = (level: number): number =>
+  Number.isInteger(level) && level >= 0 && level <= 5 ? level : 0;
+
+/** What a privacy level shows, continuing a sentence ("…: all of level 3, and …"), in `locale`. */
+export const levelInWordsIn = (locale: Locale, level: number): string =>
+  translator(locale)(`levelInWords${levelIndex(level)}`);
+
 /** Every language's catalogue as written (for the tests that compare them). */
 export function allCatalogues(): Record<Locale, Record<string, string>> {
   return Object.fromEntries(LOCALES.map((locale) => [locale, readCatalogue(locale)])) as Record<
