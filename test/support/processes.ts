@@ -42,6 +42,7 @@ function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   // No SIGTERM drain unless a test asks for one (test/chaos/sigterm.e2e-spec.ts).
   // Retention off: tests ingest results at fixed dates, which age (a test may set it).
   // Limits per client address off: every test talks from 127.0.0.1 (a test may set them).
+  // No operations port: processes of parallel test files would all want 9464 (a test may set one).
   return {
     ...base,
     NODE_ENV: 'test',
@@ -50,6 +51,7 @@ function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
     TRANSCRIPT_RETENTION_DAYS: '0',
     PUBLIC_RATE_LIMIT_REQUESTS: '0',
     AUTH_FAILURE_LIMIT: '0',
+    OPS_PORT: '0',
     ...env,
   };
 }
@@ -159,6 +161,7 @@ export function startWorker(env: Record<string, string>): Promise<ChildProcess> 
       PATH: process.env.PATH,
       HOME: process.env.HOME,
       NODE_ENV: 'test',
+      OPS_PORT: '0',
       ...env,
       LOG_LEVEL: 'info',
     },
