@@ -35,9 +35,16 @@ if (!hasPromtool && !process.env.CI) {
   );
 }
 
-/** Runs promtool; answers its exit code and output. */
+/** Runs promtool (with `input` on stdin); answers its exit code and output. */
 function promtool(...args: string[]): { status: number | null; output: string } {
-  const result = spawnSync('promtool', args, { encoding: 'utf8' });
+  return promtoolWithInput('', ...args);
+}
+
+function promtoolWithInput(
+  input: string,
+  ...args: string[]
+): { status: number | null; output: string } {
+  const result = spawnSync('promtool', args, { encoding: 'utf8', input });
   if (result.error) throw result.error;
   return { status: result.status, output: `${result.stdout}${result.stderr}` };
 }
@@ -246,8 +253,9 @@ describe('the Grafana dashboard (deploy/grafana/checkin.json)', () => {
   });
 });
 
-describe('the metrics the rules and the dashboard use', () => {
+describe('the metrics the processes expose, and those the rules and the dashboard use', () => {
   let exposed: Set<string>;
+  let exposition: string;
 
   beforeAll(async () => {
     // An API with its workers exposes every figure of both processes (docs/operations.md).
@@ -259,6 +267,7 @@ describe('the metrics the rules and the dashboard use', () => {
     );
     try {
       const scrape = await Scrape.of(opsPort);
+      exposition = scrape.text;
       exposed = new Set([...scrape.families(), ...scrape.samples.map((sample) => sample.name)]);
     } finally {
       await api.stop();
@@ -268,7 +277,20 @@ describe('the metrics the rules and the dashboard use', () => {
     exposed.add('up');
   }, 60_000);
 
-  it('are all exposed by the processes', () => {
+  describeWithPromtool('with promtool', () => {
+    it('follow Prometheus naming (promtool check metrics): only prom-client’s own defaults do not', () => {
+      const linted = promtoolWithInput(exposition, 'check', 'metrics');
+      const problems = linted.output.split('\n').filter((line) => line.trim() !== '');
+      // prom-client names three gauges `…_total`; the service's own figures have no finding.
+      expect(problems.sort()).toEqual([
+        'nodejs_active_handles_total non-counter metrics should not have "_total" suffix',
+        'nodejs_active_requests_total non-counter metrics should not have "_total" suffix',
+        'nodejs_active_resources_total non-counter metrics should not have "_total" suffix',
+      ]);
+    });
+  });
+
+  it('the rules and the dashboard use only metrics the processes expose', () => {
     const used = [
       ...alertRules().map((rule) => rule.expr),
       ...dashboardTargets().map((target) => target.expr),
