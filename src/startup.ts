@@ -75,9 +75,9 @@ export async function startupChecks(
  */
 export async function openOpsPort(
   config: AppConfig,
-  process: OpsProcess,
+  kind: OpsProcess,
 ): Promise<OpsServer | null> {
-  const port = opsPortOf(config, process);
+  const port = opsPortOf(config, kind);
   if (port === 0) return null;
   const { OpsServer, OpsPortInUseError } = await import('./operations/ops-server.js');
   try {
