@@ -73,10 +73,7 @@ export async function startupChecks(
  * is loaded, so a port already in use stops the process — one line, exit 1 — before a worker has
  * leased anything. Null when OPS_PORT=0.
  */
-export async function openOpsPort(
-  config: AppConfig,
-  kind: OpsProcess,
-): Promise<OpsServer | null> {
+export async function openOpsPort(config: AppConfig, kind: OpsProcess): Promise<OpsServer | null> {
   const port = opsPortOf(config, kind);
   if (port === 0) return null;
   const { OpsServer, OpsPortInUseError } = await import('./operations/ops-server.js');
