@@ -14,7 +14,9 @@ import { fastifyTrustProxy } from './common/rate-limit/client-address';
 import { REQUEST_ID_HEADER, requestIdFor } from './common/logging/logger-options';
 import { setupOpenApi } from './common/swagger/openapi';
 import { setupQueueDashboard } from './queues/queue-dashboard';
-import { AppConfig } from './config/config';
+import { AppConfig, opsPortOf } from './config/config';
+import { Measurements } from './common/measurements/measurements';
+import { installRequestDuration } from './operations/request-duration';
 import { ShutdownState } from './common/lifecycle/shutdown-state';
 import { PARTICIPANT_PAGE_PREFIXES } from './participant-links/link-paths';
 
@@ -93,6 +95,8 @@ export async function createApp(
     void reply.header(REQUEST_ID_HEADER, request.id);
     done();
   });
+  // The request-duration histogram, only while the operations port is on (docs/operations.md).
+  if (opsPortOf(config, 'api') !== 0) installRequestDuration(fastify, app.get(Measurements));
   const shutdown = app.get(ShutdownState);
   fastify.addHook('onSend', (_request, reply, _payload, done) => {
     if (shutdown.draining) void reply.header('connection', 'close');

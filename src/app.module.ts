@@ -6,7 +6,7 @@ import { PublicRateLimitGuard } from './common/rate-limit/public-rate-limit.guar
 import { RateLimitGuard } from './common/rate-limit/rate-limit.guard';
 import { RateLimitModule } from './common/rate-limit/rate-limit.module';
 import { SpecValidationPipe } from './common/validation/spec-validation.pipe';
-import { AppConfig } from './config/config';
+import { AppConfig, opsPortOf } from './config/config';
 import { CoreModule } from './core.module';
 import { ApiKeyGuard } from './enterprises/api-key.guard';
 import { EnterprisesModule } from './enterprises/enterprises.module';
@@ -19,6 +19,7 @@ import { PrivacyModule } from './privacy/privacy.module';
 import { IngestionApiModule } from './checkin/ingestion/ingestion-api.module';
 import { HealthModule } from './health/health.module';
 import { MetricsModule } from './metrics/metrics.module';
+import { OperationsModule } from './operations/operations.module';
 import { bullRoot } from './queues/bull-root';
 import { QueueDashboardModule } from './queues/queue-dashboard';
 import { WebhooksModule } from './webhooks/webhooks.module';
@@ -59,6 +60,8 @@ export class AppModule {
         bullRoot(config),
         ...(config.adminToken ? [QueueDashboardModule.register(DASHBOARD_QUEUES)] : []),
         ...(config.runWorkers ? WORKER_MODULES : []),
+        // What the operations port serves (docs/operations.md), while it is on.
+        ...(opsPortOf(config, 'api') !== 0 ? [OperationsModule] : []),
       ],
       providers: [
         // Guards run in this order: authenticate (refusing addresses over the authentication

@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
 import { CryptoModule } from './common/crypto/crypto.module';
+import { MeasurementsModule } from './common/measurements/measurements';
 import { buildLoggerOptions } from './common/logging/logger-options';
 import type { AppConfig } from './config/config';
 import { AppConfigModule } from './config/config.module';
@@ -8,7 +9,8 @@ import { DatabaseModule } from './database/database.module';
 
 /**
  * What every process (API, worker, CLI) is built on, each piece global: the validated
- * configuration, PostgreSQL, the PII cipher and, except for the CLI, structured logs.
+ * configuration, PostgreSQL, the PII cipher, the registry of measurements (docs/operations.md)
+ * and, except for the CLI, structured logs.
  */
 @Module({})
 export class CoreModule {
@@ -23,6 +25,7 @@ export class CoreModule {
         ...(options.logs === false ? [] : [LoggerModule.forRoot(buildLoggerOptions(config))]),
         DatabaseModule.forRoot(config, { poolSize: options.poolSize }),
         CryptoModule,
+        MeasurementsModule,
       ],
     };
   }

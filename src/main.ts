@@ -1,38 +1,40 @@
 /**
  * The HTTP API process: validate configuration, make sure PostgreSQL (database created,
- * migrations run) and Redis are there, then serve. A failure at any of these steps is one clear
- * line on stderr and exit code 1.
+ * migrations run) and Redis are there, open the operations port, then serve. A failure at any of
+ * these steps is one clear line on stderr and exit code 1. SIGTERM drains, closes, logs
+ * "Stopped" and exits 0 (docs/operations.md).
  */
 import 'reflect-metadata';
-import { startupChecks, startupNotice } from './startup';
+import {
+  dependencyTargets,
+  onStopSignals,
+  openOpsPort,
+  startupChecks,
+  startupNotice,
+} from './startup';
 
 async function main(): Promise<void> {
   const config = await startupChecks();
+  const ops = await openOpsPort(config, 'api');
   // The application is loaded once the checks pass: a refusal does not wait for it.
   const { Logger } = await import('@nestjs/common');
   const { createApp, drainAndClose } = await import('./app.factory.js');
   const { DemoBootstrap } = await import('./enterprises/demo-bootstrap.js');
   const app = await createApp(config, { shutdownHooks: false });
   await app.listen({ port: config.port, host: config.host });
+  if (ops) ops.serve((await import('./operations/ops-targets.js')).opsTargetsOf(app));
   const logger = new Logger('Main');
-  // SIGTERM (orchestrators, `kill`): drain, then close. SIGINT (Ctrl-C): close at once.
-  let stopping = false;
-  const stop = (signal: NodeJS.Signals, drainMs: number) => {
-    if (stopping) return;
-    stopping = true;
+  // SIGTERM: drain, then close. SIGINT (Ctrl-C): close at once.
+  onStopSignals(logger, async (signal) => {
+    const drainMs = signal === 'SIGTERM' ? config.shutdownDrainMs : 0;
     logger.log(`${signal}: draining for ${drainMs} ms, then closing`);
-    drainAndClose(app, drainMs).then(
-      () => process.exit(0),
-      (error: unknown) => {
-        logger.error(`Shutdown failed: ${(error as Error).message}`);
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGTERM', () => stop('SIGTERM', config.shutdownDrainMs));
-  process.on('SIGINT', () => stop('SIGINT', 0));
+    await drainAndClose(app, drainMs);
+    await ops?.close();
+  });
   const notice = startupNotice();
   if (notice) logger.warn(notice);
+  logger.log(`Using ${dependencyTargets(config)}`);
+  if (ops) logger.log(`Operations port on ${ops.address}: /metrics, /livez, /readyz`);
   logger.log(
     `Listening on ${config.host}:${config.port} (public URL ${config.publicBaseUrl}, Swagger UI ${config.publicBaseUrl}/docs)`,
   );

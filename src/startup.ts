@@ -4,9 +4,10 @@
  * and the entry points load the application only after these checks, so a refusal costs no more
  * than reading the configuration.
  */
-import { AppConfig, ConfigError, loadConfig } from './config/config';
+import { AppConfig, ConfigError, loadConfig, opsPortOf, type OpsProcess } from './config/config';
 import { withLocalSecrets } from './config/local-secrets';
 import { DependencyUnavailableError } from './database/dependency-errors';
+import type { OpsServer } from './operations/ops-server';
 
 /** Prints one line and exits: start-up problems are the operator's to fix, not stack traces. */
 function fail(message: string): never {
@@ -65,4 +66,68 @@ export async function startupChecks(
     }
     fail(`Start-up failed: ${(error as Error).message}`);
   }
+}
+
+/**
+ * Opens this process's operations port (docs/operations.md, "Monitoring") before the application
+ * is loaded, so a port already in use stops the process — one line, exit 1 — before a worker has
+ * leased anything. Null when OPS_PORT=0.
+ */
+export async function openOpsPort(config: AppConfig, kind: OpsProcess): Promise<OpsServer | null> {
+  const port = opsPortOf(config, kind);
+  if (port === 0) return null;
+  const { OpsServer, OpsPortInUseError } = await import('./operations/ops-server.js');
+  try {
+    return await OpsServer.listen(config.ops.host, port);
+  } catch (error) {
+    if (error instanceof OpsPortInUseError) fail(error.message);
+    const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    fail(
+      `The operations port cannot listen on ${config.ops.host}:${port} (${code}); check OPS_HOST and OPS_PORT.`,
+    );
+  }
+}
+
+/**
+ * Which PostgreSQL and Redis this process uses, for its start-up line: host, port and database,
+ * never the user or password the URLs may carry.
+ */
+export function dependencyTargets(config: AppConfig): string {
+  const postgres = new URL(config.database.url);
+  const redis = new URL(config.redis.url);
+  const postgresHost = postgres.hostname || postgres.searchParams.get('host') || 'localhost';
+  const database = decodeURIComponent(postgres.pathname.replace(/^\//, '')) || '(the default)';
+  return (
+    `PostgreSQL at ${postgresHost}:${postgres.port || '5432'}, database ${database}; ` +
+    `Redis at ${redis.hostname}:${redis.port || '6379'}, database ${redis.pathname.replace(/^\//, '') || '0'}` +
+    (redis.protocol === 'rediss:' ? ' (TLS)' : '')
+  );
+}
+
+/**
+ * SIGTERM (orchestrators, `kill`) and SIGINT (Ctrl-C) stop the process once: `stop` says what it
+ * does and does it, then the process logs "Stopped" and exits 0 — or, when stopping fails, logs why
+ * and exits 1 (docs/operations.md).
+ */
+export function onStopSignals(
+  logger: { log(message: string): void; error(message: string): void },
+  stop: (signal: 'SIGTERM' | 'SIGINT') => Promise<void>,
+): void {
+  let stopping = false;
+  const handle = (signal: 'SIGTERM' | 'SIGINT') => {
+    if (stopping) return;
+    stopping = true;
+    stop(signal).then(
+      () => {
+        logger.log('Stopped');
+        process.exit(0);
+      },
+      (error: unknown) => {
+        logger.error(`Shutdown failed: ${(error as Error).message}`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => handle('SIGTERM'));
+  process.on('SIGINT', () => handle('SIGINT'));
 }

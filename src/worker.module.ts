@@ -1,11 +1,13 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import type { AppConfig } from './config/config';
+import { opsPortOf, type AppConfig } from './config/config';
+import { LifecycleModule } from './common/lifecycle/shutdown-state';
 import { CoreModule } from './core.module';
 import { EMAIL_QUEUE } from './interact/email-queue';
 import { EmailWorkerModule } from './interact/sending/email-worker.module';
 import { bullRoot } from './queues/bull-root';
 import { RetentionWorkerModule } from './data-at-rest/retention-worker.module';
 import { CohortSealingWorkerModule } from './metrics/cohorts/cohort-sealing-worker.module';
+import { OperationsModule } from './operations/operations.module';
 import { WebhookDeliveryWorkerModule } from './webhooks/delivery/delivery-worker.module';
 import { WEBHOOK_QUEUE } from './webhooks/webhook-queue';
 
@@ -28,13 +30,22 @@ export const WORKER_MODULES = [
 /** The queues those modules consume. */
 export const WORKER_QUEUES = [WEBHOOK_QUEUE, EMAIL_QUEUE];
 
-/** The worker process: queue consumers and sweeps only, no HTTP, no controllers, no pages. */
+/**
+ * The worker process: queue consumers and sweeps only, no HTTP API, no controllers, no pages;
+ * its operations port (docs/operations.md) is opened by worker.ts.
+ */
 @Module({})
 export class WorkerModule {
   static register(config: AppConfig): DynamicModule {
     return {
       module: WorkerModule,
-      imports: [CoreModule.register(config), bullRoot(config), ...WORKER_MODULES],
+      imports: [
+        CoreModule.register(config),
+        LifecycleModule,
+        bullRoot(config),
+        ...WORKER_MODULES,
+        ...(opsPortOf(config, 'worker') !== 0 ? [OperationsModule] : []),
+      ],
     };
   }
 }

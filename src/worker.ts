@@ -1,21 +1,39 @@
 /**
  * A worker process (`npm run start:worker`): the queue consumers (webhook deliveries, emails) and
- * their sweepers, no HTTP. Run several next to API processes started with RUN_WORKERS=false to scale out. SIGTERM
- * lets in-flight deliveries finish (their leases would otherwise expire and be retried).
+ * their sweepers, no HTTP API; its operations port serves /metrics, /livez and /readyz
+ * (docs/operations.md). Run several next to API processes started with RUN_WORKERS=false to scale
+ * out. SIGTERM lets in-flight deliveries and mails finish (their leases would otherwise expire and
+ * be retried), logs "Stopped" and exits 0.
  */
 import 'reflect-metadata';
-import { startupChecks, startupNotice } from './startup';
+import {
+  dependencyTargets,
+  onStopSignals,
+  openOpsPort,
+  startupChecks,
+  startupNotice,
+} from './startup';
 
 async function main(): Promise<void> {
   const config = await startupChecks();
+  const ops = await openOpsPort(config, 'worker');
   // The application is loaded once the checks pass: a refusal does not wait for it.
   const { Logger } = await import('@nestjs/common');
   const { WORKER_QUEUES } = await import('./worker.module.js');
-  const { createWorker } = await import('./worker.factory.js');
-  await createWorker(config);
+  const { closeWorker, createWorker } = await import('./worker.factory.js');
+  const app = await createWorker(config);
+  if (ops) ops.serve((await import('./operations/ops-targets.js')).opsTargetsOf(app));
+  const logger = new Logger('Worker');
+  onStopSignals(logger, async (signal) => {
+    logger.log(`${signal}: stopping; deliveries and mails in flight finish first`);
+    await closeWorker(app);
+    await ops?.close();
+  });
   const notice = startupNotice();
-  if (notice) new Logger('Worker').warn(notice);
-  new Logger('Worker').log(`Worker started: ${WORKER_QUEUES.join(', ')} queues`);
+  if (notice) logger.warn(notice);
+  logger.log(`Using ${dependencyTargets(config)}`);
+  if (ops) logger.log(`Operations port on ${ops.address}: /metrics, /livez, /readyz`);
+  logger.log(`Worker started: ${WORKER_QUEUES.join(', ')} queues`);
 }
 
 main().catch((error: unknown) => {

@@ -25,16 +25,12 @@ async function startInDevelopment(
   env: Record<string, string>,
 ): Promise<Started> {
   const port = await freePort();
+  // The operations port on, as `npm start` has it (on a port of its own: tests run in parallel).
+  const ports = { PORT: String(port), OPS_PORT: String(await freePort()) };
   const main = `${process.execPath} ${distEntry('main')}`;
   const child = terminal
-    ? spawn('script', ['-qfec', main, '/dev/null'], {
-        env: { ...env, PORT: String(port) },
-        detached: true,
-      })
-    : spawn(process.execPath, [distEntry('main')], {
-        env: { ...env, PORT: String(port) },
-        detached: true,
-      });
+    ? spawn('script', ['-qfec', main, '/dev/null'], { env: { ...env, ...ports }, detached: true })
+    : spawn(process.execPath, [distEntry('main')], { env: { ...env, ...ports }, detached: true });
   let output = '';
   child.stdout.on('data', (chunk) => (output += chunk));
   child.stderr.on('data', (chunk) => (output += chunk));

@@ -72,10 +72,13 @@ async function firstAttempt(
   return { attempt: attempt!, body, webhookId, groupID: group.groupID };
 }
 
-/** The warn lines logged for this endpoint's attempts. */
+/**
+ * The warn lines logged for this endpoint's attempts: their message (a line's fields come first,
+ * `{ deliveryId, endpointId, … }`, then its message).
+ */
 const logLinesOf = (webhookId: string): string[] =>
   warnings.mock.calls
-    .map(([message]) => String(message))
+    .map(([first, message]) => String(typeof first === 'string' ? first : message))
     .filter((line) => line.includes(webhookId));
 
 describe('Delivery errors, private URLs allowed (local receivers)', () => {
@@ -106,6 +109,8 @@ describe('Delivery errors, private URLs allowed (local receivers)', () => {
     expect(body).not.toContain('ECONNREFUSED');
     const [line] = logLinesOf(webhookId);
     expect(line).toContain(`(host 127.0.0.1:${port}), attempt 1, failed: connection refused`);
+    // What happens next: the retry an hour later (WEBHOOK_RETRY_SCHEDULE=1h).
+    expect(line).toMatch(/; next attempt at \d{4}-\d\d-\d\dT[\d:.]+Z$/);
     expect(line).toContain(`ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:${port}`);
     expect(line).not.toContain(RECEIVER_TOKEN);
     expect(line).not.toContain('/hook');
@@ -219,7 +224,7 @@ describe('Delivery errors, private URLs not allowed (as in production)', () => {
     expect(body).not.toContain('ENOTFOUND');
     expect(logLinesOf(webhookId)).toEqual([
       expect.stringMatching(
-        /failed: DNS lookup failed \((ENOTFOUND|EAI_AGAIN): getaddrinfo \S+ no-such-host\.invalid\)$/,
+        /failed: DNS lookup failed \((ENOTFOUND|EAI_AGAIN): getaddrinfo \S+ no-such-host\.invalid\); next attempt at /,
       ) as string,
     ]);
   });

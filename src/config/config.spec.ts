@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CONFIG_VARIABLES, ConfigError, loadConfig } from './config';
+import { CONFIG_VARIABLES, ConfigError, loadConfig, opsPortOf } from './config';
 
 /** Development unless the test says otherwise (production is the default of the real thing). */
 const load = (env: Record<string, string>) => loadConfig({ NODE_ENV: 'development', ...env });
@@ -57,6 +57,22 @@ describe('loadConfig', () => {
 
   it('reports every bad variable at once', () => {
     expect(problemsOf({ PORT: '70000', REDIS_URL: 'http://x' })).toHaveLength(2);
+  });
+
+  it('gives each process its own operations port unless OPS_PORT says one; 0 turns it off', () => {
+    const unset = load({});
+    expect(unset.ops).toEqual({ port: null, host: '127.0.0.1' });
+    expect([opsPortOf(unset, 'api'), opsPortOf(unset, 'worker')]).toEqual([9464, 9465]);
+    const set = load({ OPS_PORT: '9100', OPS_HOST: '0.0.0.0' });
+    expect([opsPortOf(set, 'api'), opsPortOf(set, 'worker'), set.ops.host]).toEqual([
+      9100,
+      9100,
+      '0.0.0.0',
+    ]);
+    expect(opsPortOf(load({ OPS_PORT: '0' }), 'worker')).toBe(0);
+    expect(problemsOf({ OPS_PORT: 'metrics' })).toEqual([
+      'OPS_PORT must be a whole number between 0 and 65535 (got "metrics")',
+    ]);
   });
 
   it('derives the default public URL from PORT', () => {

@@ -87,6 +87,12 @@ export const GROUPS = {
       'Run by the workers. Idempotency records go after 24 h, events’ personal data once ' +
       'delivered. See docs/data-at-rest.md.',
   },
+  operations: {
+    title: 'Operations port: metrics, liveness, readiness',
+    description:
+      'The API and the worker each serve GET /metrics (Prometheus text), /livez and /readyz on ' +
+      'a port of their own, never on the API port. See docs/operations.md.',
+  },
   development: { title: 'Development and tests' },
 } as const satisfies Record<string, { title: string; description?: string }>;
 
@@ -233,6 +239,32 @@ const DECLARATIONS = {
       "finishes in-flight requests and exits 0. Set it to your load balancer's health-check " +
       'interval × failures.',
   }),
+  /**
+   * The operations port (docs/operations.md, "Monitoring"): `port` null means the process's own
+   * default ({@link opsPortOf}: 9464 for the API, 9465 for the worker); 0 turns it off.
+   */
+  ops: {
+    port: optional({
+      name: 'OPS_PORT',
+      group: 'operations',
+      schema: integer(0, 65535),
+      example: '9464',
+      whenUnset: '9464 for the API, 9465 for the worker',
+      description:
+        'Port of the operations server (GET /metrics, /livez, /readyz); 0 turns it off, and with ' +
+        'it the request-duration measurement. A port already in use stops the process. Set it ' +
+        'per process when several run on one host.',
+    }),
+    host: variable({
+      name: 'OPS_HOST',
+      group: 'operations',
+      schema: z.string().min(1, { error: 'must not be empty' }),
+      default: '127.0.0.1',
+      description:
+        'Interface of the operations server. Its figures are for operators, not tenants: bind ' +
+        'it where only your Prometheus reaches it (0.0.0.0 inside a container).',
+    }),
+  },
   /** Redis, and the key prefix of this deployment's queues. */
   redis: {
     url: variable({
@@ -667,6 +699,14 @@ const DECLARATIONS = {
     }),
   },
 };
+
+/** The long-running processes, each with its own default operations port (OPS_PORT unset). */
+export const OPS_PORT_DEFAULTS = { api: 9464, worker: 9465 } as const;
+export type OpsProcess = keyof typeof OPS_PORT_DEFAULTS;
+
+/** The operations port of this process: OPS_PORT, or the process's default; 0 = off. */
+export const opsPortOf = (config: Pick<AppConfig, 'ops'>, process: OpsProcess): number =>
+  config.ops.port ?? OPS_PORT_DEFAULTS[process];
 
 export interface AppConfig extends Settings<typeof DECLARATIONS> {
   /**

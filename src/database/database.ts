@@ -19,6 +19,15 @@ export interface Sql {
 export class Database implements Sql {
   constructor(private readonly pool: Pool) {}
 
+  /**
+   * The pool's connections now (docs/operations.md, "Metrics"): open, idle, requests waiting for
+   * one, and the most it opens (DB_POOL_SIZE).
+   */
+  poolUse(): { total: number; idle: number; waiting: number; max: number } {
+    const { totalCount, idleCount, waitingCount, options } = this.pool;
+    return { total: totalCount, idle: idleCount, waiting: waitingCount, max: options.max ?? 10 };
+  }
+
   async rows<T>(text: string, params?: unknown[]): Promise<T[]> {
     return (await this.pool.query(text, params)).rows as T[];
   }

@@ -14,3 +14,10 @@ export interface SendEmailJob {
  */
 export const EMAIL_JOB_ATTEMPTS = 12;
 export const EMAIL_BACKOFF_MS = 2_000;
+
+/**
+ * Bull's exponential backoff with EMAIL_BACKOFF_MS: the wait after the `attemptsMade`-th failed
+ * attempt (2 s after the first, 4 s after the second, …), for the log's "next attempt at".
+ */
+export const emailRetryDelayMs = (attemptsMade: number): number =>
+  EMAIL_BACKOFF_MS * 2 ** (attemptsMade - 1);

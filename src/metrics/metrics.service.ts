@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
+import type { Counter } from 'prom-client';
 import { ApiError } from '../common/errors/api-error';
+import { Measurements } from '../common/measurements/measurements';
 import { type Metric, PARTICIPANT_METRIC_LEVEL } from '../common/privacy-model';
 import { GroupErrors } from '../groups/groups.errors';
 import { GroupsRepository } from '../groups/groups.repository';
@@ -26,12 +28,23 @@ const DEFAULT_TOP = 50;
  */
 @Injectable()
 export class MetricsService {
+  /** Group answers' values withheld for want of a sealed cell (docs/operations.md, "Metrics"). */
+  private readonly withheld: Counter<'metric'>;
+
   constructor(
     private readonly metrics: MetricsRepository,
     private readonly groups: GroupsRepository,
     private readonly participants: ParticipantsService,
     private readonly sealer: CohortSealer,
-  ) {}
+    measurements: Measurements,
+  ) {
+    this.withheld = measurements.counter({
+      name: 'checkin_group_metric_values_withheld_total',
+      help: 'Values of group mhci and wordcloud answers (the whole range, or a period of groupBy) answered null because no sealed cohort cell covers them: the privacy floor at work.',
+      labelNames: ['metric'],
+    });
+    for (const metric of ['mhci', 'wordcloud']) this.withheld.inc({ metric }, 0);
+  }
 
   async forGroup<M extends Metric>(
     enterpriseId: string,
@@ -52,6 +65,8 @@ export class MetricsService {
       range,
       query,
     );
+    const nulls = Object.values(answer).filter((value) => value === null).length;
+    if (nulls > 0) this.withheld.inc({ metric }, nulls);
     return answer as MetricAnswers[M];
   }
 

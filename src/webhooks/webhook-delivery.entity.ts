@@ -14,6 +14,8 @@ export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'cancelled';
   where: 'NOT replay',
 })
 @Index('webhook_deliveries_due_idx', ['nextAttemptAt'], { where: "status = 'pending'" })
+// The oldest pending delivery's age, a figure scraped every few seconds (docs/operations.md).
+@Index('webhook_deliveries_pending_created_idx', ['createdAt'], { where: "status = 'pending'" })
 @Index('webhook_deliveries_endpoint_idx', ['endpointId', 'createdAt'])
 @Check(
   'webhook_deliveries_status_values',

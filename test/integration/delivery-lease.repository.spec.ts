@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   ClaimedDelivery,
+  DELIVERY_BACKLOG,
   DeliveryLeaseRepository,
 } from '../../src/webhooks/delivery/delivery-lease.repository';
 import { sleep, sortedIds, TestDatabase, WebhookWorld } from './support';
@@ -123,6 +124,67 @@ describe('DeliveryLeaseRepository (PostgreSQL)', () => {
     });
   });
 
+  describe('backlog', () => {
+    it('is zero with nothing pending', async () => {
+      await t.delivery(world, { status: 'delivered', dueInMs: -600_000, createdInMs: -600_000 });
+      expect(await repo.backlog()).toEqual({
+        pending: 0,
+        due: 0,
+        oldestDueSeconds: 0,
+        oldestPendingSeconds: 0,
+      });
+    });
+
+    it('counts pending deliveries, due or waiting, leased or not, and the ages of the oldest', async () => {
+      // Due 5 min ago (created 20 min ago), due 1 min ago and leased, waiting for a retry in
+      // an hour (created 30 min ago); final ones do not count, however old.
+      await t.delivery(world, { dueInMs: -300_000, createdInMs: -1_200_000 });
+      await t.delivery(world, { dueInMs: -60_000, lockedForMs: 60_000 });
+      await t.delivery(world, { dueInMs: 3_600_000, createdInMs: -1_800_000, attempts: 1 });
+      for (const status of ['delivered', 'failed', 'cancelled'] as const) {
+        await t.delivery(world, { status, dueInMs: -7_200_000, createdInMs: -7_200_000 });
+      }
+      const backlog = await repo.backlog();
+      expect(backlog).toMatchObject({ pending: 3, due: 2 });
+      expect(backlog.oldestDueSeconds).toBeGreaterThanOrEqual(300);
+      expect(backlog.oldestDueSeconds).toBeLessThan(310);
+      expect(backlog.oldestPendingSeconds).toBeGreaterThanOrEqual(1_800);
+      expect(backlog.oldestPendingSeconds).toBeLessThan(1_810);
+    });
+
+    it('reads the partial indexes of pending deliveries, not the table', async () => {
+      // The plan of the statement as it runs, on a table of 20 000 final deliveries and a few
+      // pending ones (docs/operations.md: cheap at any size).
+      await t.rows(
+        `INSERT INTO events (id, enterprise_id, group_id, type, payload)
+         SELECT 'evt_' || lpad(to_hex(n), 48, '0'), $1, $2, 'session.completed', '{}'
+           FROM generate_series(1, 20000) AS n`,
+        [world.enterpriseId, world.groupId],
+      );
+      await t.rows(
+        `INSERT INTO webhook_deliveries (event_id, endpoint_id, status)
+         SELECT 'evt_' || lpad(to_hex(n), 48, '0'), $1,
+                CASE WHEN n % 1000 = 0 THEN 'pending' ELSE 'delivered' END
+           FROM generate_series(1, 20000) AS n`,
+        [world.endpointId],
+      );
+      await t.rows('ANALYZE webhook_deliveries');
+      const plan = (await t.rows<{ 'QUERY PLAN': string }>(`EXPLAIN ${DELIVERY_BACKLOG}`))
+        .map((row) => row['QUERY PLAN'])
+        .join('\n');
+      const scans = plan.split('\n').filter((line) => line.includes(' on webhook_deliveries'));
+      expect(scans).toHaveLength(2);
+      for (const scan of scans) {
+        expect(scan).toMatch(
+          /Index (Only )?Scan using webhook_deliveries_(due|pending_created)_idx/,
+        );
+      }
+      expect(plan).toContain('webhook_deliveries_pending_created_idx');
+      expect(plan).not.toContain('Seq Scan');
+      expect((await repo.backlog()).pending).toBe(20);
+    });
+  });
+
   describe('recordQueued', () => {
     it('stores job ids, clears queued_at for a null job id, and leaves rows no longer pending alone', async () => {
       const queued = await t.delivery(world, { dueInMs: -3_000 });
@@ -172,10 +234,11 @@ describe('DeliveryLeaseRepository (PostgreSQL)', () => {
         payload: { groupID: world.groupId, nested: { b: 1, a: [true, null] } },
         encryptedPii: 'pii-cipher',
       });
-      const { id } = await t.one<{ id: string }>(
+      const { id, deliveryCreatedAt } = await t.one<{ id: string; deliveryCreatedAt: Date }>(
         `INSERT INTO webhook_deliveries (event_id, endpoint_id, attempts, next_attempt_at,
                                          queued_at, queue_job_id)
-         VALUES ($1, $2, 2, now() - interval '1 second', now(), 'deliver:x') RETURNING id`,
+         VALUES ($1, $2, 2, now() - interval '1 second', now(), 'deliver:x')
+         RETURNING id, created_at AS "deliveryCreatedAt"`,
         [eventId, endpointId],
       );
       const { createdAt } = await t.one<{ createdAt: Date }>(
@@ -190,6 +253,7 @@ describe('DeliveryLeaseRepository (PostgreSQL)', () => {
         attempts: 2,
         endpointId,
         eventId,
+        createdAt: deliveryCreatedAt,
         url: 'https://hooks.example.com/claimed',
         secretCiphertext: 'secret-now',
         previousSecretCiphertext: 'secret-before',

@@ -43,6 +43,20 @@ describe('EmailSendingRepository (PostgreSQL)', () => {
     });
   });
 
+  describe('backlog', () => {
+    it("counts the 'queued' mails and the age of the oldest; zero when none is queued", async () => {
+      await t.email(participantId, groupId, { status: 'sent', createdAgoMs: 900_000 });
+      expect(await repo.backlog()).toEqual({ pending: 0, oldestPendingSeconds: 0 });
+      await t.email(participantId, groupId, { createdAgoMs: 120_000, attempts: 3 });
+      await t.email(participantId, groupId, { createdAgoMs: 1_000 });
+      await t.email(participantId, groupId, { status: 'failed', createdAgoMs: 600_000 });
+      const backlog = await repo.backlog();
+      expect(backlog.pending).toBe(2);
+      expect(backlog.oldestPendingSeconds).toBeGreaterThanOrEqual(120);
+      expect(backlog.oldestPendingSeconds).toBeLessThan(130);
+    });
+  });
+
   describe('queuedBefore', () => {
     it("answers 'queued' mails older than ageMs, oldest first, at most `limit`", async () => {
       const oldest = await t.email(participantId, groupId, { createdAgoMs: 600_000 });

@@ -42,6 +42,7 @@ function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   // No SIGTERM drain unless a test asks for one (test/chaos/sigterm.e2e-spec.ts).
   // Retention off: tests ingest results at fixed dates, which age (a test may set it).
   // Limits per client address off: every test talks from 127.0.0.1 (a test may set them).
+  // No operations port: processes of parallel test files would all want 9464 (a test may set one).
   return {
     ...base,
     NODE_ENV: 'test',
@@ -50,6 +51,7 @@ function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
     TRANSCRIPT_RETENTION_DAYS: '0',
     PUBLIC_RATE_LIMIT_REQUESTS: '0',
     AUTH_FAILURE_LIMIT: '0',
+    OPS_PORT: '0',
     ...env,
   };
 }
@@ -107,7 +109,7 @@ export async function startService(
   let output = '';
   child.stdout.on('data', (chunk) => (output += chunk));
   child.stderr.on('data', (chunk) => (output += chunk));
-  // The API exits 0 after a clean stop; a worker (Nest's shutdown hooks) re-raises the signal.
+  // Both processes exit 0 after a clean stop (docs/operations.md).
   const exited = new Promise<boolean>((resolve) =>
     child.on('exit', (code, signal) => resolve(code === 0 || signal === 'SIGTERM')),
   );
@@ -152,26 +154,42 @@ export async function kill(child: ChildProcess): Promise<void> {
   await exited;
 }
 
-/** Starts `dist/worker` and resolves once it says it is running. */
-export function startWorker(env: Record<string, string>): Promise<ChildProcess> {
+/**
+ * Starts `dist/worker` and resolves once it says it is running: the process, its output, and a
+ * SIGTERM that resolves true when it exited 0.
+ */
+export function startWorkerProcess(env: Record<string, string>): Promise<RunningProcess> {
   const worker = spawn(process.execPath, [distEntry('worker')], {
     env: {
       PATH: process.env.PATH,
       HOME: process.env.HOME,
       NODE_ENV: 'test',
+      OPS_PORT: '0',
       ...env,
       LOG_LEVEL: 'info',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  let output = '';
+  const exited = new Promise<boolean>((resolve) =>
+    worker.on('exit', (code) => resolve(code === 0)),
+  );
+  const stop = async () => {
+    if (worker.exitCode === null && worker.signalCode === null) worker.kill('SIGTERM');
+    return exited;
+  };
   return new Promise((resolve, reject) => {
-    let output = '';
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
-      if (output.includes('Worker started')) resolve(worker);
+      if (output.includes('Worker started')) resolve({ child: worker, output: () => output, stop });
     };
     worker.stdout.on('data', onData);
     worker.stderr.on('data', onData);
     worker.once('exit', () => reject(new Error(`worker exited: ${output}`)));
   });
+}
+
+/** Starts `dist/worker` and resolves once it says it is running. */
+export async function startWorker(env: Record<string, string>): Promise<ChildProcess> {
+  return (await startWorkerProcess(env)).child;
 }

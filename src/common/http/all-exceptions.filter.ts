@@ -1,13 +1,16 @@
 import { ArgumentsHost, Catch, ExceptionFilter, Inject, Logger, Optional } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { markDeliberateAnswer } from '../logging/logger-options';
 import { logUnexpected, toErrorResponse } from './error-response';
 import { PAGE_ERROR_HANDLER, type PageErrorHandler } from './page-error-handler';
 
 /**
  * The one exception filter (registered as APP_FILTER): every non-2xx answer is
  * `{"error": "<message>"}`. Unexpected errors are logged with the request id and answered with
- * a generic 500; their details never reach the client. Participant-page paths are answered
- * with an HTML error page instead (PAGE_ERROR_HANDLER), whatever raised the error.
+ * a generic 500; their details never reach the client. A 5xx answered on purpose (the 503 of
+ * /health while draining) is marked so the access log writes it as a plain answer.
+ * Participant-page paths are answered with an HTML error page instead (PAGE_ERROR_HANDLER),
+ * whatever raised the error.
  */
 @Catch()
 export class AllExceptionsFilter implements ExceptionFilter {
@@ -25,6 +28,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
     }
     const response = toErrorResponse(exception);
     if (response.unexpected) logUnexpected(this.logger, request, exception, response.status);
+    else if (response.status >= 500) markDeliberateAnswer(reply.raw);
     void reply.status(response.status).headers(response.headers).send(response.body);
   }
 }

@@ -1,5 +1,11 @@
 import { loadConfig } from '../../config/config';
-import { buildLoggerOptions, loggablePath, usePrettyLogs } from './logger-options';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import {
+  buildLoggerOptions,
+  loggablePath,
+  markDeliberateAnswer,
+  usePrettyLogs,
+} from './logger-options';
 
 describe('loggablePath', () => {
   it('drops query strings and masks check-in tokens', () => {
@@ -28,5 +34,43 @@ describe('buildLoggerOptions', () => {
   it('writes JSON lines unless told to be pretty', () => {
     expect(pinoOptions(false).transport).toBeUndefined();
     expect(pinoOptions(true).transport?.target).toBe('pino-pretty');
+  });
+});
+
+describe('the access log of a 5xx', () => {
+  type Options = {
+    customLogLevel: (req: IncomingMessage, res: ServerResponse, error?: Error) => string;
+    customErrorObject: (
+      req: IncomingMessage,
+      res: ServerResponse,
+      error: Error,
+      logged: Record<string, unknown>,
+    ) => Record<string, unknown>;
+    customErrorMessage: (req: IncomingMessage, res: ServerResponse, error: Error) => string;
+  };
+  const options = buildLoggerOptions(loadConfig({ NODE_ENV: 'test' }), false)
+    .pinoHttp as unknown as Options;
+  const request = {} as IncomingMessage;
+  const answer = (statusCode: number) => ({ statusCode }) as ServerResponse;
+  const made = new Error('failed with status code 503');
+  const logged = { res: { statusCode: 503 }, err: made, responseTime: 1 };
+
+  it('is an error line with the error, unless the application answered it on purpose', () => {
+    const outage = answer(503);
+    expect(options.customLogLevel(request, outage)).toBe('error');
+    expect(options.customErrorObject(request, outage, made, logged)).toBe(logged);
+    expect(options.customErrorMessage(request, outage, made)).toBe('request errored');
+  });
+
+  it('a deliberate 503 (/health while draining) is a plain answer: info, no error, no stack', () => {
+    const draining = answer(503);
+    markDeliberateAnswer(draining);
+    expect(options.customLogLevel(request, draining)).toBe('info');
+    expect(options.customErrorObject(request, draining, made, logged)).toEqual({
+      res: { statusCode: 503 },
+      responseTime: 1,
+    });
+    expect(options.customErrorMessage(request, draining, made)).toBe('request completed');
+    expect(options.customLogLevel(request, answer(200))).toBe('info');
   });
 });

@@ -29,6 +29,19 @@ export function loggablePath(url: string): string {
 }
 
 /**
+ * Answers given on purpose although their status is 5xx — the 503 of `/health` while the process
+ * drains (docs/operations.md) — marked by the exception filter. The access log writes them as any
+ * other answer (info, "request completed"), not as an error with a stack: a load balancer polls
+ * /health all through a drain, and an error line per probe would bury real errors.
+ */
+const deliberate = new WeakSet<ServerResponse>();
+
+/** The answer on `res` is a deliberate 5xx (see above). */
+export function markDeliberateAnswer(res: ServerResponse): void {
+  deliberate.add(res);
+}
+
+/**
  * Structured JSON logs. Requests are logged by method, path (never the query string: it can carry
  * participant tokens) and status; headers and bodies are never logged, so API keys and emails
  * cannot reach the log. Anything that does log an object has these paths redacted as well.
@@ -100,7 +113,17 @@ export function buildLoggerOptions(
         }),
         res: (res: ServerResponse) => ({ statusCode: res.statusCode }),
       },
-      customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : 'info'),
+      customLogLevel: (_req, res, error) =>
+        error || (res.statusCode >= 500 && !deliberate.has(res)) ? 'error' : 'info',
+      // pino-http treats any 5xx as failed (an "request errored" line with a made-up error and
+      // its stack); a deliberate one is logged as the answer it is.
+      customErrorObject: (_req, res, _error, logged: Record<string, unknown>) => {
+        if (!deliberate.has(res)) return logged;
+        const { err: _err, ...answer } = logged;
+        return answer;
+      },
+      customErrorMessage: (_req, res) =>
+        deliberate.has(res) ? 'request completed' : 'request errored',
       autoLogging: true,
       ...(pretty
         ? {

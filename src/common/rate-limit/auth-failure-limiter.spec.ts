@@ -3,7 +3,9 @@ import { loadConfig } from '../../config/config';
 import { ApiError } from '../errors/api-error';
 import { CommonErrors } from '../errors/common.errors';
 import { AuthFailureLimiter, MAX_BLOCKED_ADDRESSES } from './auth-failure-limiter';
+import { Measurements } from '../measurements/measurements';
 import { FailOpenThrottlerStorage } from './fail-open-storage';
+import { RateLimitRefusals } from './rate-limit-refusals';
 
 type Increment = ThrottlerStorage['increment'];
 
@@ -24,8 +26,19 @@ function countingStorage(): { storage: ThrottlerStorage; increment: jest.Mock } 
   return { storage: { increment }, increment };
 }
 
+let measurements = new Measurements();
 const limiterWith = (limit: string, storage: ThrottlerStorage) =>
-  new AuthFailureLimiter(loadConfig({ NODE_ENV: 'test', AUTH_FAILURE_LIMIT: limit }), storage);
+  new AuthFailureLimiter(
+    loadConfig({ NODE_ENV: 'test', AUTH_FAILURE_LIMIT: limit }),
+    storage,
+    new RateLimitRefusals(measurements),
+  );
+
+/** checkin_rate_limit_refusals_total{limit="auth_failures"} now. */
+const refusalsCounted = async (): Promise<number | undefined> =>
+  (
+    await measurements.registry.getSingleMetric('checkin_rate_limit_refusals_total')?.get()
+  )?.values.find((value) => value.labels.limit === 'auth_failures')?.value;
 
 const statusOf = (error: ApiError) => ({
   status: error.status,
@@ -34,6 +47,7 @@ const statusOf = (error: ApiError) => ({
 });
 
 describe('AuthFailureLimiter', () => {
+  beforeEach(() => (measurements = new Measurements()));
   afterEach(() => jest.useRealTimers());
 
   it('answers 401 up to the limit, 429 with Retry-After past it, counting per address', async () => {
@@ -54,6 +68,7 @@ describe('AuthFailureLimiter', () => {
       'auth-failures',
     );
     expect((await limiter.refusal('198.51.100.1')).status).toBe(401);
+    expect(await refusalsCounted()).toBe(1);
   });
 
   it('answers the failures of a blocked address from memory, without asking the storage, until the block ends', async () => {

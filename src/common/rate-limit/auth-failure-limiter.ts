@@ -5,6 +5,7 @@ import type { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
 import { ApiError } from '../errors/api-error';
 import { CommonErrors } from '../errors/common.errors';
+import { RateLimitRefusals } from './rate-limit-refusals';
 import { tooManyRequests } from './too-many-requests';
 
 /** Addresses remembered as blocked; past this, the least recently seen one is forgotten. */
@@ -42,6 +43,7 @@ export class AuthFailureLimiter {
   constructor(
     @Inject(APP_CONFIG) config: AppConfig,
     @InjectThrottlerStorage() private readonly storage: ThrottlerStorage,
+    private readonly refusals: RateLimitRefusals,
   ) {
     this.limit = config.addressLimits.authFailures;
     this.windowMs = config.addressLimits.windowMs;
@@ -58,7 +60,7 @@ export class AuthFailureLimiter {
     const until = this.blockedUntil.get(address);
     if (until !== undefined) {
       const remainingMs = until - Date.now();
-      if (remainingMs > 0) return tooManyRequests(remainingMs / 1000);
+      if (remainingMs > 0) return this.tooMany(remainingMs / 1000);
       this.blockedUntil.delete(address);
     }
     const { isBlocked, timeToBlockExpire } = await this.storage.increment(
@@ -70,6 +72,11 @@ export class AuthFailureLimiter {
     );
     if (!isBlocked || timeToBlockExpire <= 0) return unauthorized;
     this.blockedUntil.set(address, Date.now() + timeToBlockExpire * 1000);
-    return tooManyRequests(timeToBlockExpire);
+    return this.tooMany(timeToBlockExpire);
+  }
+
+  private tooMany(retryAfterSeconds: number): ApiError {
+    this.refusals.refused('auth_failures');
+    return tooManyRequests(retryAfterSeconds);
   }
 }

@@ -13,6 +13,7 @@ import { APP_CONFIG } from '../../config/config.module';
 import { IS_PUBLIC } from '../auth/public.decorator';
 import { presentsBearer, sha256 } from '../crypto/secrets';
 import { clientAddress } from './client-address';
+import { RateLimitRefusals } from './rate-limit-refusals';
 import { tooManyRequests } from './too-many-requests';
 
 /** The throttler name of the per-address counters (part of their Redis keys). */
@@ -48,8 +49,9 @@ export class PublicRateLimitGuard implements CanActivate, OnModuleInit {
     @InjectThrottlerStorage() storage: ThrottlerStorage,
     private readonly reflector: Reflector,
     @Inject(APP_CONFIG) config: AppConfig,
+    refusals: RateLimitRefusals,
   ) {
-    this.throttler = new AddressThrottler(options, storage, reflector);
+    this.throttler = new AddressThrottler(options, storage, reflector, refusals);
     this.engineToken = sha256(config.engineToken);
     this.disabled = config.addressLimits.publicRequests === 0;
   }
@@ -77,6 +79,15 @@ export class PublicRateLimitGuard implements CanActivate, OnModuleInit {
 
 /** @nestjs/throttler's guard, counting per client address with one budget for every route. */
 class AddressThrottler extends ThrottlerGuard {
+  constructor(
+    options: ThrottlerModuleOptions,
+    storage: ThrottlerStorage,
+    reflector: Reflector,
+    private readonly refusals: RateLimitRefusals,
+  ) {
+    super(options, storage, reflector);
+  }
+
   protected override getTracker(request: Record<string, unknown>): Promise<string> {
     return Promise.resolve(clientAddress(request as { ip?: string }));
   }
@@ -89,6 +100,7 @@ class AddressThrottler extends ThrottlerGuard {
     _context: ExecutionContext,
     detail: ThrottlerLimitDetail,
   ): Promise<void> {
+    this.refusals.refused('client_address');
     return Promise.reject(tooManyRequests(detail.timeToBlockExpire));
   }
 }

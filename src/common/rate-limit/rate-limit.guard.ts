@@ -4,6 +4,7 @@ import type { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
 import { RequestWithCaller } from '../auth/enterprise.decorator';
 import { BatchedThrottlerStorage } from './batched-throttler-storage';
+import { RateLimitRefusals } from './rate-limit-refusals';
 import { tooManyRequests } from './too-many-requests';
 
 /**
@@ -28,6 +29,7 @@ export class RateLimitGuard implements CanActivate {
   constructor(
     @Inject(APP_CONFIG) config: AppConfig,
     private readonly storage: BatchedThrottlerStorage,
+    private readonly refusals: RateLimitRefusals,
   ) {
     this.limit = config.rateLimit.requests;
     this.windowMs = config.rateLimit.windowMs;
@@ -39,7 +41,10 @@ export class RateLimitGuard implements CanActivate {
     const caller = http.getRequest<RequestWithCaller>().caller;
     if (!caller) return true;
     const record = this.storage.hit(`api-key:${caller.apiKeyId}`, this.windowMs, this.limit);
-    if (record.isBlocked) throw tooManyRequests(record.timeToBlockExpire);
+    if (record.isBlocked) {
+      this.refusals.refused('api_key');
+      throw tooManyRequests(record.timeToBlockExpire);
+    }
     http
       .getResponse<FastifyReply>()
       .header('X-RateLimit-Limit', this.limit)

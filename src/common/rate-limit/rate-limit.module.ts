@@ -8,6 +8,7 @@ import { AuthFailureLimiter } from './auth-failure-limiter';
 import { BatchedThrottlerStorage, redisCounters } from './batched-throttler-storage';
 import { FailOpenThrottlerStorage } from './fail-open-storage';
 import { PUBLIC_THROTTLER, PUBLIC_THROTTLER_OPTIONS } from './public-rate-limit.guard';
+import { RateLimitRefusals } from './rate-limit-refusals';
 
 /** The rate limits' Redis client (tests take it away to check that the limits fail open). */
 export const RATE_LIMIT_REDIS = Symbol('RATE_LIMIT_REDIS');
@@ -88,7 +89,13 @@ const publicThrottlerOptions = {
     }),
     RateLimitRedisModule,
   ],
-  providers: [apiKeyStorage, publicThrottlerOptions, AuthFailureLimiter],
-  exports: [ThrottlerModule, BatchedThrottlerStorage, PUBLIC_THROTTLER_OPTIONS, AuthFailureLimiter],
+  providers: [apiKeyStorage, publicThrottlerOptions, AuthFailureLimiter, RateLimitRefusals],
+  exports: [
+    ThrottlerModule,
+    BatchedThrottlerStorage,
+    PUBLIC_THROTTLER_OPTIONS,
+    AuthFailureLimiter,
+    RateLimitRefusals,
+  ],
 })
 export class RateLimitModule {}

@@ -18,6 +18,17 @@ import {
 
 export type SendOutcome = 'sent' | 'skipped' | 'failed' | 'retry';
 
+/** How a send ended, and for `failed` and `retry` the code kept in `email_messages.error`. */
+export interface SendResult {
+  outcome: SendOutcome;
+  reason: string | null;
+}
+
+const ended = (outcome: SendOutcome, reason: string | null = null): SendResult => ({
+  outcome,
+  reason,
+});
+
 /**
  * Sends one queued mail: re-checks the preference (it may have been turned off since), renders
  * it, and sends it — or, for a sandbox enterprise, captures it instead (`sandbox_emails`). Permanent
@@ -33,12 +44,12 @@ export class EmailSender {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async send(messageId: string, lastAttempt: boolean): Promise<SendOutcome> {
+  async send(messageId: string, lastAttempt: boolean): Promise<SendResult> {
     const message = await this.repository.loadForSending(messageId);
-    if (!message || message.status !== 'queued') return 'skipped';
+    if (!message || message.status !== 'queued') return ended('skipped');
     if (!message.prefOn) {
       await this.repository.finish(messageId, 'skipped', 'preference turned off');
-      return 'skipped';
+      return ended('skipped');
     }
     // Links at the membership's current link version (docs/security.md), signed when the mail is sent.
     const link = {
@@ -81,13 +92,13 @@ export class EmailSender {
       const reason = smtpFailureCode(error);
       if (isPermanentSmtpFailure(error) || lastAttempt) {
         await this.repository.finish(messageId, 'failed', reason);
-        return 'failed';
+        return ended('failed', reason);
       }
       await this.repository.recordTemporaryFailure(messageId, reason);
-      return 'retry';
+      return ended('retry', reason);
     }
     await this.repository.finish(messageId, 'sent', null);
-    return 'sent';
+    return ended('sent');
   }
 
   /**

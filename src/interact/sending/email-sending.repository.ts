@@ -64,6 +64,22 @@ export class EmailSendingRepository {
     return rows.map((row) => row.id);
   }
 
+  /**
+   * The mails still queued and the age of the oldest, for the figures Prometheus scrapes
+   * (docs/operations.md): one index-only scan of the partial index of queued mails
+   * (`email_messages_queued_idx`), whose first entry is the oldest.
+   */
+  async backlog(): Promise<{ pending: number; oldestPendingSeconds: number }> {
+    const [row] = await this.db.rows<{ pending: number; oldestPendingSeconds: number }>(
+      `SELECT count(*) AS pending,
+              coalesce(extract(epoch FROM now() - min(created_at)), 0)::float8
+                AS "oldestPendingSeconds"
+         FROM email_messages
+        WHERE status = 'queued'`,
+    );
+    return row;
+  }
+
   async loadForSending(messageId: string): Promise<MessageToSend | null> {
     const [message] = await this.db.rows<MessageToSend>(
       `SELECT ${MESSAGE.select('e')}, p.email_ciphertext AS "emailCiphertext",

@@ -107,6 +107,40 @@ export class CohortCellsRepository {
     return row.due;
   }
 
+  /**
+   * How far behind sealing is (docs/operations.md, "Metrics"), in seconds: over the groups and
+   * series with pending sessions, the longest time since the first day sealing has not looked at
+   * closed (the day after `cohort_checks.checked_through`, or the group's first day with results
+   * when it was never checked); 0 when every such day is still open. A day closes
+   * `sealDelayMinutes` after it ends, and the workers' sweep checks it within five minutes, so
+   * this stays under that while sealing keeps up. The groups with pending sessions are found by
+   * a skip scan of `cohort_pending_group_series_idx` (one probe per group and series, however
+   * many sessions wait), each checked day by primary key.
+   */
+  async sealingLagSeconds(sealDelayMinutes: number): Promise<number> {
+    const [row] = await this.db.rows<{ lag: number }>(
+      `WITH RECURSIVE waiting AS (
+         (SELECT group_id, series FROM cohort_pending ORDER BY group_id, series LIMIT 1)
+         UNION ALL
+         SELECT next.group_id, next.series
+           FROM waiting w
+          CROSS JOIN LATERAL (
+                SELECT p.group_id, p.series FROM cohort_pending p
+                 WHERE (p.group_id, p.series) > (w.group_id, w.series)
+                 ORDER BY p.group_id, p.series LIMIT 1) next)
+       SELECT coalesce(greatest(0, max(extract(epoch FROM now() - (
+                (coalesce(c.checked_through + 1, first.day) + 1)::timestamp AT TIME ZONE 'UTC'
+                + $1 * interval '1 minute')))), 0)::float8 AS lag
+         FROM waiting w
+         LEFT JOIN cohort_checks c ON c.group_id = w.group_id AND c.series = w.series
+         LEFT JOIN LATERAL (
+               SELECT min(d.day) AS day FROM group_day_counts d WHERE d.group_id = w.group_id
+              ) first ON true`,
+      [sealDelayMinutes],
+    );
+    return row.lag;
+  }
+
   /** The groups whose series may have something to seal through `closedDay` (the sweep's list). */
   async groupsDueForSealing(closedDay: string, sql: Sql = this.db): Promise<number[]> {
     const rows = await sql.rows<{ groupId: number }>(

@@ -6,9 +6,12 @@ import { DeliveryService } from './delivery.service';
 /** The event envelope, with personal data from `encrypted_pii`, or its fields as null once cleared. */
 describe('DeliveryService.envelope', () => {
   const cipher = new PiiCipher(Buffer.alloc(32, 7));
-  const service = new DeliveryService(undefined as never, cipher, {
-    webhooks: { timeoutMs: 15_000 },
-  } as AppConfig);
+  const service = new DeliveryService(
+    undefined as never,
+    cipher,
+    { webhooks: { timeoutMs: 15_000 } } as AppConfig,
+    undefined as never,
+  );
   const delivery = (type: string, payload: object, pii: object | null) =>
     ({
       eventId: `evt_${'0'.repeat(48)}`,

@@ -6,7 +6,13 @@ import type { DeliveryAttemptEntity } from '../delivery-attempt.entity';
 import { WebhookDeliveryEntity } from '../webhook-delivery.entity';
 import { WebhookEndpointEntity } from '../webhook-endpoint.entity';
 
-const LEASED = columnsOf(WebhookDeliveryEntity, ['id', 'attempts', 'endpointId', 'eventId']);
+const LEASED = columnsOf(WebhookDeliveryEntity, [
+  'id',
+  'attempts',
+  'endpointId',
+  'eventId',
+  'createdAt',
+]);
 const ENDPOINT = columnsOf(WebhookEndpointEntity, [
   'url',
   'secretCiphertext',
@@ -62,6 +68,25 @@ const CLAIM_DUE = `WITH picked AS (
 const REDELIVERED = `($13::int IS NOT NULL AND d.locked_until IS NOT NULL
   AND d.next_attempt_at > d.locked_until - $13::int * interval '1 millisecond')`;
 
+/** See DeliveryLeaseRepository.backlog. */
+export const DELIVERY_BACKLOG = `SELECT count(*) AS pending,
+         count(*) FILTER (WHERE next_attempt_at <= now()) AS due,
+         coalesce(greatest(0, extract(epoch FROM now() - min(next_attempt_at))), 0)::float8
+           AS "oldestDueSeconds",
+         coalesce(extract(epoch FROM now() - (
+           SELECT min(created_at) FROM webhook_deliveries WHERE status = 'pending')), 0)::float8
+           AS "oldestPendingSeconds"
+    FROM webhook_deliveries
+   WHERE status = 'pending'`;
+
+/** The delivery backlog in PostgreSQL (see DeliveryLeaseRepository.backlog). */
+export interface DeliveryBacklog {
+  pending: number;
+  due: number;
+  oldestDueSeconds: number;
+  oldestPendingSeconds: number;
+}
+
 /** How an attempt ended, for finishMany. */
 export interface DeliveryOutcome {
   deliveryId: string;
@@ -105,6 +130,18 @@ export class DeliveryLeaseRepository {
        RETURNING d.id, d.queue_job_id AS "queueJobId"`,
       [limit, recheckAfterMs],
     );
+  }
+
+  /**
+   * The backlog, for the figures Prometheus scrapes (docs/operations.md): deliveries pending, how
+   * many are due now, how long the longest-waiting due one has been due, and the age of the oldest
+   * pending one. Cheap at any size: the counts and the oldest due time are one index-only scan of
+   * the partial index of pending deliveries (`webhook_deliveries_due_idx`), and the oldest
+   * creation time is the first entry of `webhook_deliveries_pending_created_idx`.
+   */
+  async backlog(): Promise<DeliveryBacklog> {
+    const [row] = await this.db.rows<DeliveryBacklog>(DELIVERY_BACKLOG);
+    return row;
   }
 
   /** Records the jobs just queued; `null` job ids mark deliveries to take again at once. */

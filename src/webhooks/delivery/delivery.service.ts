@@ -12,6 +12,7 @@ import {
   DeliveryLeaseRepository,
   DeliveryOutcome,
 } from './delivery-lease.repository';
+import { AttemptOutcome, DeliveryMeasurements } from './delivery-measurements';
 import { nextRetryDelay, parseRetryAfter } from './retry-schedule';
 
 const EXCERPT_CHARS = 2_000;
@@ -39,6 +40,7 @@ export class DeliveryService implements OnModuleDestroy {
     private readonly deliveries: DeliveryLeaseRepository,
     private readonly cipher: PiiCipher,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly measurements: DeliveryMeasurements,
   ) {}
 
   /**
@@ -96,6 +98,8 @@ export class DeliveryService implements OnModuleDestroy {
     const startedAt = new Date();
     let statusCode: number | null = null;
     let error: string | null = null;
+    /** Why it failed, in detail, for the log only (docs/webhooks.md). */
+    let reason: string;
     let responseExcerpt: string | null = null;
     let retryAfterMs: number | null = null;
     try {
@@ -113,10 +117,11 @@ export class DeliveryService implements OnModuleDestroy {
       statusCode = response.statusCode;
       responseExcerpt = response.body.slice(0, EXCERPT_CHARS);
       retryAfterMs = parseRetryAfter(response.headers['retry-after'], Date.now());
+      reason = `HTTP ${statusCode}`;
     } catch (caught) {
       // Stored and shown: a fixed text (docs/webhooks.md). Logged: the detail, for operators.
       error = deliveryErrorFor(caught);
-      this.logFailure(delivery, `${error} (${deliveryErrorDetail(caught)})`);
+      reason = `${error} (${deliveryErrorDetail(caught)})`;
     }
     const attempt = {
       startedAt,
@@ -127,14 +132,15 @@ export class DeliveryService implements OnModuleDestroy {
     };
     const base = { deliveryId, statusCode, countsAsAttempt: true, attempt };
     if (statusCode !== null && statusCode >= 200 && statusCode < 300) {
+      this.measurements.attempted('delivered', delivery.createdAt);
       return {
         delivery,
         result: 'delivered',
         outcome: { ...base, status: 'delivered', error: null },
       };
     }
-    if (statusCode !== null) this.logFailure(delivery, `HTTP ${statusCode}`);
     if (statusCode === 410) {
+      this.failed(delivery, reason, 'gone', null);
       return {
         delivery,
         result: 'gone',
@@ -146,33 +152,54 @@ export class DeliveryService implements OnModuleDestroy {
       delivery.attempts + 1,
       retryAfterMs,
     );
+    const nextAttemptAt = delay === null ? null : new Date(Date.now() + delay);
+    this.failed(delivery, reason, nextAttemptAt ? 'retry' : 'failed', nextAttemptAt);
     return {
       delivery,
       result: 'failed',
       outcome: {
         ...base,
-        status: delay === null ? 'failed' : 'pending',
+        status: nextAttemptAt ? 'pending' : 'failed',
         error: error ?? `endpoint answered ${statusCode}`,
-        nextAttemptAt: delay === null ? undefined : new Date(Date.now() + delay),
+        nextAttemptAt: nextAttemptAt ?? undefined,
       },
     };
   }
 
   /**
-   * One warn line per failed attempt, with the reason in detail (the deliveries API shows only a
-   * fixed text). It names the delivery, the endpoint and the URL's host — never its path or
-   * query, which may carry the receiver's own token.
+   * A failed attempt: counted, and one warn line with the reason in detail (the deliveries API
+   * shows only a fixed text), what happens next and when. It names the delivery, the endpoint and
+   * the URL's host — never its path or query, which may carry the receiver's own token.
    */
-  private logFailure(delivery: ClaimedDelivery, reason: string): void {
+  private failed(
+    delivery: ClaimedDelivery,
+    reason: string,
+    outcome: Exclude<AttemptOutcome, 'delivered'>,
+    nextAttemptAt: Date | null,
+  ): void {
+    this.measurements.attempted(outcome, delivery.createdAt);
     let host = '?';
     try {
       host = new URL(delivery.url).host;
     } catch {
       // An unparseable URL: its text stays out of the log.
     }
+    const next =
+      outcome === 'retry'
+        ? `next attempt at ${nextAttemptAt?.toISOString()}`
+        : outcome === 'gone'
+          ? 'the endpoint is disabled'
+          : 'no retry left: the delivery has failed';
     this.logger.warn(
+      {
+        deliveryId: delivery.id,
+        endpointId: delivery.endpointId,
+        attempt: delivery.attempts + 1,
+        outcome,
+        nextAttemptAt: nextAttemptAt?.toISOString() ?? null,
+      },
       `Webhook delivery ${delivery.id} to endpoint ${delivery.endpointId} (host ${host}), ` +
-        `attempt ${delivery.attempts + 1}, failed: ${reason}`,
+        `attempt ${delivery.attempts + 1}, failed: ${reason}; ${next}`,
     );
   }
 

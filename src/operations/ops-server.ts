@@ -1,0 +1,109 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Registry } from 'prom-client';
+import type { ReadinessReport } from './readiness';
+
+/** What the operations port serves once the application is up. */
+export interface OpsTargets {
+  registry: Registry;
+  readiness: () => Promise<ReadinessReport>;
+}
+
+/** The operations port is taken: the process stops with this one line (docs/operations.md). */
+export class OpsPortInUseError extends Error {
+  constructor(host: string, port: number) {
+    super(
+      `OPS_PORT ${port} is already in use on ${host}: another process listens there. Give each ` +
+        'process its own OPS_PORT (OPS_PORT=0 turns the operations port off).',
+    );
+    this.name = 'OpsPortInUseError';
+  }
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/**
+ * The operations port of the API and the worker (docs/operations.md, "Monitoring"): `GET /metrics`
+ * (Prometheus text), `/livez` and `/readyz`, and nothing else — unknown paths are 404, and none of
+ * it is on the API port, whose `/metrics/…` routes are the product's.
+ *
+ * Plain `node:http` rather than a second Fastify instance: three fixed GET routes need no router,
+ * body parsing, hooks or plugins, and a server of its own shares none of the API's (its guards,
+ * rate limits, access log and request-duration hook): a scrape is never counted as API traffic,
+ * never limited and never logged, and the port works the same in the worker, which has no HTTP
+ * server. It listens before the application is loaded, so a port already in use stops the process
+ * before any worker has leased anything; until {@link serve} is called `/livez` answers 200 and
+ * `/readyz` and `/metrics` 503 (starting).
+ */
+export class OpsServer {
+  private targets: OpsTargets | null = null;
+
+  private constructor(private readonly server: Server) {}
+
+  /** Listens on host:port; rejects with OpsPortInUseError when the port is taken. */
+  static listen(host: string, port: number): Promise<OpsServer> {
+    return new Promise((resolve, reject) => {
+      const server = createServer();
+      const ops = new OpsServer(server);
+      server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+        void ops.answer(request, response);
+      });
+      server.once('error', (error: NodeJS.ErrnoException) =>
+        reject(error.code === 'EADDRINUSE' ? new OpsPortInUseError(host, port) : error),
+      );
+      server.listen({ host, port }, () => resolve(ops));
+    });
+  }
+
+  /** host:port it listens on. */
+  get address(): string {
+    const { address, port } = this.server.address() as AddressInfo;
+    return `${address.includes(':') ? `[${address}]` : address}:${port}`;
+  }
+
+  /** The application is up: serve its figures and its readiness. */
+  serve(targets: OpsTargets): void {
+    this.targets = targets;
+  }
+
+  /** Stops listening and closes every connection (the process is stopping). */
+  close(): Promise<void> {
+    return new Promise((resolve) => {
+      this.server.close(() => resolve());
+      this.server.closeAllConnections();
+    });
+  }
+
+  private async answer(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const path = (request.url ?? '/').split('?')[0];
+    if (path !== '/metrics' && path !== '/livez' && path !== '/readyz') {
+      return send(response, 404, JSON_TYPE, '{"error":"Not found"}');
+    }
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      response.setHeader('allow', 'GET, HEAD');
+      return send(response, 405, JSON_TYPE, '{"error":"Method not allowed"}');
+    }
+    if (path === '/livez') return send(response, 200, JSON_TYPE, '{"status":"ok"}');
+    const targets = this.targets;
+    if (!targets) return send(response, 503, JSON_TYPE, '{"status":"starting"}');
+    try {
+      if (path === '/metrics') {
+        return send(response, 200, targets.registry.contentType, await targets.registry.metrics());
+      }
+      const report = await targets.readiness();
+      const status = report.status === 'ready' ? 200 : 503;
+      return send(response, status, JSON_TYPE, JSON.stringify(report));
+    } catch {
+      return send(response, 500, JSON_TYPE, '{"error":"Internal server error"}');
+    }
+  }
+}
+
+function send(response: ServerResponse, status: number, type: string, body: string): void {
+  response.writeHead(status, {
+    'content-type': type,
+    'content-length': Buffer.byteLength(body),
+    'cache-control': 'no-store',
+  });
+  response.end(response.req.method === 'HEAD' ? undefined : body);
+}
