@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
 import { CryptoModule } from './common/crypto/crypto.module';
+import { TracingShutdown } from './common/telemetry/tracing-shutdown';
 import { buildLoggerOptions } from './common/logging/logger-options';
 import type { AppConfig } from './config/config';
 import { AppConfigModule } from './config/config.module';
@@ -8,7 +9,8 @@ import { DatabaseModule } from './database/database.module';
 
 /**
  * What every process (API, worker, CLI) is built on, each piece global: the validated
- * configuration, PostgreSQL, the PII cipher and, except for the CLI, structured logs.
+ * configuration, PostgreSQL, the PII cipher and, except for the CLI, structured logs; and the
+ * last spans sent at shutdown when tracing is on (docs/operations.md, "Traces").
  */
 @Module({})
 export class CoreModule {
@@ -24,6 +26,7 @@ export class CoreModule {
         DatabaseModule.forRoot(config, { poolSize: options.poolSize }),
         CryptoModule,
       ],
+      providers: [TracingShutdown],
     };
   }
 }

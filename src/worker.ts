@@ -7,7 +7,8 @@ import 'reflect-metadata';
 import { startupChecks, startupNotice } from './startup';
 
 async function main(): Promise<void> {
-  const config = await startupChecks();
+  // Tracing (when configured) starts in there, before the application is loaded.
+  const config = await startupChecks({ traced: 'checkin-worker' });
   // The application is loaded once the checks pass: a refusal does not wait for it.
   const { Logger } = await import('@nestjs/common');
   const { WORKER_QUEUES } = await import('./worker.module.js');
