@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { PiiCipher } from '../../common/crypto/pii-cipher';
+import { inStoredTrace } from '../../common/telemetry/trace-context';
 import { levelOfNames } from '../../common/privacy-model';
 import type { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
@@ -35,6 +36,21 @@ export class EmailSender {
   async send(messageId: string, lastAttempt: boolean): Promise<SendOutcome> {
     const message = await this.repository.loadForSending(messageId);
     if (!message || message.status !== 'queued') return 'skipped';
+    // A span whose parent is the request that queued the mail (docs/operations.md, "Traces").
+    return inStoredTrace(
+      'email.send',
+      message.traceContext,
+      { 'email.message.id': message.id, 'email.type': message.type },
+      async (span) => {
+        const outcome = await this.sendLoaded(message, lastAttempt);
+        span.setAttribute('email.outcome', outcome);
+        return outcome;
+      },
+    );
+  }
+
+  private async sendLoaded(message: MessageToSend, lastAttempt: boolean): Promise<SendOutcome> {
+    const messageId = message.id;
     if (!message.prefOn) {
       await this.repository.finish(messageId, 'skipped', 'preference turned off');
       return 'skipped';
