@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { SpanStatusCode } from '@opentelemetry/api';
 import { PiiCipher } from '../../common/crypto/pii-cipher';
 import { inStoredTrace } from '../../common/telemetry/trace-context';
 import { levelOfNames } from '../../common/privacy-model';
@@ -44,6 +45,7 @@ export class EmailSender {
       async (span) => {
         const outcome = await this.sendLoaded(message, lastAttempt);
         span.setAttribute('email.outcome', outcome);
+        if (outcome === 'failed') span.setStatus({ code: SpanStatusCode.ERROR });
         return outcome;
       },
     );
