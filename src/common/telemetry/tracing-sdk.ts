@@ -6,6 +6,7 @@
  * points start it right after reading the configuration (startup.ts).
  */
 import { diag, DiagLogLevel, type DiagLogger } from '@opentelemetry/api';
+import { setGlobalErrorHandler } from '@opentelemetry/core';
 import { OTLPTraceExporter as OtlpJsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { OTLPTraceExporter as OtlpProtobufExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { registerInstrumentations } from '@opentelemetry/instrumentation';
@@ -35,9 +36,19 @@ const UNTRACED_PATHS = new Set(['/health', '/livez', '/readyz', '/metrics']);
 /** How long stopping waits for the last spans to be sent (a collector that is gone). */
 const SHUTDOWN_TIMEOUT_MS = 5_000;
 
-/** The SDK's own warnings (a collector that refuses spans) as log lines of the process. */
+const logger = new Logger('Tracing');
+
+/**
+ * The SDK's errors (a batch of spans that could not be sent: the collector is down or refuses
+ * them) as one warn line each: the spans are dropped, requests are not affected.
+ */
+function reportError(error: unknown): void {
+  const message = error instanceof Error ? error.message : String(error);
+  logger.warn(`Spans not sent (they are dropped): ${message}`);
+}
+
+/** The SDK's own diagnostics, warnings and errors only, as log lines of the process. */
 function diagLogger(): DiagLogger {
-  const logger = new Logger('Tracing');
   const text = (message: string, args: unknown[]) =>
     [message, ...args.map((arg) => (arg instanceof Error ? arg.message : String(arg)))].join(' ');
   return {
@@ -52,6 +63,7 @@ function diagLogger(): DiagLogger {
 /** Starts tracing for this process; the answer stops it, sending what is left. */
 export function startTracingSdk(settings: TracingSettings): { shutdown: () => Promise<void> } {
   diag.setLogger(diagLogger(), DiagLogLevel.WARN);
+  setGlobalErrorHandler(reportError);
   const url = `${settings.endpoint}/v1/traces`;
   const exporter =
     settings.protocol === 'http/json'
