@@ -13,11 +13,11 @@ export type TracedProcess = 'checkin-api' | 'checkin-worker';
 let running: { shutdown: () => Promise<void> } | null = null;
 
 /** Starts tracing when the configuration asks for it (once per process). */
-export async function startTracing(config: AppConfig, process: TracedProcess): Promise<void> {
+export async function startTracing(config: AppConfig, kind: TracedProcess): Promise<void> {
   const { endpoint, protocol, serviceName } = config.tracing;
   if (endpoint === null || running !== null) return;
   const { startTracingSdk } = await import('./tracing-sdk.js');
-  running = startTracingSdk({ endpoint, protocol, serviceName: serviceName ?? process });
+  running = startTracingSdk({ endpoint, protocol, serviceName: serviceName ?? kind });
 }
 
 /** Sends the spans still buffered and stops tracing (at shutdown); nothing when it is off. */
