@@ -5,8 +5,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * (docs/operations.md, "Metrics"), is the first entry of this partial index: it holds only
  * pending deliveries, so it stays as small as the backlog. Building it reads the table once.
  */
-export class PendingDeliveriesByAge1765900000000 implements MigrationInterface {
-  name = 'PendingDeliveriesByAge1765900000000';
+export class PendingDeliveriesByAge1765920000000 implements MigrationInterface {
+  name = 'PendingDeliveriesByAge1765920000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(

@@ -15,7 +15,8 @@ import {
 } from './startup';
 
 async function main(): Promise<void> {
-  const config = await startupChecks();
+  // Tracing (when configured) starts in there, before the application is loaded.
+  const config = await startupChecks({ traced: 'checkin-worker' });
   const ops = await openOpsPort(config, 'worker');
   // The application is loaded once the checks pass: a refusal does not wait for it.
   const { Logger } = await import('@nestjs/common');

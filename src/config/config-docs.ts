@@ -36,6 +36,14 @@ function productionRequires(): string {
     .join(', ');
 }
 
+/** "nor is SMTP_URL, which may carry a password" (or "nor are A and B, which …"). */
+function redactedNote(): string {
+  const names = VARIABLES.filter((d) => d.redacted).map((d) => d.name);
+  const listed =
+    names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}` : names[0];
+  return `nor ${names.length > 1 ? 'are' : 'is'} ${listed}, which may carry a password`;
+}
+
 function requirement({ production }: Variable): string | undefined {
   if (!production?.required) return undefined;
   return production.unlessSet
@@ -167,9 +175,7 @@ export function configurationTables(): string {
       `Production refuses to start without ${productionRequires()}. Secrets, never repeated in ` +
         `an error message: ${VARIABLES.filter((d) => d.secret)
           .map((d) => d.name)
-          .join(', ')}; nor is ${VARIABLES.filter((d) => d.redacted)
-          .map((d) => d.name)
-          .join(', ')}, which may carry a password.`,
+          .join(', ')}; ${redactedNote()}.`,
     ),
   ];
   for (const group of byGroup()) {

@@ -93,6 +93,13 @@ export const GROUPS = {
       'The API and the worker each serve GET /metrics (Prometheus text), /livez and /readyz on ' +
       'a port of their own, never on the API port. See docs/operations.md.',
   },
+  traces: {
+    title: 'Traces (OpenTelemetry)',
+    description:
+      'Off unless OTEL_EXPORTER_OTLP_ENDPOINT is set: then the API and the workers send spans ' +
+      '(HTTP, Fastify, PostgreSQL, Redis, webhook deliveries, emails) over OTLP/HTTP. Unset, ' +
+      'nothing of OpenTelemetry is loaded. See docs/operations.md (Traces).',
+  },
   development: { title: 'Development and tests' },
 } as const satisfies Record<string, { title: string; description?: string }>;
 
@@ -696,6 +703,39 @@ const DECLARATIONS = {
       schema: integer(1_000, 86_400_000),
       default: '600000',
       description: 'How often each worker runs the data-at-rest sweeps (ms).',
+    }),
+  },
+  /** OpenTelemetry traces (docs/operations.md, "Traces"); `endpoint` null: off, nothing loaded. */
+  tracing: {
+    endpoint: optional({
+      name: 'OTEL_EXPORTER_OTLP_ENDPOINT',
+      group: 'traces',
+      schema: url(['http:', 'https:']).transform((value) => value.replace(/\/+$/, '')),
+      example: 'http://127.0.0.1:4318',
+      whenUnset: 'no traces',
+      redacted: true,
+      description:
+        'The OTLP/HTTP endpoint of a collector or tracing backend (spans go to its /v1/traces). ' +
+        'Set it to turn tracing on, in every API and worker process.',
+    }),
+    protocol: variable({
+      name: 'OTEL_EXPORTER_OTLP_PROTOCOL',
+      group: 'traces',
+      schema: z.enum(['http/protobuf', 'http/json'], {
+        error: 'must be http/protobuf or http/json',
+      }),
+      default: 'http/protobuf',
+      description: 'How spans are encoded: `http/protobuf` or `http/json` (gRPC is not offered).',
+    }),
+    serviceName: optional({
+      name: 'OTEL_SERVICE_NAME',
+      group: 'traces',
+      schema: z
+        .string()
+        .regex(/^[A-Za-z0-9._-]{1,100}$/, { error: 'must be 1 to 100 letters, digits, ., _ or -' }),
+      example: 'checkin-api',
+      whenUnset: '`checkin-api` for the API, `checkin-worker` for a worker',
+      description: "The spans' service.name.",
     }),
   },
 };

@@ -1,4 +1,5 @@
 import { Check, Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import type { StoredTraceContext } from '../common/telemetry/trace-context';
 import { ForeignKey } from '../database/entity-columns';
 import { EnterpriseEntity } from '../enterprises/enterprise.entity';
 import { GroupEntity } from '../groups/group.entity';
@@ -53,4 +54,11 @@ export class EmailMessageEntity {
 
   @Column({ name: 'sent_at', type: 'timestamptz', nullable: true })
   sentAt!: Date | null;
+
+  /**
+   * The trace context of the request that queued the mail, the parent of its sending span
+   * (docs/operations.md, "Traces"); null when tracing was off.
+   */
+  @Column({ name: 'trace_context', type: 'jsonb', nullable: true })
+  traceContext!: StoredTraceContext | null;
 }

@@ -12,6 +12,8 @@ import { sleep, sortedIds, TestDatabase, WebhookWorld } from './support';
 
 const LEASE_MS = 60_000;
 const RECHECK_MS = 60_000;
+/** A request's trace context, as the outbox stores it (docs/operations.md, "Traces"). */
+const TRACEPARENT = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
 
 const idsOf = (rows: readonly { id: string }[]): (string | null)[] =>
   sortedIds(rows.map((row) => row.id));
@@ -233,6 +235,7 @@ describe('DeliveryLeaseRepository (PostgreSQL)', () => {
         type: 'participant.joined',
         payload: { groupID: world.groupId, nested: { b: 1, a: [true, null] } },
         encryptedPii: 'pii-cipher',
+        traceContext: { traceparent: TRACEPARENT },
       });
       const { id, deliveryCreatedAt } = await t.one<{ id: string; deliveryCreatedAt: Date }>(
         `INSERT INTO webhook_deliveries (event_id, endpoint_id, attempts, next_attempt_at,
@@ -264,6 +267,7 @@ describe('DeliveryLeaseRepository (PostgreSQL)', () => {
         eventPayload: { groupID: world.groupId, nested: { b: 1, a: [true, null] } },
         eventPii: 'pii-cipher',
         eventCreatedAt: createdAt,
+        eventTraceContext: { traceparent: TRACEPARENT },
       });
       expect(claimed?.eventCreatedAt).toBeInstanceOf(Date);
       expect(await t.deliveryRow(id)).toMatchObject({

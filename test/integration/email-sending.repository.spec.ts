@@ -76,7 +76,11 @@ describe('EmailSendingRepository (PostgreSQL)', () => {
     it('answers the mail with the participant, the group and the membership as they are now', async () => {
       const participant = await t.participant(enterpriseId, { emailCiphertext: 'cipher-of-ana' });
       await t.membership(participant, groupId, 3);
-      const id = await t.email(participant, groupId, { type: 'privacyRequest' });
+      const traceContext = {
+        traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01',
+        tracestate: 'vendor=1',
+      };
+      const id = await t.email(participant, groupId, { type: 'privacyRequest', traceContext });
 
       expect(await repo.loadForSending(id)).toEqual<MessageToSend>({
         id,
@@ -95,6 +99,7 @@ describe('EmailSendingRepository (PostgreSQL)', () => {
         sandbox: false,
         enterpriseName: 'Acme',
         language: null,
+        traceContext,
       });
       await t.db.rows(
         'UPDATE memberships SET link_version = 4 WHERE participant_id = $1 AND group_id = $2',

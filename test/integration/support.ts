@@ -293,12 +293,13 @@ export class TestDatabase {
       type?: string;
       payload?: Record<string, unknown>;
       encryptedPii?: string | null;
+      traceContext?: Record<string, string> | null;
     } = {},
   ): Promise<string> {
     const id = newEventId();
     await this.rows(
-      `INSERT INTO events (id, enterprise_id, group_id, type, payload, encrypted_pii)
-       VALUES ($1, $2, $3, $4, $5, $6)`,
+      `INSERT INTO events (id, enterprise_id, group_id, type, payload, encrypted_pii, trace_context)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
       [
         id,
         enterpriseId,
@@ -306,6 +307,7 @@ export class TestDatabase {
         options.type ?? 'session.completed',
         JSON.stringify(options.payload ?? {}),
         options.encryptedPii ?? null,
+        options.traceContext ? JSON.stringify(options.traceContext) : null,
       ],
     );
     return id;
@@ -446,12 +448,13 @@ export class TestDatabase {
       /** created_at = now() - createdAgoMs; default 0. */
       createdAgoMs?: number;
       attempts?: number;
+      traceContext?: Record<string, string>;
     } = {},
   ): Promise<string> {
     const { id } = await this.one<{ id: string }>(
       `INSERT INTO email_messages (enterprise_id, participant_id, group_id, type, status,
-                                   attempts, created_at)
-       SELECT p.enterprise_id, p.id, $2, $3, $4, $5, now() - $6 * interval '1 millisecond'
+                                   attempts, created_at, trace_context)
+       SELECT p.enterprise_id, p.id, $2, $3, $4, $5, now() - $6 * interval '1 millisecond', $7
          FROM participants p WHERE p.id = $1
        RETURNING id`,
       [
@@ -461,6 +464,7 @@ export class TestDatabase {
         options.status ?? 'queued',
         options.attempts ?? 0,
         options.createdAgoMs ?? 0,
+        options.traceContext ? JSON.stringify(options.traceContext) : null,
       ],
     );
     return id;

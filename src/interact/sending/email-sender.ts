@@ -1,6 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { SpanStatusCode } from '@opentelemetry/api';
 import { PiiCipher } from '../../common/crypto/pii-cipher';
 import { DEFAULT_LOCALE, supportedLocale } from '../../common/i18n/locales';
+import { inStoredTrace } from '../../common/telemetry/trace-context';
 import { levelOfNames } from '../../common/privacy-model';
 import type { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
@@ -47,6 +49,22 @@ export class EmailSender {
   async send(messageId: string, lastAttempt: boolean): Promise<SendResult> {
     const message = await this.repository.loadForSending(messageId);
     if (!message || message.status !== 'queued') return ended('skipped');
+    // A span whose parent is the request that queued the mail (docs/operations.md, "Traces").
+    return inStoredTrace(
+      'email.send',
+      message.traceContext,
+      { 'email.message.id': message.id, 'email.type': message.type },
+      async (span) => {
+        const result = await this.sendLoaded(message, lastAttempt);
+        span.setAttribute('email.outcome', result.outcome);
+        if (result.outcome === 'failed') span.setStatus({ code: SpanStatusCode.ERROR });
+        return result;
+      },
+    );
+  }
+
+  private async sendLoaded(message: MessageToSend, lastAttempt: boolean): Promise<SendResult> {
+    const messageId = message.id;
     if (!message.prefOn) {
       await this.repository.finish(messageId, 'skipped', 'preference turned off');
       return ended('skipped');

@@ -17,6 +17,7 @@ const MESSAGE = columnsOf(EmailMessageEntity, [
   'participantId',
   'groupId',
   'details',
+  'traceContext',
 ]);
 
 /** A queued mail with what rendering and sending it needs. */

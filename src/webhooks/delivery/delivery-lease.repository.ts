@@ -29,6 +29,8 @@ export type ClaimedDelivery = RowOf<typeof LEASED> &
     eventPayload: EventEntity['payload'];
     eventPii: EventEntity['encryptedPii'];
     eventCreatedAt: EventEntity['createdAt'];
+    /** The parent of the attempt's span (docs/operations.md, "Traces"). */
+    eventTraceContext: EventEntity['traceContext'];
   };
 
 export type AttemptRecord = Pick<
@@ -56,7 +58,7 @@ const CLAIM_DUE = `WITH picked AS (
     RETURNING ${LEASED.select('d')})
    SELECT l.*, ${ENDPOINT.select('w')}, w.status AS "endpointStatus",
           e.type AS "eventType", e.payload AS "eventPayload", e.encrypted_pii AS "eventPii",
-          e.created_at AS "eventCreatedAt"
+          e.created_at AS "eventCreatedAt", e.trace_context AS "eventTraceContext"
      FROM leased l
      JOIN webhook_endpoints w ON w.id = l."endpointId"
      JOIN events e ON e.id = l."eventId"`;

@@ -25,7 +25,17 @@ function harness(due: number, sendMs = 2) {
       maxInFlight = Math.max(maxInFlight, inFlight);
       await new Promise((resolve) => setTimeout(resolve, sendMs));
       inFlight -= 1;
-      return { delivery: claimed, result: 'delivered' } as SentDelivery;
+      return {
+        delivery: claimed,
+        result: 'delivered',
+        outcome: {
+          deliveryId: claimed.id,
+          status: 'delivered',
+          statusCode: 200,
+          error: null,
+          countsAsAttempt: true,
+        },
+      };
     },
     finishBatch: (sent: SentDelivery[]) => {
       batches.push(sent.map((entry) => entry.delivery.id));

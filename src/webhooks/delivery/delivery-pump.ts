@@ -3,6 +3,7 @@ import type { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
 import { DELIVERY_CONCURRENCY } from '../webhook-queue';
 import { ClaimedDelivery, DeliveryLeaseRepository } from './delivery-lease.repository';
+import { sendInSpan } from './delivery-span';
 import { DeliveryService, SentDelivery } from './delivery.service';
 
 /** Outcomes are written when this many have gathered… */
@@ -110,7 +111,7 @@ export class DeliveryPump {
     while (this.inFlight < this.concurrency && this.ready.length > 0) {
       const next = this.ready.shift() as ClaimedDelivery;
       this.inFlight += 1;
-      void this.delivery.send(next).then((sent) => {
+      void sendInSpan(next, () => this.delivery.send(next)).then((sent) => {
         this.inFlight -= 1;
         this.record(sent);
         this.startSends();

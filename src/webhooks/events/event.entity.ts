@@ -1,6 +1,7 @@
 import { Check, Column, CreateDateColumn, Entity, Index, PrimaryColumn } from 'typeorm';
 import { ForeignKey } from '../../database/entity-columns';
 import { EnterpriseEntity } from '../../enterprises/enterprise.entity';
+import type { StoredTraceContext } from '../../common/telemetry/trace-context';
 import { GroupEntity } from '../../groups/group.entity';
 
 /** Schema of `events`, the transactional outbox (docs/webhooks.md). */
@@ -32,4 +33,11 @@ export class EventEntity {
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;
+
+  /**
+   * The trace context of the request that wrote the event, the parent of its deliveries' spans
+   * (docs/operations.md, "Traces"); null when tracing was off.
+   */
+  @Column({ name: 'trace_context', type: 'jsonb', nullable: true })
+  traceContext!: StoredTraceContext | null;
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { newEventId } from '../../common/ids';
 import { PiiCipher } from '../../common/crypto/pii-cipher';
+import { traceContextParam } from '../../common/telemetry/trace-context';
 import { Database, Sql } from '../../database/database';
 import { DELIVERIES_CHANNEL, EventType, EventTypes } from './events';
 
@@ -15,7 +16,8 @@ export interface NewEvent {
 
 /**
  * The outbox (docs/webhooks.md): events are written here, in the transaction of the change that
- * caused them, with one delivery per endpoint that takes them. The only writer of `events`
+ * caused them, with one delivery per endpoint that takes them, and with the trace context of the
+ * request that wrote them, which their deliveries' spans join (docs/operations.md, "Traces"). The only writer of `events`
  * besides erasure and retention, which call {@link forgetParticipant} and
  * {@link clearDeliveredPii} here.
  */
@@ -29,8 +31,8 @@ export class EventsRepository {
   async insert(event: NewEvent, sql: Sql = this.db): Promise<string> {
     const id = newEventId();
     await sql.rows(
-      `INSERT INTO events (id, enterprise_id, group_id, type, payload, encrypted_pii)
-       VALUES ($1, $2, $3, $4, $5, $6)`,
+      `INSERT INTO events (id, enterprise_id, group_id, type, payload, encrypted_pii, trace_context)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
       [
         id,
         event.enterpriseId,
@@ -38,6 +40,7 @@ export class EventsRepository {
         event.type,
         JSON.stringify(event.payload),
         event.pii ? this.cipher.encrypt(JSON.stringify(event.pii)) : null,
+        traceContextParam(),
       ],
     );
     // The outbox: one delivery per enabled endpoint of the group that takes this event type,
@@ -61,13 +64,15 @@ export class EventsRepository {
   ): Promise<string> {
     const id = newEventId();
     await sql.rows(
-      `INSERT INTO events (id, enterprise_id, group_id, type, payload) VALUES ($1, $2, $3, $4, $5)`,
+      `INSERT INTO events (id, enterprise_id, group_id, type, payload, trace_context)
+       VALUES ($1, $2, $3, $4, $5, $6)`,
       [
         id,
         enterpriseId,
         groupId,
         EventTypes.Test,
         JSON.stringify({ groupID: groupId, webhookID: endpointId }),
+        traceContextParam(),
       ],
     );
     await sql.rows('INSERT INTO webhook_deliveries (event_id, endpoint_id) VALUES ($1, $2)', [
