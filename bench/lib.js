@@ -374,10 +374,14 @@ const BENCH_DATA_ENCRYPTION_KEY = 'be'.repeat(32);
 
 function ourServiceOptions({
   port,
+  opsPort,
   databaseUrl,
   env = {},
   rateLimit = process.env.BENCH_RATE_LIMIT === 'off' ? 'off' : 'on',
 }) {
+  if (env.OPS_PORT === undefined && !Number.isInteger(opsPort)) {
+    throw new Error('ourServiceOptions needs an opsPort (or env.OPS_PORT)');
+  }
   return {
     name: rateLimit === 'on' ? 'service (dist/main)' : 'service (dist/main, rate limit off)',
     command: process.execPath,
@@ -389,6 +393,10 @@ function ourServiceOptions({
       LOG_LEVEL: 'warn',
       PORT: String(port),
       HOST: '127.0.0.1',
+      // The operations port is on, as in production (docs/operations.md), on a port of its own:
+      // several services run side by side here.
+      OPS_PORT: env.OPS_PORT ?? String(opsPort),
+      OPS_HOST: '127.0.0.1',
       DATABASE_URL: databaseUrl,
       DEMO_BOOTSTRAP: 'false',
       // The per-key rate limit stays on (its cost, in-process counting settled with Redis in

@@ -90,7 +90,9 @@ async function run({ log = console.log } = {}) {
   log(`Seeding ${GROUPS} groups into ${databaseUrl} …`);
   const { apiKey } = await seedGroups({ databaseUrl, groups: GROUPS });
 
-  const [ourPort, offPort, referencePort] = await Promise.all([freePort(), freePort(), freePort()]);
+  const [ourPort, offPort, referencePort, opsPort, offOpsPort] = await Promise.all(
+    Array.from({ length: 5 }, () => freePort()),
+  );
   const target = (name, port) => ({ name, baseUrl: `http://127.0.0.1:${port}`, rounds: [] });
   const ours = target('ours', ourPort);
   const oursLimitOff = target('ours/off', offPort);
@@ -100,9 +102,15 @@ async function run({ log = console.log } = {}) {
   try {
     log('Starting the service twice (node dist/main, rate limit on and off) and the reference …');
     const started = await Promise.allSettled([
-      startProcess(ourServiceOptions({ port: ourPort, databaseUrl, env: SHARED_ENV })),
+      startProcess(ourServiceOptions({ port: ourPort, opsPort, databaseUrl, env: SHARED_ENV })),
       startProcess(
-        ourServiceOptions({ port: offPort, databaseUrl, env: SHARED_ENV, rateLimit: 'off' }),
+        ourServiceOptions({
+          port: offPort,
+          opsPort: offOpsPort,
+          databaseUrl,
+          env: SHARED_ENV,
+          rateLimit: 'off',
+        }),
       ),
       startProcess({
         name: 'reference server',

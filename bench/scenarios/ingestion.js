@@ -340,8 +340,8 @@ async function run({ log = console.log } = {}) {
       : `Already seeded, kept (clean-up, check and VACUUM took ${seed.seconds.toFixed(1)} s).`,
   );
 
-  const port = await freePort();
-  const serviceOptions = ourServiceOptions({ port, databaseUrl, env: SHARED_ENV });
+  const [port, opsPort] = await Promise.all([freePort(), freePort()]);
+  const serviceOptions = ourServiceOptions({ port, opsPort, databaseUrl, env: SHARED_ENV });
   const baseUrl = `http://127.0.0.1:${port}`;
   const headers = {
     authorization: `Bearer ${serviceOptions.env.ENGINE_TOKEN}`,

@@ -170,7 +170,7 @@ async function run({ log = console.log } = {}) {
     log(`EXPLAIN (ANALYZE, BUFFERS) ${name}:\n  ${lines.join('\n  ')}`);
   }
 
-  const [ourPort, referencePort] = await Promise.all([freePort(), freePort()]);
+  const [ourPort, referencePort, opsPort] = await Promise.all([freePort(), freePort(), freePort()]);
   const ours = { name: 'ours', baseUrl: `http://127.0.0.1:${ourPort}` };
   const reference = { name: 'reference', baseUrl: `http://127.0.0.1:${referencePort}` };
   const targets = {
@@ -186,7 +186,7 @@ async function run({ log = console.log } = {}) {
   try {
     log('Starting the service (node dist/main) and the reference server …');
     const started = await Promise.allSettled([
-      startProcess(ourServiceOptions({ port: ourPort, databaseUrl, env: SHARED_ENV })),
+      startProcess(ourServiceOptions({ port: ourPort, opsPort, databaseUrl, env: SHARED_ENV })),
       startProcess({
         name: 'reference metrics server',
         command: process.execPath,

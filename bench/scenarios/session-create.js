@@ -234,8 +234,8 @@ const { rps: fmtRps, ms: fmtMs } = throughputFmt;
 
 async function run({ log = console.log } = {}) {
   const databaseUrl = process.env.BENCH_DATABASE_URL || DEFAULT_DATABASE_URL;
-  const [ourPort, referencePort] = await Promise.all([freePort(), freePort()]);
-  const ourOptions = ourServiceOptions({ port: ourPort, databaseUrl, env: SHARED_ENV });
+  const [ourPort, referencePort, opsPort] = await Promise.all([freePort(), freePort(), freePort()]);
+  const ourOptions = ourServiceOptions({ port: ourPort, opsPort, databaseUrl, env: SHARED_ENV });
 
   const seed = await seedSessionsData({ databaseUrl, serviceEnv: ourOptions.env, log });
   if (seed.members.length !== PARTICIPANTS) {

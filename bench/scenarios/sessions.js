@@ -215,10 +215,13 @@ async function seedSessionsData({ databaseUrl, serviceEnv, log }) {
 
 async function run({ log = console.log } = {}) {
   const databaseUrl = process.env.BENCH_DATABASE_URL || DEFAULT_DATABASE_URL;
-  const [ourPort, offPort, referencePort] = await Promise.all([freePort(), freePort(), freePort()]);
-  const ourOptions = ourServiceOptions({ port: ourPort, databaseUrl, env: SHARED_ENV });
+  const [ourPort, offPort, referencePort, opsPort, offOpsPort] = await Promise.all(
+    Array.from({ length: 5 }, () => freePort()),
+  );
+  const ourOptions = ourServiceOptions({ port: ourPort, opsPort, databaseUrl, env: SHARED_ENV });
   const offOptions = ourServiceOptions({
     port: offPort,
+    opsPort: offOpsPort,
     databaseUrl,
     env: SHARED_ENV,
     rateLimit: 'off',

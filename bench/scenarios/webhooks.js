@@ -220,10 +220,11 @@ async function run({ log = console.log } = {}) {
   const newEmail = () => `wh-${token}-${(emailNumber += 1)}@bench.example.com`;
 
   const receiver = await startReceiver();
-  const port = await freePort();
+  const [port, opsPort] = await Promise.all([freePort(), freePort()]);
   const baseUrl = `http://127.0.0.1:${port}`;
   const apiOptions = ourServiceOptions({
     port,
+    opsPort,
     databaseUrl,
     env: { ...SHARED_ENV, RUN_WORKERS: 'false', QUEUE_PREFIX: 'bench-webhooks' },
   });
@@ -247,7 +248,12 @@ async function run({ log = console.log } = {}) {
 
   let service;
   let worker;
-  const startWorker = () => startBackgroundProcess(workerOptions);
+  // Each worker with an operations port of its own (two run at once in the scale-out case).
+  const startWorker = async () =>
+    startBackgroundProcess({
+      ...workerOptions,
+      env: { ...workerOptions.env, OPS_PORT: String(await freePort()) },
+    });
   /** Waits for deliveries; on time-out, says what the endpoint's deliveries and attempts show. */
   const waitForDeliveries = async (count, timeoutMs) => {
     try {
