@@ -15,7 +15,7 @@ import {
 
 async function main(): Promise<void> {
   // Tracing (when configured) starts in there, before the application is loaded.
-  const config = await startupChecks({ traced: 'checkin-api' });
+  const config = await startupChecks({ process: 'api' });
   const ops = await openOpsPort(config, 'api');
   // The application is loaded once the checks pass: a refusal does not wait for it.
   const { Logger } = await import('@nestjs/common');

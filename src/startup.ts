@@ -4,7 +4,7 @@
  * and the entry points load the application only after these checks, so a refusal costs no more
  * than reading the configuration.
  */
-import { startTracing, type TracedProcess } from './common/telemetry/tracing';
+import { startTracing } from './common/telemetry/tracing';
 import { AppConfig, ConfigError, loadConfig, opsPortOf, type OpsProcess } from './config/config';
 import { withLocalSecrets } from './config/local-secrets';
 import { DependencyUnavailableError } from './database/dependency-errors';
@@ -40,19 +40,19 @@ export const startupNotice = (): string | null => notice;
 
 /**
  * Shared by every process entry point: configuration (secrets filled from the local secrets file
- * in development and test), then, for the API and the worker (`traced`), tracing when
+ * in development and test), then, for the API and the worker (`process`), tracing when
  * OTEL_EXPORTER_OTLP_ENDPOINT is set — before the PostgreSQL and Redis clients are loaded, which
  * it instruments — then PostgreSQL (create the database when missing, run pending migrations
  * under an advisory lock), then Redis.
  */
 export async function startupChecks(
-  options: { migrate?: boolean; redis?: boolean; traced?: TracedProcess } = {},
+  options: { migrate?: boolean; redis?: boolean; process?: OpsProcess } = {},
 ): Promise<AppConfig> {
   try {
     const local = withLocalSecrets(process.env);
     const config = loadConfig(local.env);
     notice = secretsNotice(config, local.filled, local.file, local.created);
-    if (options.traced) await startTracing(config, options.traced);
+    if (options.process) await startTracing(config, options.process);
     const { prepareDatabase } = await import('./database/prepare-database.js');
     await prepareDatabase(
       options.migrate === false

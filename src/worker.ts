@@ -16,7 +16,7 @@ import {
 
 async function main(): Promise<void> {
   // Tracing (when configured) starts in there, before the application is loaded.
-  const config = await startupChecks({ traced: 'checkin-worker' });
+  const config = await startupChecks({ process: 'worker' });
   const ops = await openOpsPort(config, 'worker');
   // The application is loaded once the checks pass: a refusal does not wait for it.
   const { Logger } = await import('@nestjs/common');

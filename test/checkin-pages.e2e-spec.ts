@@ -4,7 +4,7 @@
  * escaping. Browser behaviour (clicking, following redirects) is in checkin-browser.e2e-spec.ts.
  */
 import { PAGE_ERRORS, PageTexts, SAVED_MESSAGES } from '../src/checkin/pages/pages.messages';
-import { PRIVACY_LEVEL_TEXTS } from '../src/common/privacy-model';
+import { PRIVACY_LEVELS } from '../src/common/privacy-model';
 import { LinkTokens } from '../src/participant-links/link-tokens';
 import { ParticipantLinks } from '../src/participant-links/participant-links';
 import { conversation, ENGINE_TOKEN, engineResult, postResult } from './support/engine';
@@ -194,7 +194,7 @@ describe('Check-in pages', () => {
       expect(html).not.toContain(PageTexts.privacyNoticeHeading);
       // Every level explained, the current one (0) chosen, inside a fieldset with a legend.
       expect(html).toContain(`<legend>${PageTexts.privacyLegend}</legend>`);
-      for (const text of PRIVACY_LEVEL_TEXTS) expect(html).toContain(text);
+      for (const level of PRIVACY_LEVELS) expect(html).toContain(PageTexts.levelText(level));
       expect(checkedLevel(html)).toBe('0');
       // One form for the level and the preferences: no choice is lost (docs/accessibility.md).
       expect(html).toContain(`action="${checkin.path}/choices"`);

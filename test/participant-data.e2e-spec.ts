@@ -6,7 +6,7 @@
  */
 import { IngestionErrors } from '../src/checkin/ingestion/ingestion.errors';
 import { PageTexts, SAVED_MESSAGES } from '../src/checkin/pages/pages.messages';
-import { levelInWords } from '../src/common/privacy-model';
+import { levelInWordsIn } from '../src/common/i18n/catalogue';
 import { ParticipantErrors } from '../src/participants/participants.errors';
 import { ParticipantLinks } from '../src/participant-links/participant-links';
 import { ENGINE_TOKEN, engineResult, postResult, subscores } from './support/engine';
@@ -257,8 +257,8 @@ describe('Participant data: ledger, notices, events, consent', () => {
       const [notice] = notices();
       expect(notice.subject).toBe('Your privacy level with Night shift was raised');
       expect(notice.text).toContain('was raised from level 0 to level 3.');
-      expect(notice.text).toContain(`Before: ${levelInWords(0)}`);
-      expect(notice.text).toContain(`Now: ${levelInWords(3)}`);
+      expect(notice.text).toContain(`Before: ${levelInWordsIn('en', 0)}`);
+      expect(notice.text).toContain(`Now: ${levelInWordsIn('en', 3)}`);
       const link = /Lower it here: (\S+)/.exec(notice.text ?? '')![1];
       expect(new URL(link).pathname).toBe('/participant/settings');
       expect(notice.headerLines.some((line) => line.key === 'list-unsubscribe')).toBe(false);

@@ -162,18 +162,7 @@ async function run({ log = console.log } = {}) {
     log,
   });
   const order = sessionsScenario.shuffled(seed.sessionIds, 0x696e73); // "ins"
-  const requests = () => {
-    let next = 0;
-    return [
-      {
-        method: 'GET',
-        setupRequest: (request) => {
-          request.path = `/sessions/${order[next++ % order.length]}`;
-          return request;
-        },
-      },
-    ];
-  };
+  const requests = sessionsScenario.sessionRequests(order);
 
   const on = {
     name: 'on',

@@ -63,6 +63,25 @@ function shuffled(items, seed) {
   return out;
 }
 
+/**
+ * autocannon's `requests` for GET /sessions/{id} over `order`, restarted from its beginning for
+ * every measurement (the same sequence for every server).
+ */
+function sessionRequests(order) {
+  return () => {
+    let next = 0;
+    return [
+      {
+        method: 'GET',
+        setupRequest: (request) => {
+          request.path = `/sessions/${order[next++ % order.length]}`;
+          return request;
+        },
+      },
+    ];
+  };
+}
+
 function firstDifference(a, b) {
   const length = Math.min(a.length, b.length);
   for (let i = 0; i < length; i++) if (a[i] !== b[i]) return i;
@@ -234,18 +253,7 @@ async function run({ log = console.log } = {}) {
   }
   // One shuffled order of every session id; each measurement starts it from the beginning.
   const order = shuffled(seed.sessionIds, 0x676574); // "get"
-  const requests = () => {
-    let next = 0;
-    return [
-      {
-        method: 'GET',
-        setupRequest: (request) => {
-          request.path = `/sessions/${order[next++ % order.length]}`;
-          return request;
-        },
-      },
-    ];
-  };
+  const requests = sessionRequests(order);
 
   const ours = { name: 'ours', baseUrl: `http://127.0.0.1:${ourPort}`, rounds: [] };
   const oursLimitOff = { name: 'ours/off', baseUrl: `http://127.0.0.1:${offPort}`, rounds: [] };
@@ -349,6 +357,7 @@ module.exports = {
   seedSessionsData,
   assertSameBytes,
   shuffled,
+  sessionRequests,
   startServers,
   summarise,
 };

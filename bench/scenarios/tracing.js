@@ -76,18 +76,7 @@ async function run({ log = console.log } = {}) {
     log,
   });
   const order = sessionsScenario.shuffled(seed.sessionIds, 0x747263); // "trc"
-  const requests = () => {
-    let next = 0;
-    return [
-      {
-        method: 'GET',
-        setupRequest: (request) => {
-          request.path = `/sessions/${order[next++ % order.length]}`;
-          return request;
-        },
-      },
-    ];
-  };
+  const requests = sessionsScenario.sessionRequests(order);
   const routes = [
     {
       route: 'GET /groups',

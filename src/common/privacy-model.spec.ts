@@ -7,12 +7,12 @@ import {
   levelRevealing,
   MAX_PRIVACY_LEVEL,
   PARTICIPANT_METRIC_LEVEL,
-  PRIVACY_LEVEL_TEXTS,
   PRIVACY_LEVELS,
   PRIVACY_NAMES_CHECK,
   requestedPrivacyLevel,
   sessionFieldsAt,
 } from './privacy-model';
+import { translator } from './i18n/catalogue';
 
 describe('privacy model', () => {
   it('maps names to levels in the spec order and takes the highest', () => {
@@ -43,7 +43,9 @@ describe('privacy model', () => {
   it('lists levels 0 to 5, each with its plain-words text', () => {
     expect(PRIVACY_LEVELS).toEqual([0, 1, 2, 3, 4, 5]);
     expect(MAX_PRIVACY_LEVEL).toBe(5);
-    expect(PRIVACY_LEVEL_TEXTS).toHaveLength(PRIVACY_LEVELS.length);
+    expect(new Set(PRIVACY_LEVELS.map((level) => translator('en')(`levelText${level}`))).size).toBe(
+      PRIVACY_LEVELS.length,
+    );
   });
 
   it('reveals session fields cumulatively, as docs/privacy.md lists them', () => {

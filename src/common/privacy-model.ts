@@ -168,21 +168,8 @@ export const isPrivacyNameArray = (value: unknown): value is string[] =>
 /** The database constraint on `requested_privacy` columns: only the names above. */
 export const PRIVACY_NAMES_CHECK = `(requested_privacy <@ ARRAY[${PRIVACY_NAMES.map((name) => `'${name}'::text`).join(', ')}])`;
 
-/** What each level lets the organisation see, in plain words (index = level): pages and emails. */
-export const PRIVACY_LEVEL_TEXTS: readonly string[] = [
-  'Nothing but the fact that you checked in.',
-  'Your MHCI score (an overall wellbeing score) and its subscores.',
-  'Your MHCI score and subscores, and how you compare with your group.',
-  'All of level 2, and how you compare with your own past check-ins.',
-  'All of level 3, and the transcript of your check-in conversation.',
-  'All of level 4, and the detailed voice and video features measured during your check-in.',
-];
-
-/** A level's text continuing a sentence ("…: all of level 3, and the transcript of …."). */
-export function levelInWords(level: number): string {
-  const text = PRIVACY_LEVEL_TEXTS[level] ?? PRIVACY_LEVEL_TEXTS[MIN_PRIVACY_LEVEL];
-  return text.charAt(0).toLowerCase() + text.slice(1);
-}
+// What each level lets the organisation see, in plain words, is in the message catalogues
+// (`levelText<n>`, `levelInWords<n>`: src/common/i18n/catalogues, docs/i18n.md), in every language.
 
 /** For API documentation: `mhci = 1, groupPerecntiles = 2, …`. */
 export const describeRequestableLevels = (): string =>

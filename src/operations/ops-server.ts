@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Registry } from 'prom-client';
+import { CommonErrors } from '../common/errors/common.errors';
 import type { ReadinessReport } from './readiness';
 
 /** What the operations port serves once the application is up. */
@@ -21,6 +22,9 @@ export class OpsPortInUseError extends Error {
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** A `{"error": …}` body with one of the shared messages (docs/api.md). */
+const errorBody = (message: string) => JSON.stringify({ error: message });
 
 /**
  * The operations port of the API and the worker (docs/operations.md, "Monitoring"): `GET /metrics`
@@ -77,11 +81,11 @@ export class OpsServer {
   private async answer(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const path = (request.url ?? '/').split('?')[0];
     if (path !== '/metrics' && path !== '/livez' && path !== '/readyz') {
-      return send(response, 404, JSON_TYPE, '{"error":"Not found"}');
+      return send(response, 404, JSON_TYPE, errorBody(CommonErrors.NotFound));
     }
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       response.setHeader('allow', 'GET, HEAD');
-      return send(response, 405, JSON_TYPE, '{"error":"Method not allowed"}');
+      return send(response, 405, JSON_TYPE, errorBody(CommonErrors.MethodNotAllowed));
     }
     if (path === '/livez') return send(response, 200, JSON_TYPE, '{"status":"ok"}');
     const targets = this.targets;
@@ -94,7 +98,7 @@ export class OpsServer {
       const status = report.status === 'ready' ? 200 : 503;
       return send(response, status, JSON_TYPE, JSON.stringify(report));
     } catch {
-      return send(response, 500, JSON_TYPE, '{"error":"Internal server error"}');
+      return send(response, 500, JSON_TYPE, errorBody(CommonErrors.InternalServerError));
     }
   }
 }

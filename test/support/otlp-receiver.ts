@@ -5,8 +5,7 @@
  * `{key, value: {stringValue | intValue | …}}`) are decoded into {@link ReceivedSpan}s; protobuf
  * bodies are kept as bytes.
  */
-import { createServer, Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { LocalServer } from './local-server';
 
 export interface ReceivedSpan {
   /** The resource's `service.name`. */
@@ -76,34 +75,28 @@ const attributesOf = (attributes: OtlpAttribute[] = []): Record<string, unknown>
 export class OtlpReceiver {
   readonly exports: ReceivedExport[] = [];
   readonly spans: ReceivedSpan[] = [];
-  private server!: Server;
+  private server!: LocalServer;
   /** The base URL, as OTEL_EXPORTER_OTLP_ENDPOINT. */
   url = '';
 
   async start(): Promise<this> {
-    this.server = createServer((request, response) => {
-      const chunks: Buffer[] = [];
-      request.on('data', (chunk: Buffer) => chunks.push(chunk));
-      request.on('end', () => {
-        const received: ReceivedExport = {
-          path: request.url ?? '',
-          contentType: String(request.headers['content-type'] ?? ''),
-          body: Buffer.concat(chunks),
-        };
-        this.exports.push(received);
-        if (received.contentType.startsWith('application/json')) this.decode(received.body);
-        response.writeHead(200, { 'content-type': received.contentType || 'application/json' });
-        response.end(received.contentType.startsWith('application/json') ? '{}' : '');
-      });
+    this.server = await LocalServer.start((request, body, response) => {
+      const received: ReceivedExport = {
+        path: request.url ?? '',
+        contentType: String(request.headers['content-type'] ?? ''),
+        body,
+      };
+      this.exports.push(received);
+      if (received.contentType.startsWith('application/json')) this.decode(received.body);
+      response.writeHead(200, { 'content-type': received.contentType || 'application/json' });
+      response.end(received.contentType.startsWith('application/json') ? '{}' : '');
     });
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    this.url = this.server.url;
     return this;
   }
 
-  async stop(): Promise<void> {
-    this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  stop(): Promise<void> {
+    return this.server.stop();
   }
 
   private decode(body: Buffer): void {

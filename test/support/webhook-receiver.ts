@@ -1,7 +1,7 @@
 /** A real local HTTP receiver for webhook tests; verifies with the `standardwebhooks` package. */
-import { createServer, IncomingHttpHeaders, Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingHttpHeaders } from 'node:http';
 import { Webhook } from 'standardwebhooks';
+import { LocalServer } from './local-server';
 
 export interface Received {
   path: string;
@@ -22,35 +22,29 @@ export class WebhookReceiver {
   readonly received: Received[] = [];
   /** Replies used in order; when empty, 200. */
   readonly replies: Reply[] = [];
-  private server!: Server;
+  private server!: LocalServer;
   url = '';
 
   async start(): Promise<this> {
-    this.server = createServer((request, response) => {
-      const chunks: Buffer[] = [];
-      request.on('data', (chunk: Buffer) => chunks.push(chunk));
-      request.on('end', () => {
-        this.received.push({
-          path: request.url ?? '',
-          headers: request.headers,
-          body: Buffer.concat(chunks).toString('utf8'),
-          at: Date.now(),
-        });
-        const reply = this.replies.shift() ?? { status: 200 };
-        setTimeout(() => {
-          response.writeHead(reply.status, reply.headers);
-          response.end(reply.body ?? 'ok');
-        }, reply.delayMs ?? 0);
+    this.server = await LocalServer.start((request, body, response) => {
+      this.received.push({
+        path: request.url ?? '',
+        headers: request.headers,
+        body: body.toString('utf8'),
+        at: Date.now(),
       });
+      const reply = this.replies.shift() ?? { status: 200 };
+      setTimeout(() => {
+        response.writeHead(reply.status, reply.headers);
+        response.end(reply.body ?? 'ok');
+      }, reply.delayMs ?? 0);
     });
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    this.url = this.server.url;
     return this;
   }
 
-  async stop(): Promise<void> {
-    this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  stop(): Promise<void> {
+    return this.server.stop();
   }
 
   /** Verifies a delivery with the secret, as a receiver would; throws when it does not verify. */

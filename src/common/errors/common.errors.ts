@@ -8,6 +8,8 @@ export const CommonErrors = {
   PayloadTooLarge: 'Payload too large',
   UnsupportedMediaType: 'Unsupported media type',
   NotFound: 'Not found',
+  /** The operations port only (docs/operations.md). */
+  MethodNotAllowed: 'Method not allowed',
   TooManyRequests: 'Too many requests',
   ServiceUnavailable: 'Service unavailable',
   InternalServerError: 'Internal server error',

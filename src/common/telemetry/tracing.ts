@@ -5,19 +5,19 @@
  * its clients (pg, ioredis) are loaded: startup.ts calls this first thing after reading the
  * configuration.
  */
-import type { AppConfig } from '../../config/config';
-
-/** The service.name of each process kind unless OTEL_SERVICE_NAME says otherwise. */
-export type TracedProcess = 'checkin-api' | 'checkin-worker';
+import type { AppConfig, OpsProcess } from '../../config/config';
 
 let running: { shutdown: () => Promise<void> } | null = null;
 
-/** Starts tracing when the configuration asks for it (once per process). */
-export async function startTracing(config: AppConfig, kind: TracedProcess): Promise<void> {
+/**
+ * Starts tracing when the configuration asks for it (once per process); its service.name is
+ * OTEL_SERVICE_NAME, else `checkin-api` or `checkin-worker`.
+ */
+export async function startTracing(config: AppConfig, kind: OpsProcess): Promise<void> {
   const { endpoint, protocol, serviceName } = config.tracing;
   if (endpoint === null || running !== null) return;
   const { startTracingSdk } = await import('./tracing-sdk.js');
-  running = startTracingSdk({ endpoint, protocol, serviceName: serviceName ?? kind });
+  running = startTracingSdk({ endpoint, protocol, serviceName: serviceName ?? `checkin-${kind}` });
 }
 
 /** Sends the spans still buffered and stops tracing (at shutdown); nothing when it is off. */
