@@ -11,6 +11,7 @@ import { SessionsModule } from '../sessions/sessions.module';
 import { IngestionModule } from '../checkin/ingestion/ingestion.module';
 import { ErasureModule } from '../erasure/erasure.module';
 import { PARTICIPANT_COMMANDS } from './participant.commands';
+import { CohortCellsModule } from '../metrics/cohorts/cohort-cells.module';
 
 /** The operator CLI: the same services as the API, without HTTP. */
 @Module({})
@@ -26,6 +27,7 @@ export class CliModule {
         IngestionModule,
         ErasureModule,
         DataKeysModule,
+        CohortCellsModule,
       ],
       providers: [
         ...ENTERPRISE_COMMANDS,

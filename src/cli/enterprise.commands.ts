@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Command, CommandRunner, Option } from 'nest-commander';
-import { PRIVACY_FLOOR } from '../common/privacy-model';
+import { EPSILON, PRIVACY_FLOOR } from '../common/privacy-model';
+import { CohortCellsRepository } from '../metrics/cohorts/cohort-cells.repository';
 import { ApiKeyRecord } from '../enterprises/enterprises.repository';
 import { EnterprisesService, SANDBOX_NOTE } from '../enterprises/enterprises.service';
 import { failCommand, printResult } from './cli-output';
@@ -138,9 +139,17 @@ export class RevokeApiKeyCommand extends JsonCommand {
   arguments: '<enterpriseId>',
   description:
     'Set the privacy floor of group metrics: how many hidden participants a sealed cell of ' +
-    'scores or words blends, and how many speakers a word needs (docs/metrics.md)',
+    'scores or words blends, how many speakers a word needs, and the ε each cell is released ' +
+    'at (docs/metrics.md)',
 })
 export class SetPrivacyFloorCommand extends JsonCommand {
+  constructor(
+    enterprises: EnterprisesService,
+    private readonly cohorts: CohortCellsRepository,
+  ) {
+    super(enterprises);
+  }
+
   @Option({
     flags: '--scores <n>',
     description: `fewest hidden participants in a cell of group scores (${PRIVACY_FLOOR.min}–${PRIVACY_FLOOR.max}, default ${PRIVACY_FLOOR.defaultScores})`,
@@ -165,16 +174,28 @@ export class SetPrivacyFloorCommand extends JsonCommand {
     return value;
   }
 
+  @Option({
+    flags: '--epsilon <e>',
+    description: `the privacy budget each sealed cell of scores, and each of words, is released at (${EPSILON.min / 100}–${EPSILON.max / 100}, at most two decimals, default ${EPSILON.default / 100}; omitted: unchanged)`,
+  })
+  parseEpsilon(value: string): string {
+    return value;
+  }
+
   async run(
     [enterpriseId]: string[],
-    options: JsonOption & { scores?: string; words?: string; speakers?: string },
+    options: JsonOption & { scores?: string; words?: string; speakers?: string; epsilon?: string },
   ): Promise<void> {
     await this.guarded(async () => {
-      const floor = await this.enterprises.setPrivacyFloor(enterpriseId, options);
-      printResult(!!options.json, floor, [
+      const { json, ...settings } = options;
+      const floor = await this.enterprises.setPrivacyFloor(enterpriseId, settings);
+      // Runs already looked at are looked at again under the new settings.
+      await this.cohorts.settingsChanged(floor.enterpriseId);
+      printResult(!!json, floor, [
         `Privacy floor of ${floor.enterpriseId}: a cell of group scores seals with ` +
           `${floor.minCohortScores} hidden participants, a cell of words with ` +
-          `${floor.minCohortWords}; a word is kept when ${floor.minWordSpeakers} said it.`,
+          `${floor.minCohortWords}; a word needs at least ${floor.minWordSpeakers} speakers ` +
+          `before noise; each cell is released at ε = ${floor.epsilon}.`,
       ]);
     });
   }

@@ -86,6 +86,33 @@ export const PRIVACY_FLOOR = {
   max: 100,
 } as const;
 
+/**
+ * The privacy budget of group metrics (docs/metrics.md, "Differentially private releases"): ε,
+ * set per enterprise by the operator, spent once per sealed cell on scores and once on words. It
+ * is handled as a whole number of hundredths (1 = 100), so every noise scale is a ratio of
+ * integers and sampling stays exact (src/metrics/releases/discrete-laplace.ts).
+ */
+export const EPSILON = {
+  /** In hundredths: 0.1 … 10, default 1. */
+  min: 10,
+  max: 1000,
+  default: 100,
+} as const;
+
+/** δ of the word releases ((ε, δ)-differential privacy), fixed. */
+export const WORD_DELTA = 1e-6;
+
+/** ε as typed (`0.5`, `1`, `2.25`) → hundredths; null unless 0.1–10 with at most two decimals. */
+export function parseEpsilon(value: string): number | null {
+  const match = /^(\d{1,2})(?:\.(\d{1,2}))?$/.exec(value);
+  if (!match) return null;
+  const hundredths = Number(match[1]) * 100 + Number((match[2] ?? '').padEnd(2, '0'));
+  return hundredths >= EPSILON.min && hundredths <= EPSILON.max ? hundredths : null;
+}
+
+/** ε (1.5) → hundredths (150). */
+export const epsilonHundredths = (epsilon: number): number => Math.round(epsilon * 100);
+
 /** The withheld group metrics and the floor (enterprise column) each one answers to. */
 export const FLOORED_GROUP_METRICS = {
   mhci: 'minCohortScores',
@@ -96,6 +123,8 @@ export type PrivacyFloor = {
   minCohortScores: number;
   minCohortWords: number;
   minWordSpeakers: number;
+  /** The privacy budget of each released cell (docs/metrics.md), 0.1–10. */
+  epsilon: number;
 };
 
 /**

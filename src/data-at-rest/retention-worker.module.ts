@@ -1,7 +1,9 @@
 import { Module } from '@nestjs/common';
 import { SessionRecordsModule } from '../sessions/session-records.module';
+import { MetricRollupsModule } from '../metrics/rollups/metric-rollups.module';
 import { EventsModule } from '../webhooks/events/events.module';
 import { RetentionSweeper } from './retention.sweeper';
+import { SessionRetention } from './session-retention';
 import { TranscriptEncryption } from './transcript-encryption';
 
 /**
@@ -10,7 +12,7 @@ import { TranscriptEncryption } from './transcript-encryption';
  * only with RUN_WORKERS=true. It serves no HTTP route and consumes no queue.
  */
 @Module({
-  imports: [SessionRecordsModule, EventsModule],
-  providers: [TranscriptEncryption, RetentionSweeper],
+  imports: [SessionRecordsModule, EventsModule, MetricRollupsModule],
+  providers: [TranscriptEncryption, SessionRetention, RetentionSweeper],
 })
 export class RetentionWorkerModule {}

@@ -8,8 +8,8 @@ import {
 import type { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
 import { IdempotencyRepository } from '../sessions/idempotency.repository';
-import { SessionsRepository } from '../sessions/sessions.repository';
 import { EventsRepository } from '../webhooks/events/events.repository';
+import { SessionRetention } from './session-retention';
 import { TranscriptEncryption } from './transcript-encryption';
 
 /** Rows per statement: every statement of a sweep is bounded. */
@@ -29,7 +29,7 @@ export interface SweepReport {
  * encrypt any transcript still in plaintext, then remove transcripts and features of sessions
  * completed more than TRANSCRIPT_RETENTION_DAYS ago (0: never), idempotency records after 24 h,
  * and events' personal data once all their deliveries are final — each through its table's owner
-(SessionsRepository, IdempotencyRepository, EventsRepository). Each step runs bounded batches
+(SessionRetention, IdempotencyRepository, EventsRepository). Each step runs bounded batches
  * until one comes back short; sweeps in one process never overlap, and two workers sweeping at
  * once take disjoint rows (SKIP LOCKED). Email logs need no sweep: they never store the SMTP
  * server's text (mailer.ts `smtpFailureCode`).
@@ -42,7 +42,7 @@ export class RetentionSweeper implements OnApplicationBootstrap, BeforeApplicati
   private stopped = false;
 
   constructor(
-    private readonly sessions: SessionsRepository,
+    private readonly sessionRetention: SessionRetention,
     private readonly idempotency: IdempotencyRepository,
     private readonly events: EventsRepository,
     private readonly transcripts: TranscriptEncryption,
@@ -83,7 +83,7 @@ export class RetentionSweeper implements OnApplicationBootstrap, BeforeApplicati
     if (days > 0) {
       const completedBefore = new Date(Date.now() - days * DAY_MS);
       report.transcriptsRemoved = await this.drain(() =>
-        this.sessions.removeExpiredTranscripts(completedBefore, RETENTION_BATCH),
+        this.sessionRetention.removeExpired(completedBefore, RETENTION_BATCH),
       );
     }
     report.idempotencyRecordsDeleted = await this.drain(() =>

@@ -10,6 +10,7 @@ const floorRange = (column: string) =>
 @Check('enterprises_min_cohort_scores_range', floorRange('min_cohort_scores'))
 @Check('enterprises_min_cohort_words_range', floorRange('min_cohort_words'))
 @Check('enterprises_min_word_speakers_range', floorRange('min_word_speakers'))
+@Check('enterprises_epsilon_range', '((epsilon >= 0.1) AND (epsilon <= (10)::numeric))')
 export class EnterpriseEntity {
   @PrimaryGeneratedColumn('uuid')
   id!: string;
@@ -31,6 +32,13 @@ export class EnterpriseEntity {
   /** A word enters a sealed cell only when at least this many of its participants said it. */
   @Column({ name: 'min_word_speakers', type: 'smallint', default: PRIVACY_FLOOR.defaultSpeakers })
   minWordSpeakers!: number;
+
+  /**
+   * The privacy budget of group metrics (docs/metrics.md, "Differentially private releases"): the
+   * ε each sealed cell of scores, and each of words, is released at. 0.1–10, in hundredths.
+   */
+  @Column({ type: 'numeric', precision: 4, scale: 2, default: 1 })
+  epsilon!: string;
 
   /**
    * A sandbox (docs/integrating.md, like a payment API's test mode): its sessions can be completed through

@@ -86,7 +86,10 @@ export class EnterprisesRepository {
     return key ?? null;
   }
 
-  /** Sets any part of the floor (null keeps it) and answers the enterprise's floor; null if none. */
+  /**
+   * Sets any part of the floor and ε (null keeps it; ε in hundredths) and answers the
+   * enterprise's; null if none.
+   */
   async updatePrivacyFloor(
     enterpriseId: string,
     floor: { [K in keyof PrivacyFloor]: number | null },
@@ -95,10 +98,17 @@ export class EnterprisesRepository {
       `UPDATE enterprises
           SET min_cohort_scores = coalesce($2, min_cohort_scores),
               min_cohort_words = coalesce($3, min_cohort_words),
-              min_word_speakers = coalesce($4, min_word_speakers)
+              min_word_speakers = coalesce($4, min_word_speakers),
+              epsilon = coalesce($5::numeric / 100, epsilon)
         WHERE id = $1
-       RETURNING ${PRIVACY_FLOOR_COLUMNS.select()}`,
-      [enterpriseId, floor.minCohortScores, floor.minCohortWords, floor.minWordSpeakers],
+       RETURNING ${PRIVACY_FLOOR_COLUMNS.select()}, epsilon::float8 AS epsilon`,
+      [
+        enterpriseId,
+        floor.minCohortScores,
+        floor.minCohortWords,
+        floor.minWordSpeakers,
+        floor.epsilon,
+      ],
     );
     return row ?? null;
   }

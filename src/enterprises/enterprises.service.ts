@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { PRIVACY_FLOOR, type PrivacyFloor } from '../common/privacy-model';
+import { parseEpsilon, PRIVACY_FLOOR, type PrivacyFloor } from '../common/privacy-model';
 import { Database, Sql } from '../database/database';
 import { ApiKeyRecord, EnterprisesRepository } from './enterprises.repository';
 import { ApiKeysService } from './api-keys.service';
@@ -13,6 +13,14 @@ function floorValue(option: string, value: string | undefined): number | null {
     throw new Error(EnterpriseErrors.FloorInvalid(option, value));
   }
   return n;
+}
+
+/** `--epsilon` as typed: absent (null, keep), or 0.1–10 with at most two decimals, in hundredths. */
+function epsilonOption(value: string | undefined): number | null {
+  if (value === undefined) return null;
+  const hundredths = parseEpsilon(value);
+  if (hundredths === null) throw new Error(EnterpriseErrors.EpsilonInvalid(value));
+  return hundredths;
 }
 
 export interface CreatedEnterprise {
@@ -83,21 +91,23 @@ export class EnterprisesService {
   }
 
   /**
-   * Sets an enterprise's privacy floor (docs/metrics.md), operator only: `scores`, `words` and/or
-   * `speakers`, each a whole number 1–100 as typed on the command line; an omitted one keeps its
-   * value. Cells sealed before keep the floor they sealed under.
+   * Sets an enterprise's privacy floor and ε (docs/metrics.md), operator only: `scores`, `words`
+   * and/or `speakers`, each a whole number 1–100, and `epsilon`, 0.1–10 in hundredths, as typed on
+   * the command line; an omitted one keeps its value. Cells released before keep what they were
+   * released under.
    */
   async setPrivacyFloor(
     enterpriseId: string,
-    options: { scores?: string; words?: string; speakers?: string },
+    options: { scores?: string; words?: string; speakers?: string; epsilon?: string },
   ): Promise<{ enterpriseId: string } & PrivacyFloor> {
-    if ([options.scores, options.words, options.speakers].every((v) => v === undefined)) {
+    if (Object.values(options).every((value) => value === undefined)) {
       throw new Error(EnterpriseErrors.FloorMissing);
     }
     const floor = {
       minCohortScores: floorValue('--scores', options.scores),
       minCohortWords: floorValue('--words', options.words),
       minWordSpeakers: floorValue('--speakers', options.speakers),
+      epsilon: epsilonOption(options.epsilon),
     };
     await this.assertExists(enterpriseId);
     const updated = await this.repository.updatePrivacyFloor(enterpriseId, floor);

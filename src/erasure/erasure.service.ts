@@ -2,13 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { EXTERNAL_ID_PATTERN } from '../common/ids';
 import { Database, Sql } from '../database/database';
 import { CohortCellsRepository } from '../metrics/cohorts/cohort-cells.repository';
-import { MetricRollupsRepository } from '../metrics/rollups/metric-rollups.repository';
+import { SharedFeatures } from '../metrics/rollups/shared-features';
 import { ConsentLedgerRepository } from '../participants/consent-ledger.repository';
 import { ErasedParticipant, ParticipantsRepository } from '../participants/participants.repository';
-import { PiiCipher } from '../common/crypto/pii-cipher';
 import { IdempotencyRepository } from '../sessions/idempotency.repository';
 import { SessionsRepository } from '../sessions/sessions.repository';
-import { openJson } from '../sessions/transcript-codec';
 import { EventTypes, UserDeletedPayload } from '../webhooks/events/events';
 import { EventsRepository } from '../webhooks/events/events.repository';
 
@@ -24,7 +22,8 @@ export type ErasureRequester =
 
 /**
  * Erasure (docs/privacy.md), in one transaction, each table's owner forgetting its part: the
- * participant's feature values are taken out of their groups' histograms and their sessions out
+ * participant's feature values the group comparisons count are taken out of their groups'
+ * histograms (SharedFeatures) and their sessions out
  * of the live per-day counts of group `count` (metric rollups — first, while the rows that say
  * what the share is still exist); sealed cohort cells stay as they are (docs/metrics.md); the
  * events and idempotent answers that name them are deleted (outbox, idempotency records); the
@@ -39,9 +38,8 @@ export class ErasureService {
   constructor(
     private readonly db: Database,
     private readonly participants: ParticipantsRepository,
-    private readonly rollups: MetricRollupsRepository,
+    private readonly sharedFeatures: SharedFeatures,
     private readonly sessions: SessionsRepository,
-    private readonly cipher: PiiCipher,
     private readonly cohorts: CohortCellsRepository,
     private readonly idempotency: IdempotencyRepository,
     private readonly ledger: ConsentLedgerRepository,
@@ -83,13 +81,8 @@ export class ErasureService {
 
   private async eraseLocked(participant: ErasedParticipant, sql: Sql): Promise<void> {
     const { id, enterpriseId, externalId } = participant;
-    // Their feature values are stored only encrypted: opened to take them out of the histograms.
-    const values = (await this.sessions.sealedFeaturesOf(id, sql)).flatMap((row) =>
-      Object.entries(openJson<Record<string, number>>(this.cipher, row.features)).map(
-        ([name, value]) => ({ groupId: row.groupId, name, value }),
-      ),
-    );
-    await this.rollups.forgetFeatureValues(values, sql);
+    // The values the group comparisons count are taken out (opened: stored only encrypted).
+    await this.sharedFeatures.unshare(await this.sessions.sharedFeaturesOf(id, sql), sql);
     await this.cohorts.forgetParticipant(id, sql);
     await this.events.forgetParticipant(enterpriseId, externalId, sql);
     await this.idempotency.forgetParticipant(enterpriseId, externalId, sql);

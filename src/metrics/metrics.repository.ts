@@ -6,6 +6,7 @@ import { openJson } from '../sessions/transcript-codec';
 import type { MhciStatsDto } from './dto/metric-answers.dto';
 import type { CohortSeries } from './cohorts/cohort-cell.entity';
 import type { GroupBy } from './metrics.errors';
+import { scoreStatistics } from './releases/score-release';
 
 /** A period's MHCI statistics; `shown` false (stats null) when no sealed cell answers it. */
 export type MhciRow = { key: string; sessions: number; shown: boolean } & {
@@ -25,37 +26,6 @@ const NO_MHCI_STATS = {
   percentile50Mhci: null,
   percentile75Mhci: null,
 };
-
-/**
- * The ranks (0-based, in value order) that min, max and the three continuous percentiles of `n`
- * values need, each with its bin and its offset among that bin's values, from running bin counts
- * (the later cell's minus the earlier one's, cohort-score-prefix.entity.ts).
- */
-function ranksIn(
-  n: number,
-  hiBins: readonly number[],
-  loBins: readonly number[] | null,
-): { rank: number; bin: number; offset: number }[] {
-  const ranks = [
-    ...new Set([
-      0,
-      n - 1,
-      ...[0.25, 0.5, 0.75].flatMap((p) => [Math.floor(p * (n - 1)), Math.ceil(p * (n - 1))]),
-    ]),
-  ].sort((a, b) => a - b);
-  const located: { rank: number; bin: number; offset: number }[] = [];
-  let below = 0;
-  let next = 0;
-  for (let bin = 0; bin < hiBins.length && next < ranks.length; bin++) {
-    const here = hiBins[bin] - (loBins?.[bin] ?? 0);
-    while (next < ranks.length && ranks[next] < below + here) {
-      located.push({ rank: ranks[next], bin, offset: ranks[next] - below });
-      next += 1;
-    }
-    below += here;
-  }
-  return located;
-}
 
 /**
  * Whose sessions: a group's, or a participant's (with the privacy level a metric needs), always
@@ -167,14 +137,12 @@ export class MetricsRepository {
   }
 
   /**
-   * A group's MHCI statistics (docs/metrics.md, "Sealed cohort cells"): per period of `count`, the
-   * union of the sealed score cells whose last day falls in it. Cells seal in order and never
-   * change, so the union of the cells between two days is the difference of two rows of running
-   * totals (sessions, exact sum, counts per 0.05-wide bin): the mean from the sums, and each
-   * rank that min, max and the percentiles need found in its bin, then among the exact values of
-   * that bin in those cells (one index range). Percentiles are PostgreSQL's `percentile_cont`,
-   * computed the same way (the two neighbouring ranks of p·(n − 1), interpolated), so exact. A
-   * period with sessions but no sealed cell has `shown` false.
+   * A group's MHCI statistics (docs/metrics.md, "Differentially private releases"): per period of
+   * `count`, the union of the released score cells whose last day falls in it. Releases are made
+   * in order and never change, so the union of the cells between two days is the difference of
+   * two rows of running totals (cells, participants, noisy sum, noisy bins): the statistics are
+   * computed from that (score-release.ts), whatever the group's size. A period with sessions but
+   * no released cell has `shown` false.
    */
   private async groupMhci(
     scope: MetricScope & { kind: 'group' },
@@ -182,10 +150,9 @@ export class MetricsRepository {
   ): Promise<MhciRow[]> {
     const periods = await this.db.rows<{
       key: string;
-      first: string | null;
-      last: string | null;
-      sessions: number | null;
-      avg: number | null;
+      participants: number | null;
+      noisySum: number | null;
+      binNoiseVariance: number | null;
       hiBins: number[] | null;
       loBins: number[] | null;
     }>(
@@ -196,86 +163,34 @@ export class MetricsRepository {
                 min(c.last_day) AS first, max(c.last_day) AS last
            ${this.groupCells(scope, 'scores')}
           GROUP BY 1)
-       SELECT p.key, c.first::text AS first, c.last::text AS last,
-              (hi.sessions - coalesce(lo.sessions, 0))::int AS sessions,
-              ((hi.sum - coalesce(lo.sum, 0)) / (hi.sessions - coalesce(lo.sessions, 0)))::float8
-                AS avg,
-              hi.bins AS "hiBins", lo.bins AS "loBins"
+       SELECT p.key, (hi.participants - coalesce(lo.participants, 0))::int AS participants,
+              (hi.noisy_sum - coalesce(lo.noisy_sum, 0))::float8 AS "noisySum",
+              hi.bin_noise_variance - coalesce(lo.bin_noise_variance, 0) AS "binNoiseVariance",
+              hi.noisy_bins AS "hiBins", lo.noisy_bins AS "loBins"
          FROM periods p
          LEFT JOIN cells c ON c.key = p.key
          LEFT JOIN cohort_score_prefixes hi ON hi.group_id = $1 AND hi.last_day = c.last
          LEFT JOIN LATERAL (
-           SELECT sessions, sum, bins FROM cohort_score_prefixes
+           SELECT participants, noisy_sum, noisy_bins, bin_noise_variance
+             FROM cohort_score_prefixes
             WHERE group_id = $1 AND last_day < c.first
             ORDER BY last_day DESC LIMIT 1) lo ON c.first IS NOT NULL
         ORDER BY p.key`,
       this.params(scope, range),
     );
-    // The ranks each period needs, located in their bins.
-    const wanted = periods.map((period) =>
-      period.sessions && period.hiBins
-        ? ranksIn(period.sessions, period.hiBins, period.loBins)
-        : null,
-    );
-    const lookups = wanted.flatMap((ranks, i) =>
-      ranks ? [...new Set(ranks.map((rank) => rank.bin))].map((bin) => ({ i, bin })) : [],
-    );
-    const values = lookups.length
-      ? await this.db.rows<{ i: number; bin: number; mhci: number; n: number }>(
-          `SELECT q.i::int AS i, q.bin::int AS bin, s.mhci, sum(s.count)::int AS n
-             FROM unnest($2::int[], $3::int[], $4::date[], $5::date[]) AS q(i, bin, first, last)
-             JOIN cohort_cell_scores s
-               ON s.group_id = $1 AND s.bin = q.bin AND s.last_day BETWEEN q.first AND q.last
-            GROUP BY 1, 2, 3
-            ORDER BY 1, 2, 3`,
-          [
-            scope.groupId,
-            lookups.map((lookup) => lookup.i),
-            lookups.map((lookup) => lookup.bin),
-            lookups.map((lookup) => periods[lookup.i].first),
-            lookups.map((lookup) => periods[lookup.i].last),
-          ],
-        )
-      : [];
-    const inBin = new Map<string, { mhci: number; n: number }[]>();
-    for (const row of values) {
-      const list = inBin.get(`${row.i}:${row.bin}`) ?? [];
-      list.push({ mhci: row.mhci, n: row.n });
-      inBin.set(`${row.i}:${row.bin}`, list);
-    }
-    return periods.map((period, i) => {
-      const ranks = wanted[i];
-      if (!ranks || !period.sessions) {
-        return { key: period.key, sessions: 0, shown: false, ...NO_MHCI_STATS };
-      }
-      const at = (rank: number): number => {
-        const { bin, offset } = ranks.find((r) => r.rank === rank)!;
-        let seen = 0;
-        for (const value of inBin.get(`${i}:${bin}`) ?? []) {
-          seen += value.n;
-          if (seen > offset) return value.mhci;
-        }
-        throw new Error(`group mhci: rank ${rank} not found in bin ${bin}`);
-      };
-      const n = period.sessions;
-      const percentile = (p: number): number => {
-        // As PostgreSQL's percentile_cont: first + (p·(n − 1) − first_row) · (second − first).
-        const position = p * (n - 1);
-        const first = Math.floor(position);
-        const low = at(first);
-        return low + (position - first) * (at(Math.ceil(position)) - low);
-      };
-      return {
-        key: period.key,
-        sessions: n,
-        shown: true,
-        minMhci: at(0),
-        maxMhci: at(n - 1),
-        avgMhci: period.avg,
-        percentile25Mhci: percentile(0.25),
-        percentile50Mhci: percentile(0.5),
-        percentile75Mhci: percentile(0.75),
-      };
+    return periods.map((period) => {
+      const stats =
+        period.hiBins && period.participants
+          ? scoreStatistics({
+              participants: period.participants,
+              noisySum: period.noisySum!,
+              noisyBins: period.hiBins.map((count, bin) => count - (period.loBins?.[bin] ?? 0)),
+              binNoiseVariance: period.binNoiseVariance!,
+            })
+          : null;
+      return stats
+        ? { key: period.key, sessions: period.participants!, shown: true, ...stats }
+        : { key: period.key, sessions: 0, shown: false, ...NO_MHCI_STATS };
     });
   }
 
@@ -375,6 +290,7 @@ export class MetricsRepository {
   private groupCells(scope: MetricScope & { kind: 'group' }, series: CohortSeries): string {
     return `FROM (SELECT id, last_day FROM cohort_cells
                    WHERE group_id = ${ownerIn(scope)} AND series = '${series}'
+                     AND participants IS NOT NULL
                      AND ($3::date IS NULL OR last_day >= $3::date)
                      AND ($4::date IS NULL OR last_day <= $4::date)) c`;
   }

@@ -3,8 +3,9 @@
  * consent, the version of their links and their email preferences. Every page and link changes
  * them through here — the check-in page, the settings page, the one-click unsubscribe — each in
  * one transaction with what it owes: a consent-ledger row per value that changed, a
- * `user.privacy.updated` event for the enterprise when the level changed, and a notice mail to
- * the participant when it rose. The tables are written by their owners (participants/).
+ * `user.privacy.updated` event for the enterprise when the level changed, a notice mail to the
+ * participant when it rose, and the group comparisons brought in line with the check-ins shown at
+ * level 5 (SharedFeatures). The tables are written by their owners (participants/).
  */
 import { Inject, Injectable } from '@nestjs/common';
 import type { AppConfig } from '../config/config';
@@ -21,6 +22,7 @@ import {
   UnsubscribeLink,
 } from '../participants/participants.repository';
 import { SessionsRepository } from '../sessions/sessions.repository';
+import { SharedFeatures } from '../metrics/rollups/shared-features';
 import { EventTypes, PrivacyUpdatedPayload } from '../webhooks/events/events';
 import { EventsRepository } from '../webhooks/events/events.repository';
 
@@ -60,6 +62,7 @@ export class ParticipantChoices {
     private readonly db: Database,
     private readonly memberships: MembershipsRepository,
     private readonly sessions: SessionsRepository,
+    private readonly sharedFeatures: SharedFeatures,
     private readonly participants: ParticipantsRepository,
     private readonly ledger: ConsentLedgerRepository,
     private readonly events: EventsRepository,
@@ -95,6 +98,7 @@ export class ParticipantChoices {
       if (consent && sessionId) await this.sessions.consentTo(sessionId, sql);
       const level = consent ? before.privacyLevel : 0;
       await this.sessions.capSharedLevels(member.participantId, member.groupId, level, sql);
+      await this.sharedFeatures.reconcileMembership(member.participantId, member.groupId, sql);
       await this.ledger.append(
         [
           this.entry(member, via, sessionId, 'consent', before.consented, consent),
@@ -138,6 +142,8 @@ export class ParticipantChoices {
           sql,
         );
       }
+      // What the group comparisons count follows: level-5 check-ins in, the others out.
+      await this.sharedFeatures.reconcileMembership(participantId, groupId, sql);
       await this.ledger.append(
         [this.entry(member, via, reach.sessionId, 'privacyLevel', before, level)],
         sql,

@@ -41,6 +41,12 @@ export interface TranscriptTurn {
 @Index('sessions_plaintext_details_idx', ['sessionId'], {
   where: "((features LIKE '{%') OR (word_counts LIKE '{%'))",
 })
+// The features the group comparisons count (`features_shared`, docs/checkin-flow.md), and those
+// shown at level 5 not yet counted: the lists the reconciliation of shared features reads.
+@Index('sessions_features_shared_idx', ['groupId'], { where: 'features_shared' })
+@Index('sessions_features_to_share_idx', ['groupId'], {
+  where: '((shared_level = 5) AND (NOT features_shared) AND (features IS NOT NULL))',
+})
 @Check('sessions_session_id_format', "(session_id ~ '^ses_[0-9A-Za-z]{24}$'::text)")
 @Check('sessions_status_values', "(status = ANY (ARRAY['created'::text, 'completed'::text]))")
 @Check(
@@ -138,6 +144,13 @@ export class SessionEntity {
    */
   @Column({ type: 'text', nullable: true })
   features!: string | null;
+
+  /**
+   * The features are counted in the group's comparisons (group_feature_histograms and
+   * group_feature_values): the session is shown at level 5 (docs/checkin-flow.md).
+   */
+  @Column({ name: 'features_shared', type: 'boolean', default: false })
+  featuresShared!: boolean;
 
   /**
    * The counted words of the participant's turns as JSON (word → count), encrypted like the

@@ -3,6 +3,7 @@ import { Database, Sql } from '../database/database';
 import { columnsOf } from '../database/entity-columns';
 import { SessionEntity, Subscores } from './session.entity';
 import type { SessionRecord } from './session-view';
+import { MAX_PRIVACY_LEVEL } from '../common/privacy-model';
 
 const SESSION = columnsOf(SessionEntity, [
   'sessionId',
@@ -23,6 +24,13 @@ const SESSION = columnsOf(SessionEntity, [
  * member's level now. A session without a level of its own has no result to show.
  */
 export const SHOWN_LEVEL = 'LEAST(coalesce(s.shared_level, 0), m.privacy_level)';
+
+/** A session's features (sealed, transcript-codec.ts), with its group. */
+export interface SharedFeatures {
+  sessionId: string;
+  groupId: number;
+  features: string;
+}
 
 /** Values of a session still in plaintext (null: not plaintext, nothing to do). */
 export interface PlaintextDetails {
@@ -288,41 +296,109 @@ export class SessionsRepository {
   }
 
   /**
-   * A participant's completed sessions that still hold features (sealed), every group: for their
-   * own percentiles at ingestion, and for erasure to take their values out of group histograms.
+   * A participant's completed sessions shown at level 5 now (every group), except `exceptSessionId`,
+   * with their features (sealed): what their own percentiles compare with at ingestion
+   * (docs/checkin-flow.md).
    */
-  async sealedFeaturesOf(
+  async levelFiveFeaturesOf(
     participantId: string,
+    exceptSessionId: string,
     sql: Sql = this.db,
   ): Promise<{ sessionId: string; groupId: number; features: string }[]> {
     return sql.rows(
+      `SELECT s.session_id AS "sessionId", s.group_id AS "groupId", s.features
+         FROM sessions s
+         JOIN memberships m ON m.participant_id = s.participant_id AND m.group_id = s.group_id
+        WHERE s.participant_id = $1 AND s.session_id <> $2 AND s.completed_at IS NOT NULL
+          AND s.features IS NOT NULL AND ${SHOWN_LEVEL} = ${MAX_PRIVACY_LEVEL}
+        ORDER BY s.session_id`,
+      [participantId, exceptSessionId],
+    );
+  }
+
+  /**
+   * A participant's sessions whose features the group comparisons count (`features_shared`), with
+   * them (sealed): erasure takes them out (docs/privacy.md).
+   */
+  async sharedFeaturesOf(participantId: string, sql: Sql): Promise<SharedFeatures[]> {
+    return sql.rows(
       `SELECT session_id AS "sessionId", group_id AS "groupId", features FROM sessions
-        WHERE participant_id = $1 AND completed_at IS NOT NULL AND features IS NOT NULL
+        WHERE participant_id = $1 AND features_shared AND features IS NOT NULL
         ORDER BY session_id`,
       [participantId],
     );
   }
 
   /**
-   * Retention (docs/data-at-rest.md): removes the transcript, features and word counts of up to
-   * `limit` sessions completed before `completedBefore`. The scores stay; sealed cohort cells and
-   * histograms (anonymous counts) are left as they are. Bounded, and `FOR UPDATE SKIP LOCKED`: two workers sweep disjoint rows.
-   * Returns how many sessions it cleared.
+   * Sessions whose `features_shared` is not what their level says now (shown at level 5, with
+   * features), locked (others' locked rows are skipped: whoever holds them reconciles them): of
+   * one membership, or up to `limit` anywhere. `share` is what they should become.
    */
-  async removeExpiredTranscripts(completedBefore: Date, limit: number): Promise<number> {
-    const rows = await this.db.rows(
-      `WITH due AS (
-         SELECT session_id FROM sessions
-          WHERE transcript IS NOT NULL AND completed_at < $1
-          ORDER BY completed_at
-          LIMIT $2
-          FOR UPDATE SKIP LOCKED)
-       UPDATE sessions s
-          SET transcript = NULL, features = NULL, word_counts = NULL, counted_words = NULL
-         FROM due WHERE s.session_id = due.session_id
-       RETURNING s.session_id`,
+  async featuresToReconcile(
+    scope: { participantId: string; groupId: number } | { limit: number },
+    sql: Sql,
+  ): Promise<(SharedFeatures & { share: boolean })[]> {
+    const membership = 'participantId' in scope;
+    return sql.rows(
+      `SELECT s.session_id AS "sessionId", s.group_id AS "groupId", s.features,
+              NOT s.features_shared AS share
+         FROM sessions s
+         JOIN memberships m ON m.participant_id = s.participant_id AND m.group_id = s.group_id
+        WHERE (s.features_shared
+               OR (s.shared_level = ${MAX_PRIVACY_LEVEL} AND NOT s.features_shared
+                   AND s.features IS NOT NULL))
+          AND s.features IS NOT NULL
+          AND s.features_shared <> (${SHOWN_LEVEL} = ${MAX_PRIVACY_LEVEL})
+          ${membership ? 'AND s.participant_id = $1 AND s.group_id = $2' : ''}
+        ORDER BY s.session_id
+        ${membership ? '' : 'LIMIT $1'}
+        FOR UPDATE OF s SKIP LOCKED`,
+      membership ? [scope.participantId, scope.groupId] : [scope.limit],
+    );
+  }
+
+  /** Records whether the sessions' features are counted in the group comparisons. */
+  async setFeaturesShared(sessionIds: readonly string[], shared: boolean, sql: Sql): Promise<void> {
+    if (sessionIds.length === 0) return;
+    await sql.rows('UPDATE sessions SET features_shared = $2 WHERE session_id = ANY ($1::text[])', [
+      sessionIds,
+      shared,
+    ]);
+  }
+
+  /**
+   * Retention (docs/data-at-rest.md): up to `limit` sessions completed before `completedBefore`
+   * that still hold a transcript, locked (`FOR UPDATE SKIP LOCKED`: two workers sweep disjoint
+   * rows), with their features when the group comparisons count them (to be taken out first).
+   */
+  async lockExpiredDetails(
+    completedBefore: Date,
+    limit: number,
+    sql: Sql,
+  ): Promise<(SharedFeatures & { featuresShared: boolean })[]> {
+    return sql.rows(
+      `SELECT session_id AS "sessionId", group_id AS "groupId", features,
+              features_shared AS "featuresShared"
+         FROM sessions
+        WHERE transcript IS NOT NULL AND completed_at < $1
+        ORDER BY completed_at
+        LIMIT $2
+        FOR UPDATE SKIP LOCKED`,
       [completedBefore, limit],
     );
-    return rows.length;
+  }
+
+  /**
+   * Removes the transcript, features and word counts of these sessions (retention). The scores
+   * stay; sealed cohort cells (released) are left as they are.
+   */
+  async clearDetails(sessionIds: readonly string[], sql: Sql): Promise<void> {
+    await sql.rows(
+      `UPDATE sessions
+          SET transcript = NULL, features = NULL, word_counts = NULL, counted_words = NULL,
+              features_shared = false
+        WHERE session_id = ANY ($1::text[])`,
+      [sessionIds],
+    );
   }
 }

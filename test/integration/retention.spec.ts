@@ -6,7 +6,11 @@
 import { randomBytes } from 'node:crypto';
 import { EMAIL_ERROR_CODES } from '../../migrations/1764550800000-DataAtRest';
 import { PiiCipher } from '../../src/common/crypto/pii-cipher';
+import { SessionRetention } from '../../src/data-at-rest/session-retention';
 import { TranscriptEncryption } from '../../src/data-at-rest/transcript-encryption';
+import type { Database } from '../../src/database/database';
+import { MetricRollupsRepository } from '../../src/metrics/rollups/metric-rollups.repository';
+import { SharedFeatures } from '../../src/metrics/rollups/shared-features';
 import { IdempotencyRepository } from '../../src/sessions/idempotency.repository';
 import { SessionsRepository } from '../../src/sessions/sessions.repository';
 import {
@@ -27,6 +31,7 @@ describe('Retention and encryption at rest (PostgreSQL)', () => {
   let t: TestDatabase;
   // Retention's statements, each in its table's owner (docs/design.md, "Table ownership").
   let sessions: SessionsRepository;
+  let retention: SessionRetention;
   let idempotency: IdempotencyRepository;
   let events: EventsRepository;
   const cipher = new PiiCipher(randomBytes(32));
@@ -37,6 +42,7 @@ describe('Retention and encryption at rest (PostgreSQL)', () => {
   beforeAll(async () => {
     t = await TestDatabase.create();
     sessions = new SessionsRepository(t.db);
+    retention = retentionOn(t.db);
     idempotency = new IdempotencyRepository(t.db);
     events = new EventsRepository(t.db, cipher);
     enterpriseId = await t.enterprise();
@@ -45,6 +51,16 @@ describe('Retention and encryption at rest (PostgreSQL)', () => {
     await t.membership(participantId, groupId, 5);
   });
   afterAll(() => t.close());
+
+  const retentionOn = (db: Database) => {
+    const repository = new SessionsRepository(db);
+    const rollups = new MetricRollupsRepository(db);
+    return new SessionRetention(
+      db,
+      repository,
+      new SharedFeatures(db, repository, rollups, cipher),
+    );
+  };
 
   /** A completed session with a result, its features and word counts (sealed), as ingestion writes. */
   async function completedSession(completedAt: Date): Promise<string> {
@@ -103,7 +119,7 @@ describe('Retention and encryption at rest (PostgreSQL)', () => {
         [groupId],
       );
 
-      expect(await sessions.removeExpiredTranscripts(cutoff, 1_000)).toBe(1);
+      expect(await retention.removeExpired(cutoff, 1_000)).toBe(1);
 
       expect(await sessionState(older)).toEqual({
         transcript: null,
@@ -125,7 +141,7 @@ describe('Retention and encryption at rest (PostgreSQL)', () => {
       // Sealed cells never change.
       expect(await t.rows(sealedWords, [groupId])).toEqual([{ word: 'tired', count: 3 }]);
       // Nothing left to do: a second sweep changes nothing.
-      expect(await sessions.removeExpiredTranscripts(cutoff, 1_000)).toBe(0);
+      expect(await retention.removeExpired(cutoff, 1_000)).toBe(0);
     });
 
     it('works in bounded batches, and two sweepers at once take disjoint rows', async () => {
@@ -142,14 +158,14 @@ describe('Retention and encryption at rest (PostgreSQL)', () => {
         [cutoff],
       );
       expect(due).toBe(9);
-      expect(await sessions.removeExpiredTranscripts(cutoff, 2)).toBe(2);
-      const other = new SessionsRepository(await t.openDatabase(2));
+      expect(await retention.removeExpired(cutoff, 2)).toBe(2);
+      const other = retentionOn(await t.openDatabase(2));
       const [a, b] = await Promise.all([
-        sessions.removeExpiredTranscripts(cutoff, 3),
-        other.removeExpiredTranscripts(cutoff, 3),
+        retention.removeExpired(cutoff, 3),
+        other.removeExpired(cutoff, 3),
       ]);
       expect([a, b]).toEqual([3, 3]);
-      expect(await sessions.removeExpiredTranscripts(cutoff, 3)).toBe(1);
+      expect(await retention.removeExpired(cutoff, 3)).toBe(1);
       for (const sessionId of old) expect((await sessionState(sessionId)).transcript).toBeNull();
     });
   });

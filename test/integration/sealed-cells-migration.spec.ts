@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import type { QueryRunner } from 'typeorm';
 import { SealedCohortCells1765500000000 } from '../../migrations/1765500000000-SealedCohortCells';
 import { SealedSessionDetail1765600000000 } from '../../migrations/1765600000000-SealedSessionDetail';
+import { PrivateReleases1766000000000 } from '../../migrations/1766000000000-PrivateReleases';
 import { PiiCipher } from '../../src/common/crypto/pii-cipher';
 import type { AppConfig } from '../../src/config/config';
 import { CohortCellsRepository } from '../../src/metrics/cohorts/cohort-cells.repository';
@@ -24,7 +25,9 @@ describe('migration: sealed cohort cells', () => {
   it('makes the stored history pending, counts its days, and the first sealing seals it', async () => {
     const migration = new SealedCohortCells1765500000000();
     const later = new SealedSessionDetail1765600000000();
+    const releases = new PrivateReleases1766000000000();
     const runner = { query: (sql: string) => t.pool.query(sql) } as unknown as QueryRunner;
+    await releases.down(runner);
     await later.down(runner);
     await migration.down(runner);
     const enterprise = await t.enterprise();
@@ -61,6 +64,7 @@ describe('migration: sealed cohort cells', () => {
 
     await migration.up(runner);
     await later.up(runner);
+    await releases.up(runner);
 
     expect(
       await t.rows(
@@ -111,7 +115,9 @@ describe('migration: sealed cohort cells', () => {
   it('down rebuilds the per-day word counts and cohorts from the sessions', async () => {
     const migration = new SealedCohortCells1765500000000();
     const later = new SealedSessionDetail1765600000000();
+    const releases = new PrivateReleases1766000000000();
     const runner = { query: (sql: string) => t.pool.query(sql) } as unknown as QueryRunner;
+    await releases.down(runner);
     await later.down(runner);
     await migration.down(runner);
     expect(
@@ -132,5 +138,6 @@ describe('migration: sealed cohort cells', () => {
     ]);
     await migration.up(runner);
     await later.up(runner);
+    await releases.up(runner);
   });
 });

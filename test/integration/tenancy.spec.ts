@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { SEALED_CELLS_BACKFILL } from '../../migrations/1765500000000-SealedCohortCells';
 import { PiiCipher } from '../../src/common/crypto/pii-cipher';
 import { CohortCellsRepository } from '../../src/metrics/cohorts/cohort-cells.repository';
-import { SCORE_BIN_SQL } from '../../src/metrics/cohorts/cohort-score-prefix.entity';
+import { binOf, participantScore, SCORE_MECHANISM } from '../../src/metrics/releases/score-release';
 import { MetricRange, MetricScope, MetricsRepository } from '../../src/metrics/metrics.repository';
 import { DeliveryLeaseRepository } from '../../src/webhooks/delivery/delivery-lease.repository';
 import { WebhooksRepository } from '../../src/webhooks/webhooks.repository';
@@ -17,6 +17,8 @@ import { TestDatabase, WebhookWorld } from './support';
 const ALL: MetricRange = { from: null, to: null, groupBy: null };
 const BY_DAY: MetricRange = { from: null, to: null, groupBy: 'day' };
 /** MHCI statistics of nothing, or of a period without a sealed cohort cell. */
+const SCORE_MECHANISM_BINS = Array.from({ length: SCORE_MECHANISM.bins }, (_, bin) => bin);
+
 const NO_STATS = {
   minMhci: null,
   maxMhci: null,
@@ -232,36 +234,48 @@ describe('tenancy of enterprise-scoped reads (PostgreSQL)', () => {
       participant = { enterpriseId, kind: 'participant', participantId: member, minimumLevel: 3 };
     });
 
-    /** A sealed one-day cell of the group: scores (value, sessions) or words (word, count). */
+    /**
+     * A released one-day cell of the group, without noise (a fixture: the noise is
+     * score-release.spec.ts's and word-release.spec.ts's): scores (value, participants) or words
+     * (word, count).
+     */
     async function sealedCell(
       groupId: number,
       series: 'scores' | 'words',
       day: string,
       rows: [number | string, number][],
     ): Promise<void> {
+      const values = rows.flatMap(([value, n]) =>
+        Array.from({ length: n }, () => participantScore(value as number)),
+      );
+      const release = {
+        participants: values.length,
+        noisySum: values.reduce((sum, value) => sum + value, 0),
+        noisyBins: SCORE_MECHANISM_BINS.map(
+          (bin) => values.filter((value) => binOf(value, SCORE_MECHANISM.bins) === bin).length,
+        ),
+        binNoiseVariance: 0,
+      };
       const [cell] = await t.rows<{ id: number }>(
         `INSERT INTO cohort_cells
-                (group_id, series, first_day, last_day, sessions, hidden_participants, floor)
-         VALUES ($1, $2, $3, $3, 2, 1, 1) RETURNING id`,
-        [groupId, series, day],
+                (group_id, series, first_day, last_day, sessions, hidden_participants, floor,
+                 participants, epsilon, noisy_sum, noisy_bins, bin_noise_variance)
+         VALUES ($1, $2, $3, $3, 2, 1, 1, 2, 1, $4, $5, $6) RETURNING id`,
+        series === 'words'
+          ? [groupId, series, day, null, null, null]
+          : [groupId, series, day, release.noisySum, release.noisyBins, 0],
       );
-      const values = [rows.map((row) => row[0]), rows.map((row) => row[1])];
+      const cells = new CohortCellsRepository(t.db);
       if (series === 'words') {
         await t.rows(
           `INSERT INTO cohort_cell_words (cell_id, word, count)
            SELECT $1, word, n FROM unnest($2::text[], $3::int[]) AS r(word, n)`,
-          [cell.id, ...values],
+          [cell.id, rows.map((row) => row[0]), rows.map((row) => row[1])],
         );
-        await new CohortCellsRepository(t.db).addWordPrefix(groupId, day);
+        await cells.addWordPrefix(groupId, day);
         return;
       }
-      await t.rows(
-        `INSERT INTO cohort_cell_scores (cell_id, mhci, count, group_id, last_day, bin)
-         SELECT $1, v, n, $4, $5, ${SCORE_BIN_SQL('v')}
-           FROM unnest($2::float8[], $3::int[]) AS r(v, n)`,
-        [cell.id, ...values, groupId, day],
-      );
-      await new CohortCellsRepository(t.db).addScorePrefix(groupId, day);
+      await cells.addScorePrefix(groupId, cell.id, day, release, t.db);
     }
 
     it("count: the owner's completed sessions; nothing for another enterprise", async () => {
@@ -290,17 +304,18 @@ describe('tenancy of enterprise-scoped reads (PostgreSQL)', () => {
     });
 
     it("mhci: the owner's statistics; nothing for another enterprise", async () => {
+      // From the cells' releases (here without noise): values 20, 40, 60, 80 in bins 10 wide.
       expect(await repo.mhci(group, ALL)).toEqual([
         {
           key: 'all',
           sessions: 4,
           shown: true,
           minMhci: 20,
-          maxMhci: 80,
+          maxMhci: 90,
           avgMhci: 50,
-          percentile25Mhci: 35,
+          percentile25Mhci: 30,
           percentile50Mhci: 50,
-          percentile75Mhci: 65,
+          percentile75Mhci: 70,
         },
       ]);
       expect(await repo.mhci(participant, BY_DAY)).toEqual([

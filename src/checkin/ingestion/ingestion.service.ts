@@ -8,11 +8,10 @@ import { EventsRepository } from '../../webhooks/events/events.repository';
 import { GroupsRepository } from '../../groups/groups.repository';
 import { CohortCellsRepository } from '../../metrics/cohorts/cohort-cells.repository';
 import {
-  FeatureValues,
   featureValues,
   MetricRollupsRepository,
 } from '../../metrics/rollups/metric-rollups.repository';
-import { PRIVACY_FLOOR } from '../../common/privacy-model';
+import { SharedFeatures } from '../../metrics/rollups/shared-features';
 import { Database, Sql } from '../../database/database';
 import { SessionsRepository } from '../../sessions/sessions.repository';
 import { openJson, sealJson, sealTranscript } from '../../sessions/transcript-codec';
@@ -44,11 +43,12 @@ function resultHash(result: SessionResultDto): string {
 }
 
 /**
- * Result ingestion (docs/checkin-flow.md). In one transaction, with the session row locked: store
- * the result, compute group and user percentiles, add the session to its group's pending cohort
- * runs and day count (docs/metrics.md), deduct a credit and write the `user.session.result` event — each table
- * through its owner. Posting the same result again changes nothing; a different one is refused
- * with 409.
+ * Result ingestion (docs/checkin-flow.md). In one transaction, with the session row locked:
+ * compute group and user percentiles (against sessions shown at level 5 only), store the result,
+ * count its features in the group comparisons when it is itself shown at level 5, add the session
+ * to its group's pending cohort runs and day count (docs/metrics.md), deduct a credit and write
+ * the `user.session.result` event — each table through its owner. Posting the same result again
+ * changes nothing; a different one is refused with 409.
  */
 @Injectable()
 export class IngestionService {
@@ -57,6 +57,7 @@ export class IngestionService {
     private readonly ingestion: IngestionRepository,
     private readonly sessions: SessionsRepository,
     private readonly rollups: MetricRollupsRepository,
+    private readonly sharedFeatures: SharedFeatures,
     private readonly cohorts: CohortCellsRepository,
     private readonly groups: GroupsRepository,
     private readonly events: EventsRepository,
@@ -86,9 +87,11 @@ export class IngestionService {
       }
       if (session.consentMissing) throw new ApiError(409, IngestionErrors.ConsentMissing);
       const completedAt = result.completedAt ? new Date(result.completedAt) : new Date();
-      const features = featureValues(result.features);
-      await this.rollups.addFeatures(session.groupId, features, sql);
-      const groupPercentiles = await this.groupPercentiles(session, features, sql);
+      const groupPercentiles = await this.rollups.groupPercentiles(
+        session.groupId,
+        featureValues(result.features),
+        sql,
+      );
       const userPercentiles = await this.userPercentiles(session, result.features, sql);
       const userTurns = result.transcript
         .filter((turn) => turn.role === 'user')
@@ -120,6 +123,8 @@ export class IngestionService {
         },
         sql,
       );
+      // Shown at level 5 now: its features join what later sessions of the group compare with.
+      await this.sharedFeatures.reconcileMembership(session.participantId, session.groupId, sql);
       await this.cohorts.addCompleted(session, completedAt, sql);
       await this.groups.deductCredit(session.groupId, sql);
       const payload: SessionResultPayload = {
@@ -142,48 +147,29 @@ export class IngestionService {
   }
 
   /**
-   * Mid-rank percentile of each of the session's features among the participant's own completed
-   * sessions (every group), the session itself included: (below + ½·equal) / n. Their values are
-   * stored only encrypted, so they are opened here — a participant has few sessions.
+   * Mid-rank percentile of each of the session's features among the participant's own other
+   * completed sessions shown at level 5 now (every group; what the enterprise may read anyway)
+   * and itself: (below + ½·(equal + 1)) / (n + 1); a feature none of them has is left out, so
+   * with nothing to compare the answer is {}. Their values are stored only encrypted, so they
+   * are opened here — a participant has few sessions.
    */
   private async userPercentiles(
     session: LockedSession,
     features: Record<string, number>,
     sql: Sql,
   ): Promise<Record<string, number>> {
-    const earlier = (await this.sessions.sealedFeaturesOf(session.participantId, sql)).map((row) =>
-      openJson<Record<string, number>>(this.cipher, row.features),
-    );
+    const others = (
+      await this.sessions.levelFiveFeaturesOf(session.participantId, session.sessionId, sql)
+    ).map((row) => openJson<Record<string, number>>(this.cipher, row.features));
     const percentiles: Record<string, number> = {};
     for (const name of Object.keys(features).sort()) {
       const mine = features[name];
-      const values = [mine, ...earlier.flatMap((other) => (name in other ? [other[name]] : []))];
+      const values = others.flatMap((other) => (name in other ? [other[name]] : []));
+      if (values.length === 0) continue;
       const below = values.filter((value) => value < mine).length;
       const equal = values.filter((value) => value === mine).length;
-      percentiles[name] = (below + 0.5 * equal) / values.length;
+      percentiles[name] = (below + 0.5 * (equal + 1)) / (values.length + 1);
     }
     return percentiles;
-  }
-
-  /**
-   * The session's features against its group, only when the group's completed sessions come from
-   * at least the enterprise's `minCohortScores` other participants (docs/metrics.md): in a
-   * smaller group a percentile tells where a colleague's values lie. Below that, `{}`.
-   */
-  private async groupPercentiles(
-    session: LockedSession,
-    features: FeatureValues,
-    sql: Sql,
-  ): Promise<Record<string, number>> {
-    const floor = await this.cohorts.floorOf(session.groupId, sql);
-    const enough = floor?.minCohortScores ?? PRIVACY_FLOOR.defaultScores;
-    const others = await this.rollups.otherParticipantsWithResults(
-      session.groupId,
-      session.participantId,
-      enough,
-      sql,
-    );
-    if (others < enough) return {};
-    return this.rollups.groupPercentiles(session.groupId, features, sql);
   }
 }

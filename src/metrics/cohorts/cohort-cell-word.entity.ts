@@ -3,8 +3,8 @@ import { ForeignKey } from '../../database/entity-columns';
 import { CohortCellEntity } from './cohort-cell.entity';
 
 /**
- * Schema of `cohort_cell_words`: a sealed cell's word counts, only of words said by at least the
- * enterprise's `minWordSpeakers` participants of the cell (rarer words are never stored).
+ * Schema of `cohort_cell_words`: the words a cell released (word-release.ts), each with its noisy
+ * count of speakers. A word that did not pass the release's threshold is never stored.
  */
 @Entity({ name: 'cohort_cell_words' })
 @Check('cohort_cell_words_count', '(count >= 1)')

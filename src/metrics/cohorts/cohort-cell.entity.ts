@@ -9,9 +9,13 @@ export type CohortSeries = (typeof COHORT_SERIES)[number];
 /**
  * Schema of `cohort_cells` (docs/metrics.md, "Sealed cohort cells"): a run of consecutive UTC days of
  * one group's completed sessions, sealed once its sessions came from at least `floor` participants
- * the enterprise cannot see. A sealed cell never changes (not with later results, level changes,
- * erasure, retention or a new floor); group `mhci` and `wordcloud` read nothing else. A cell
+ * the enterprise cannot see, and released then with differential privacy at `epsilon`: the exact
+ * count of participants and, for scores, a noisy sum and a noisy histogram (words: the released
+ * words, cohort_cell_words). A released cell never changes (not with later results, level changes,
+ * erasure, retention, a new floor or ε); group `mhci` and `wordcloud` read nothing else. A cell
  * belongs to its last day; a group's cells of one series are ordered by it, one per day at most.
+ * `participants` is null only for a cell sealed before releases were noisy and not yet released
+ * (its sessions wait in cohort_pending with its id).
  */
 @Entity({ name: 'cohort_cells' })
 @Index('cohort_cells_group_series_last_day_key', ['groupId', 'series', 'lastDay'], { unique: true })
@@ -51,6 +55,26 @@ export class CohortCellEntity {
   /** The enterprise's floor the cell sealed under (minCohortScores or minCohortWords). */
   @Column({ type: 'smallint' })
   floor!: number;
+
+  /** Participants who gave the series a value (released exactly: who took part is not secret). */
+  @Column({ type: 'integer', nullable: true })
+  participants!: number | null;
+
+  /** The ε the cell was released at (docs/metrics.md). */
+  @Column({ type: 'numeric', precision: 4, scale: 2, nullable: true })
+  epsilon!: string | null;
+
+  /** Scores: the participants' values summed, in hundredths of MHCI, plus noise. */
+  @Column({ name: 'noisy_sum', type: 'bigint', nullable: true })
+  noisySum!: number | null;
+
+  /** Scores: how many values fall in each bin (score-release.ts), each plus noise. */
+  @Column({ name: 'noisy_bins', type: 'integer', array: true, nullable: true })
+  noisyBins!: number[] | null;
+
+  /** Scores: the variance of one bin's noise. */
+  @Column({ name: 'bin_noise_variance', type: 'double precision', nullable: true })
+  binNoiseVariance!: number | null;
 
   @CreateDateColumn({ name: 'sealed_at', type: 'timestamptz' })
   sealedAt!: Date;

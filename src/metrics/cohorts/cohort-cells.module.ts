@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { CohortCellsRepository } from './cohort-cells.repository';
-import { CohortSealer } from './cohort-sealer';
+import { cryptoRandom } from '../releases/discrete-laplace';
+import { CohortSealer, RELEASE_RANDOMNESS } from './cohort-sealer';
 
 /**
  * The sealed cohort cells' owner (docs/metrics.md), for the modules that add a completed session
@@ -8,7 +9,11 @@ import { CohortSealer } from './cohort-sealer';
  * seal before reading (metrics).
  */
 @Module({
-  providers: [CohortCellsRepository, CohortSealer],
+  providers: [
+    CohortCellsRepository,
+    CohortSealer,
+    { provide: RELEASE_RANDOMNESS, useValue: cryptoRandom },
+  ],
   exports: [CohortCellsRepository, CohortSealer],
 })
 export class CohortCellsModule {}

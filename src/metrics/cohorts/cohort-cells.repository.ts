@@ -3,7 +3,8 @@ import { levelRevealing, type PrivacyFloor } from '../../common/privacy-model';
 import { Database, Sql } from '../../database/database';
 import { SHOWN_LEVEL } from '../../sessions/sessions.repository';
 import type { CohortSeries } from './cohort-cell.entity';
-import { SCORE_BIN_SQL, SCORE_BINS } from './cohort-score-prefix.entity';
+import type { ScoreRelease } from '../releases/score-release';
+import type { ReleasedWord } from '../releases/word-release';
 import type { PendingSession, SealableRun } from './sealing-runs';
 
 /** Per series: the level that shows what it aggregates, and whether a session gives it anything. */
@@ -26,7 +27,11 @@ const SERIES: Record<CohortSeries, { shows: number; contributes: string }> = {
 export class CohortCellsRepository {
   constructor(private readonly db: Database) {}
 
-  /** A completed session: pending in both series, and one more in its day's count. */
+  /**
+   * A completed session: pending in both series, and one more in its day's count. A result for a
+   * day sealing has already looked at makes that check stale: its run is looked at again at the
+   * next sweep or read (docs/metrics.md).
+   */
   async addCompleted(
     session: { sessionId: string; groupId: number },
     completedAt: Date,
@@ -35,7 +40,11 @@ export class CohortCellsRepository {
     await sql.rows(
       `WITH pending AS (
          INSERT INTO cohort_pending (session_id, series, group_id)
-         VALUES ($1, 'scores', $2), ($1, 'words', $2))
+         VALUES ($1, 'scores', $2), ($1, 'words', $2)),
+       stale AS (
+         UPDATE cohort_checks SET stale = true
+          WHERE group_id = $2 AND NOT stale
+            AND checked_through >= ($3::timestamptz AT TIME ZONE 'UTC')::date)
        INSERT INTO group_day_counts AS c (group_id, day, sessions)
        VALUES ($2, ($3::timestamptz AT TIME ZONE 'UTC')::date, 1)
        ON CONFLICT (group_id, day) DO UPDATE SET sessions = c.sessions + 1`,
@@ -75,11 +84,11 @@ export class CohortCellsRepository {
     ]);
   }
 
-  /** The group's enterprise's floor. */
+  /** The group's enterprise's floor and ε. */
   async floorOf(groupId: number, sql: Sql = this.db): Promise<PrivacyFloor | null> {
     const [floor] = await sql.rows<PrivacyFloor>(
       `SELECT e.min_cohort_scores AS "minCohortScores", e.min_cohort_words AS "minCohortWords",
-              e.min_word_speakers AS "minWordSpeakers"
+              e.min_word_speakers AS "minWordSpeakers", e.epsilon::float8 AS epsilon
          FROM groups g JOIN enterprises e ON e.id = g.enterprise_id
         WHERE g.group_id = $1`,
       [groupId],
@@ -88,8 +97,21 @@ export class CohortCellsRepository {
   }
 
   /**
-   * Whether the group's series may have something to seal through `closedDay`: pending sessions,
-   * and no sealing has looked at it since that day closed.
+   * A new floor or ε (the operator's CLI): every group of the enterprise is looked at again at
+   * its next sweep or read, under the new settings (cells released before keep theirs).
+   */
+  async settingsChanged(enterpriseId: string): Promise<void> {
+    await this.db.rows(
+      `UPDATE cohort_checks c SET stale = true FROM groups g
+        WHERE g.group_id = c.group_id AND g.enterprise_id = $1 AND NOT c.stale`,
+      [enterpriseId],
+    );
+  }
+
+  /**
+   * Whether the group's series may have something to seal or release through `closedDay`:
+   * pending sessions, and no sealing has looked at it since that day closed or since its check
+   * went stale.
    */
   async dueForSealing(
     groupId: number,
@@ -100,7 +122,8 @@ export class CohortCellsRepository {
     const [row] = await sql.rows<{ due: boolean }>(
       `SELECT EXISTS (SELECT 1 FROM cohort_pending WHERE group_id = $1 AND series = $2)
               AND NOT EXISTS (SELECT 1 FROM cohort_checks
-                               WHERE group_id = $1 AND series = $2 AND checked_through >= $3::date)
+                               WHERE group_id = $1 AND series = $2 AND checked_through >= $3::date
+                                 AND NOT stale)
               AS due`,
       [groupId, series, closedDay],
     );
@@ -148,7 +171,7 @@ export class CohortCellsRepository {
          FROM cohort_pending p
         WHERE NOT EXISTS (SELECT 1 FROM cohort_checks c
                            WHERE c.group_id = p.group_id AND c.series = p.series
-                             AND c.checked_through >= $1::date)
+                             AND c.checked_through >= $1::date AND NOT c.stale)
         ORDER BY 1`,
       [closedDay],
     );
@@ -156,9 +179,9 @@ export class CohortCellsRepository {
   }
 
   /**
-   * The group's pending sessions of a series whose effective day (completion day, or the day after
-   * the last sealed cell for a result that came late) is closed by `closedDay`, with whether the
-   * participant's applicable level hides them there.
+   * The group's pending sessions of a series (not of a cell awaiting release) whose effective day
+   * (completion day, or the day after the last sealed cell for a result that came late) is closed
+   * by `closedDay`, with whether the participant's applicable level hides them there.
    */
   async pending(
     groupId: number,
@@ -178,7 +201,7 @@ export class CohortCellsRepository {
            JOIN sessions s ON s.session_id = p.session_id
            JOIN memberships m ON m.participant_id = s.participant_id AND m.group_id = s.group_id
           CROSS JOIN sealed
-          WHERE p.group_id = $1 AND p.series = $2)
+          WHERE p.group_id = $1 AND p.series = $2 AND p.cell_id IS NULL)
        SELECT session_id AS "sessionId", participant_id AS "participantId", day::text AS day,
               hidden, contributes
          FROM due WHERE day <= $3::date`,
@@ -187,54 +210,44 @@ export class CohortCellsRepository {
   }
 
   /**
-   * Seals a run of scores: the cell with its exact MHCI histogram, then the group's running
-   * totals through it (the previous cell's plus this one's; cells seal in order, under the
-   * group's lock); its sessions are no longer pending.
+   * The group's cells of a series sealed before releases were noisy and not released yet, oldest
+   * first, each with its sessions (found again by the migration 1766000000000-PrivateReleases).
    */
-  async sealScores(groupId: number, run: SealableRun, floor: number, sql: Sql): Promise<void> {
-    await sql.rows(
-      `WITH cell AS (${this.insertCell('scores')}),
-       histogram AS (
-         INSERT INTO cohort_cell_scores (cell_id, mhci, count, group_id, last_day, bin)
-         SELECT cell.id, s.mhci, count(*), $1, $3, ${SCORE_BIN_SQL('s.mhci')}
-           FROM cell, sessions s
-          WHERE s.session_id = ANY ($6::text[]) AND s.mhci IS NOT NULL
-          GROUP BY cell.id, s.mhci)
-       DELETE FROM cohort_pending WHERE series = 'scores' AND session_id = ANY ($6::text[])`,
-      this.cellParams(groupId, run, floor),
+  async awaitingRelease(
+    groupId: number,
+    series: CohortSeries,
+    sql: Sql,
+  ): Promise<{ cellId: number; lastDay: string; sessionIds: string[] }[]> {
+    return sql.rows(
+      `SELECT c.id AS "cellId", c.last_day::text AS "lastDay",
+              coalesce(array_agg(p.session_id ORDER BY p.session_id)
+                         FILTER (WHERE p.session_id IS NOT NULL), '{}') AS "sessionIds"
+         FROM cohort_cells c
+         LEFT JOIN cohort_pending p ON p.cell_id = c.id
+        WHERE c.group_id = $1 AND c.series = $2 AND c.participants IS NULL
+        GROUP BY c.id
+        ORDER BY c.last_day`,
+      [groupId, series],
     );
-    await this.addScorePrefix(groupId, run.lastDay, sql);
   }
 
   /**
-   * The group's running score totals through its scores cell of `lastDay`: the previous cell's
-   * totals plus this cell's histogram (cohort-score-prefix.entity.ts).
+   * What each participant gives a cell of scores: the mean MHCI of their sessions among
+   * `sessionIds` (score-release.ts clips and rounds it).
    */
-  async addScorePrefix(groupId: number, lastDay: string, sql: Sql = this.db): Promise<void> {
-    await sql.rows(
-      `WITH cell AS (
-         SELECT id FROM cohort_cells WHERE group_id = $1 AND series = 'scores' AND last_day = $2),
-       previous AS (
-         SELECT sessions, sum, bins FROM cohort_score_prefixes
-          WHERE group_id = $1 AND last_day < $2 ORDER BY last_day DESC LIMIT 1),
-       here AS (
-         SELECT bin, sum(count) AS n, sum(mhci::numeric * count) AS total
-           FROM cohort_cell_scores WHERE cell_id = (SELECT id FROM cell) GROUP BY bin)
-       INSERT INTO cohort_score_prefixes (cell_id, group_id, last_day, sessions, sum, bins)
-       SELECT (SELECT id FROM cell), $1, $2,
-              coalesce((SELECT sessions FROM previous), 0) + (SELECT sum(n) FROM here),
-              coalesce((SELECT sum FROM previous), 0) + (SELECT sum(total) FROM here),
-              (SELECT array_agg(coalesce((SELECT bins[b + 1] FROM previous), 0)
-                                + coalesce(here.n, 0)::int ORDER BY b)
-                 FROM generate_series(0, ${SCORE_BINS - 1}) b
-                 LEFT JOIN here ON here.bin = b)`,
-      [groupId, lastDay],
+  async meanScoresOf(sessionIds: readonly string[], sql: Sql): Promise<number[]> {
+    const rows = await sql.rows<{ mean: number }>(
+      `SELECT avg(mhci)::float8 AS mean FROM sessions
+        WHERE session_id = ANY ($1::text[]) AND mhci IS NOT NULL
+        GROUP BY participant_id ORDER BY participant_id`,
+      [sessionIds],
     );
+    return rows.map((row) => row.mean);
   }
 
   /**
    * A run's sessions' word counts, sealed (transcript-codec.ts), with whose they are: the sealer
-   * opens them to count words and speakers (docs/metrics.md).
+   * opens them to choose each participant's words (docs/metrics.md).
    */
   async sealedWordsOf(
     sessionIds: readonly string[],
@@ -242,35 +255,113 @@ export class CohortCellsRepository {
   ): Promise<{ participantId: string; wordCounts: string }[]> {
     return sql.rows(
       `SELECT participant_id AS "participantId", word_counts AS "wordCounts" FROM sessions
-        WHERE session_id = ANY ($1::text[]) AND word_counts IS NOT NULL`,
+        WHERE session_id = ANY ($1::text[]) AND word_counts IS NOT NULL
+        ORDER BY participant_id, session_id`,
       [sessionIds],
     );
   }
 
   /**
-   * Seals a run of words: the cell with the counts of the words enough of its participants said
-   * (chosen by the sealer; rarer ones are never stored); its sessions are no longer pending.
+   * Seals a run as a new cell of `series` with its release; its sessions are no longer pending.
+   * Answers the cell's id.
    */
-  async sealWords(
+  async sealRun(
     groupId: number,
+    series: CohortSeries,
     run: SealableRun,
     floor: number,
-    words: readonly { word: string; count: number }[],
+    release: CellRelease,
+    sql: Sql,
+  ): Promise<number> {
+    const [cell] = await sql.rows<{ id: number }>(
+      `WITH cell AS (
+         INSERT INTO cohort_cells
+                (group_id, series, first_day, last_day, sessions, hidden_participants, floor,
+                 participants, epsilon, noisy_sum, noisy_bins, bin_noise_variance)
+         VALUES ($1, $2, $3, $4, cardinality($7::text[]), $5, $6, $8, $9::numeric / 100, $10, $11, $12)
+         RETURNING id),
+       done AS (
+         DELETE FROM cohort_pending WHERE series = $2 AND session_id = ANY ($7::text[]))
+       SELECT id FROM cell`,
+      [
+        groupId,
+        series,
+        run.firstDay,
+        run.lastDay,
+        run.hiddenParticipants,
+        floor,
+        run.sessionIds,
+        ...releaseParams(release),
+      ],
+    );
+    return cell.id;
+  }
+
+  /**
+   * Releases a cell sealed before releases were noisy (its sessions found again by the
+   * migration); its sessions are no longer pending.
+   */
+  async releaseSealed(cellId: number, release: CellRelease, sql: Sql): Promise<void> {
+    await sql.rows(
+      `WITH done AS (DELETE FROM cohort_pending WHERE cell_id = $1)
+       UPDATE cohort_cells
+          SET participants = $2, epsilon = $3::numeric / 100, noisy_sum = $4, noisy_bins = $5,
+              bin_noise_variance = $6
+        WHERE id = $1`,
+      [cellId, ...releaseParams(release)],
+    );
+  }
+
+  /** A cell sealed before releases were noisy whose sessions are all gone (erased): nothing to release. */
+  async dropEmpty(cellId: number, sql: Sql): Promise<void> {
+    await sql.rows(`DELETE FROM cohort_cells WHERE id = $1 AND participants IS NULL`, [cellId]);
+  }
+
+  /**
+   * The group's running score releases through its scores cell `cellId` of `lastDay`: the
+   * previous cell's totals plus this release (cohort-score-prefix.entity.ts); bins add one by one.
+   */
+  async addScorePrefix(
+    groupId: number,
+    cellId: number,
+    lastDay: string,
+    release: ScoreRelease,
     sql: Sql,
   ): Promise<void> {
     await sql.rows(
-      `WITH cell AS (${this.insertCell('words')}),
-       words AS (
-         INSERT INTO cohort_cell_words (cell_id, word, count)
-         SELECT cell.id, w.word, w.count FROM cell, unnest($7::text[], $8::bigint[]) AS w(word, count))
-       DELETE FROM cohort_pending WHERE series = 'words' AND session_id = ANY ($6::text[])`,
+      `WITH previous AS (
+         SELECT cells, participants, noisy_sum, noisy_bins, bin_noise_variance
+           FROM cohort_score_prefixes
+          WHERE group_id = $1 AND last_day < $2 ORDER BY last_day DESC LIMIT 1)
+       INSERT INTO cohort_score_prefixes
+              (cell_id, group_id, last_day, cells, participants, noisy_sum, noisy_bins,
+               bin_noise_variance)
+       SELECT $3, $1, $2, coalesce(p.cells, 0) + 1, coalesce(p.participants, 0) + $4,
+              coalesce(p.noisy_sum, 0) + $5,
+              (SELECT array_agg(coalesce(x.before, 0) + x.here ORDER BY x.i)
+                 FROM unnest(p.noisy_bins, $6::int[]) WITH ORDINALITY AS x(before, here, i)),
+              coalesce(p.bin_noise_variance, 0) + $7
+         FROM (SELECT 1) one LEFT JOIN previous p ON true`,
       [
-        ...this.cellParams(groupId, run, floor),
-        words.map((w) => w.word),
-        words.map((w) => w.count),
+        groupId,
+        lastDay,
+        cellId,
+        release.participants,
+        release.noisySum,
+        release.noisyBins,
+        release.binNoiseVariance,
       ],
     );
-    await this.addWordPrefix(groupId, run.lastDay, sql);
+  }
+
+  /** The words a cell released, with their noisy counts (word-release.ts). */
+  async addWords(cellId: number, words: readonly ReleasedWord[], sql: Sql): Promise<void> {
+    if (words.length === 0) return;
+    await sql.rows(
+      `INSERT INTO cohort_cell_words (cell_id, word, count)
+       SELECT $1, w.word, w.count FROM unnest($2::text[], $3::bigint[]) AS w(word, count)`,
+      [cellId, words.map((w) => w.word), words.map((w) => w.count)],
+    );
   }
 
   /**
@@ -296,24 +387,30 @@ export class CohortCellsRepository {
     );
   }
 
-  /** Records that the group's series was sealed through `closedDay`. */
+  /** Records that the group's series was sealed through `closedDay`, under the settings now. */
   async checked(groupId: number, series: CohortSeries, closedDay: string, sql: Sql): Promise<void> {
     await sql.rows(
       `INSERT INTO cohort_checks (group_id, series, checked_through) VALUES ($1, $2, $3)
        ON CONFLICT (group_id, series) DO UPDATE
-          SET checked_through = greatest(cohort_checks.checked_through, excluded.checked_through)`,
+          SET checked_through = greatest(cohort_checks.checked_through, excluded.checked_through),
+              stale = false`,
       [groupId, series, closedDay],
     );
   }
-
-  private insertCell(series: CohortSeries): string {
-    return `INSERT INTO cohort_cells
-              (group_id, series, first_day, last_day, sessions, hidden_participants, floor)
-            VALUES ($1, '${series}', $2, $3, cardinality($6::text[]), $4, $5)
-            RETURNING id`;
-  }
-
-  private cellParams(groupId: number, run: SealableRun, floor: number): unknown[] {
-    return [groupId, run.firstDay, run.lastDay, run.hiddenParticipants, floor, run.sessionIds];
-  }
 }
+
+/** What a cell stores of its release: the count and ε, and for scores the noisy sum and bins. */
+export interface CellRelease {
+  participants: number;
+  /** Hundredths. */
+  epsilon: number;
+  scores: ScoreRelease | null;
+}
+
+const releaseParams = (release: CellRelease): unknown[] => [
+  release.participants,
+  release.epsilon,
+  release.scores?.noisySum ?? null,
+  release.scores?.noisyBins ?? null,
+  release.scores?.binNoiseVariance ?? null,
+];

@@ -3,19 +3,12 @@ import { ForeignKey } from '../../database/entity-columns';
 import { CohortCellEntity } from './cohort-cell.entity';
 
 /**
- * Bins of the MHCI (0–100) for the running totals: a bin is 0.05 wide, bin(v) =
- * least(floor(v · 20), 2000). Fine enough that a rank is found in a few exact values.
- */
-export const SCORE_BINS = 2001;
-export const SCORE_BIN_SQL = (value: string): string =>
-  `least(floor(${value} * 20), 2000)::smallint`;
-
-/**
- * Schema of `cohort_score_prefixes` (docs/metrics.md, "How they are computed"): for each sealed
- * scores cell, the running totals of its group's score cells up to and including it — sessions,
- * the exact sum, and how many scores fall in each bin. Cells never change and seal in order, so
- * the union of the cells between two days is the difference of two rows: an answer over a year
- * reads two rows and a few exact values, not a year of histograms.
+ * Schema of `cohort_score_prefixes` (docs/metrics.md, "How they are computed"): for each released
+ * scores cell, the running totals of its group's releases up to and including it — cells,
+ * participants, noisy sum, noisy bins and the bins' noise variance. Releases never change and are
+ * made in order, so the union of the cells between two days is the difference of two rows: an
+ * answer over a year reads two rows, whatever the group's size. Sums of releases are releases
+ * too (post-processing): no exact aggregate is stored here either.
  */
 @Entity({ name: 'cohort_score_prefixes' })
 @Index('cohort_score_prefixes_group_day_key', ['groupId', 'lastDay'], { unique: true })
@@ -31,13 +24,20 @@ export class CohortScorePrefixEntity {
   @Column({ name: 'last_day', type: 'date' })
   lastDay!: string;
 
+  @Column({ type: 'integer' })
+  cells!: number;
+
   @Column({ type: 'bigint' })
-  sessions!: number;
+  participants!: number;
 
-  @Column({ type: 'numeric' })
-  sum!: string;
+  /** Hundredths of MHCI. */
+  @Column({ name: 'noisy_sum', type: 'bigint' })
+  noisySum!: number;
 
-  /** SCORE_BINS running counts. */
-  @Column({ type: 'integer', array: true })
-  bins!: number[];
+  /** SCORE_MECHANISM.bins running noisy counts. */
+  @Column({ name: 'noisy_bins', type: 'integer', array: true })
+  noisyBins!: number[];
+
+  @Column({ name: 'bin_noise_variance', type: 'double precision' })
+  binNoiseVariance!: number;
 }

@@ -2,17 +2,29 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
 import { PiiCipher } from '../../common/crypto/pii-cipher';
-import { Database } from '../../database/database';
+import { epsilonHundredths, type PrivacyFloor } from '../../common/privacy-model';
+import { Database, Sql } from '../../database/database';
 import { openJson } from '../../sessions/transcript-codec';
+import { cryptoRandom, type RandomSource } from '../releases/discrete-laplace';
+import { participantScore, releaseScores } from '../releases/score-release';
+import { participantWords, type ReleasedWord, releaseWords } from '../releases/word-release';
 import { COHORT_SERIES, type CohortSeries } from './cohort-cell.entity';
-import { CohortCellsRepository } from './cohort-cells.repository';
+import { CellRelease, CohortCellsRepository } from './cohort-cells.repository';
 import { lastClosedDay, sealableRuns } from './sealing-runs';
 
 /**
- * Seals cohort cells (docs/metrics.md, "Sealed cohort cells"), for the workers' sweep and for a
- * group read: per series, under the group's advisory lock and in one transaction, the runs of
- * pending sessions up to the last closed day that blend enough hidden participants become cells.
- * Idempotent: sealing again finds nothing new to seal.
+ * The randomness of the releases: `crypto` (discrete-laplace.ts). A provider, so that a test can
+ * replay the same draws in two worlds and show that the releases depend on nothing else.
+ */
+export const RELEASE_RANDOMNESS = Symbol('RELEASE_RANDOMNESS');
+
+/**
+ * Seals and releases cohort cells (docs/metrics.md, "Sealed cohort cells" and "Differentially
+ * private releases"), for the workers' sweep and for a group read: per series, under the group's
+ * advisory lock and in one transaction, first the cells sealed before releases were noisy are
+ * released, then the runs of pending sessions up to the last closed day that blend enough hidden
+ * participants become cells, each released once, with its noise drawn now. Idempotent: sealing
+ * again finds nothing new to seal.
  */
 @Injectable()
 export class CohortSealer {
@@ -21,6 +33,7 @@ export class CohortSealer {
     private readonly cells: CohortCellsRepository,
     private readonly cipher: PiiCipher,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(RELEASE_RANDOMNESS) private readonly random: RandomSource = cryptoRandom,
   ) {}
 
   /** The last UTC day closed at `now`. */
@@ -30,7 +43,8 @@ export class CohortSealer {
 
   /**
    * Seals what is due in the group's `series` (both by default) at `now`, unless it was already
-   * sealed through the last closed day; answers how many cells it sealed.
+   * sealed through the last closed day and nothing made that stale; answers how many cells it
+   * sealed or released.
    */
   async sealGroup(
     groupId: number,
@@ -46,46 +60,94 @@ export class CohortSealer {
         if (!(await this.cells.dueForSealing(groupId, series, closedDay, sql))) return 0;
         const floor = await this.cells.floorOf(groupId, sql);
         if (!floor) return 0;
-        const k = series === 'scores' ? floor.minCohortScores : floor.minCohortWords;
-        const runs = sealableRuns(await this.cells.pending(groupId, series, closedDay, sql), k);
-        for (const run of runs) {
-          if (series === 'scores') await this.cells.sealScores(groupId, run, k, sql);
-          else {
-            const sealed = await this.cells.sealedWordsOf(run.sessionIds, sql);
-            const words = this.wordsOfEnoughSpeakers(sealed, floor.minWordSpeakers);
-            await this.cells.sealWords(groupId, run, k, words, sql);
+        let count = 0;
+        for (const cell of await this.cells.awaitingRelease(groupId, series, sql)) {
+          const release = await this.release(series, cell.sessionIds, floor, sql);
+          if (!release || release.cell.participants === 0) {
+            await this.cells.dropEmpty(cell.cellId, sql);
+            continue;
           }
+          await this.cells.releaseSealed(cell.cellId, release.cell, sql);
+          await this.addToPrefixes(groupId, series, cell.cellId, cell.lastDay, release, sql);
+          count += 1;
+        }
+        const k = series === 'scores' ? floor.minCohortScores : floor.minCohortWords;
+        for (const run of sealableRuns(
+          await this.cells.pending(groupId, series, closedDay, sql),
+          k,
+        )) {
+          // A run holds k ≥ 1 hidden participants whose sessions gave the series something;
+          // words may since have gone with retention, and then the cell releases no word.
+          const release = await this.release(series, run.sessionIds, floor, sql);
+          if (!release) throw new Error(`a run of ${series} without values: ${run.firstDay}`);
+          const cellId = await this.cells.sealRun(groupId, series, run, k, release.cell, sql);
+          await this.addToPrefixes(groupId, series, cellId, run.lastDay, release, sql);
+          count += 1;
         }
         await this.cells.checked(groupId, series, closedDay, sql);
-        return runs.length;
+        return count;
       });
     }
     return sealed;
   }
 
   /**
-   * The words of a run said by at least `speakers` distinct participants, with their counts over
-   * the run's sessions (opened here: per-session word counts are stored only encrypted).
+   * The release of a cell's sessions (docs/metrics.md): each participant's one value or words,
+   * then the noise, drawn now. Scores: null when no session has a score. Words: no speaker
+   * releases no word.
    */
-  private wordsOfEnoughSpeakers(
-    sealed: readonly { participantId: string; wordCounts: string }[],
-    speakers: number,
-  ): { word: string; count: number }[] {
-    const words = new Map<string, { count: number; speakers: Set<string> }>();
+  private async release(
+    series: CohortSeries,
+    sessionIds: readonly string[],
+    floor: PrivacyFloor,
+    sql: Sql,
+  ): Promise<Release | null> {
+    const epsilon = epsilonHundredths(floor.epsilon);
+    if (series === 'scores') {
+      const values = (await this.cells.meanScoresOf(sessionIds, sql)).map(participantScore);
+      if (values.length === 0) return null;
+      const scores = releaseScores(values, epsilon, this.random);
+      return { cell: { participants: values.length, epsilon, scores }, words: [] };
+    }
+    const speakers = this.speakers(await this.cells.sealedWordsOf(sessionIds, sql));
+    const words = releaseWords(speakers, epsilon, floor.minWordSpeakers, this.random);
+    return { cell: { participants: speakers.length, epsilon, scores: null }, words };
+  }
+
+  /**
+   * Each participant's words in a cell (word-release.ts): their counts over their sessions there,
+   * opened here (per-session word counts are stored only encrypted), then their most frequent.
+   */
+  private speakers(sealed: readonly { participantId: string; wordCounts: string }[]): string[][] {
+    const byParticipant = new Map<string, Map<string, number>>();
     for (const { participantId, wordCounts } of sealed) {
+      const counts = byParticipant.get(participantId) ?? new Map<string, number>();
       for (const [word, count] of Object.entries(
         openJson<Record<string, number>>(this.cipher, wordCounts),
       )) {
-        const entry = words.get(word) ?? { count: 0, speakers: new Set<string>() };
-        entry.count += count;
-        entry.speakers.add(participantId);
-        words.set(word, entry);
+        counts.set(word, (counts.get(word) ?? 0) + count);
       }
+      byParticipant.set(participantId, counts);
     }
-    return [...words]
-      .filter(([, entry]) => entry.speakers.size >= speakers)
-      .map(([word, entry]) => ({ word, count: entry.count }))
-      .sort((a, b) => (a.word < b.word ? -1 : a.word > b.word ? 1 : 0));
+    return [...byParticipant.values()]
+      .map((counts) => participantWords(counts))
+      .filter((words) => words.length > 0);
+  }
+
+  private async addToPrefixes(
+    groupId: number,
+    series: CohortSeries,
+    cellId: number,
+    lastDay: string,
+    release: Release,
+    sql: Sql,
+  ): Promise<void> {
+    if (series === 'scores') {
+      await this.cells.addScorePrefix(groupId, cellId, lastDay, release.cell.scores!, sql);
+    } else {
+      await this.cells.addWords(cellId, release.words, sql);
+      await this.cells.addWordPrefix(groupId, lastDay, sql);
+    }
   }
 
   /** Seals every group with something due at `now` (the sweep); answers how many cells. */
@@ -96,4 +158,9 @@ export class CohortSealer {
     }
     return sealed;
   }
+}
+
+interface Release {
+  cell: CellRelease;
+  words: ReleasedWord[];
 }

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { MetricRollupsModule } from '../rollups/metric-rollups.module';
 import { CohortCellsModule } from './cohort-cells.module';
 import { CohortSealingMeasurements } from './cohort-sealing-measurements';
 import { CohortSealingSweeper } from './cohort-sealing.sweeper';
@@ -9,7 +10,7 @@ import { CohortSealingSweeper } from './cohort-sealing.sweeper';
  * RUN_WORKERS=true. No HTTP route, no queue.
  */
 @Module({
-  imports: [CohortCellsModule],
+  imports: [CohortCellsModule, MetricRollupsModule],
   providers: [CohortSealingSweeper, CohortSealingMeasurements],
 })
 export class CohortSealingWorkerModule {}

@@ -21,21 +21,34 @@ export function featureValues(features: Record<string, number>): FeatureValues {
 type FeatureCount = { groupId: number; name: string; key: number; count: number };
 
 /**
- * The feature histograms' and exact value counts' SQL (group percentiles, docs/checkin-flow.md),
- * their only writer: ingestion adds a completed session's values, erasure takes a participant's
- * out ({@link forgetFeatureValues}). Rows are always touched in one order (group, then feature name,
- * then bucket), so concurrent ingestions and erasures cannot deadlock on them.
+ * The feature histograms' and exact value counts' SQL (group percentiles, docs/checkin-flow.md):
+ * the values of the sessions shown at level 5, added and taken out by SharedFeatures (its only
+ * caller). A writer first takes each group's advisory lock, in group order, for the rest of its
+ * transaction, so writers of one group take turns and writers of several cannot deadlock.
  */
 @Injectable()
 export class MetricRollupsRepository {
   constructor(private readonly db: Database) {}
 
   /**
+   * Holds the groups' histograms for the rest of the transaction (taken again, it is a no-op).
+   * A transaction that writes several groups' must take them all first, in one call.
+   */
+  async lockGroups(groupIds: Iterable<number>, sql: Sql): Promise<void> {
+    for (const groupId of [...new Set(groupIds)].sort((a, b) => a - b)) {
+      await sql.rows(`SELECT pg_advisory_xact_lock(hashtextextended('feature-rollups', $1))`, [
+        groupId,
+      ]);
+    }
+  }
+
+  /**
    * Adds a session's features to its group's histograms and exact value counts
    * (docs/checkin-flow.md): tied to no session, so no table keeps one person's values.
    */
-  async addFeatures(groupId: number, features: FeatureValues, sql: Sql = this.db): Promise<void> {
+  async addFeatures(groupId: number, features: FeatureValues, sql: Sql): Promise<void> {
     if (features.length === 0) return;
+    await this.lockGroups([groupId], sql);
     await sql.rows(
       `WITH histogram AS (
          INSERT INTO group_feature_histograms AS h (group_id, name, bucket, count)
@@ -54,13 +67,15 @@ export class MetricRollupsRepository {
   }
 
   /**
-   * Mid-rank percentile of each of this session's features among the group's completed sessions:
-   * (below + ½·equal) / all, in [0, 1]; the session counts itself. From the histogram: the
-   * buckets under the value's bucket count as below. Inside the value's own bucket (about 0.8 %
-   * of the value wide) the sessions are counted exactly while that bucket holds more than
-   * {@link APPROXIMATE_BUCKET_SHARE} of the group (small groups, concentrated values); otherwise
-   * half of them count as below, which is off by at most half the bucket's share: ≤ 0.01. So a
-   * large group is never scanned: the cost is the feature's number of buckets.
+   * Mid-rank percentile of each of a new session's features among the group's sessions the
+   * histograms count (those shown at level 5, docs/checkin-flow.md) and itself:
+   * (below + ½·(equal + 1)) / (counted + 1), in (0, 1); a feature no counted session has is left
+   * out. From the histogram: the buckets under the value's bucket count as below. Inside the
+   * value's own bucket (about 0.8 % of the value wide) the values are counted exactly while that
+   * bucket holds more than {@link APPROXIMATE_BUCKET_SHARE} of the counted sessions (small groups,
+   * concentrated values); otherwise half of them count as below, which is off by at most half the
+   * bucket's share: ≤ 0.01. So a large group is never scanned: the cost is the feature's number
+   * of buckets.
    */
   async groupPercentiles(
     groupId: number,
@@ -70,15 +85,15 @@ export class MetricRollupsRepository {
     if (features.length === 0) return {};
     const rows = await sql.rows<{ name: string; percentile: number }>(
       `SELECT m.name,
-              CASE WHEN h.here <= $6::numeric * h.total
-                   THEN (h.below + 0.5 * h.here)::float8 / h.total
-                   ELSE (h.below + (
-                          SELECT coalesce(sum(count) FILTER (WHERE value < m.value), 0)
-                                 + 0.5 * coalesce(sum(count) FILTER (WHERE value = m.value), 0)
-                            FROM group_feature_values
-                           WHERE group_id = $1 AND name = m.name
-                             AND value >= m.floor AND value <= m.value))::float8 / h.total
-              END AS percentile
+              (CASE WHEN h.here <= $6::numeric * h.total
+                    THEN h.below + 0.5 * h.here
+                    ELSE h.below + (
+                           SELECT coalesce(sum(count) FILTER (WHERE value < m.value), 0)
+                                  + 0.5 * coalesce(sum(count) FILTER (WHERE value = m.value), 0)
+                             FROM group_feature_values
+                            WHERE group_id = $1 AND name = m.name
+                              AND value >= m.floor AND value <= m.value)
+               END + 0.5)::float8 / (h.total + 1) AS percentile
          FROM unnest($2::text[], $3::float8[], $4::int[], $5::float8[])
                 AS m(name, value, bucket, floor)
         CROSS JOIN LATERAL (
@@ -87,6 +102,7 @@ export class MetricRollupsRepository {
                      sum(count) AS total
                 FROM group_feature_histograms
                WHERE group_id = $1 AND name = m.name) AS h
+        WHERE h.total > 0
         ORDER BY m.name`,
       [
         groupId,
@@ -101,38 +117,18 @@ export class MetricRollupsRepository {
   }
 
   /**
-   * How many participants of the group other than `participantId` have a completed session there,
-   * counted up to `enough` (the group percentiles' floor, docs/metrics.md): the first `enough`
-   * members found suffice, so a large group is not scanned.
-   */
-  async otherParticipantsWithResults(
-    groupId: number,
-    participantId: string,
-    enough: number,
-    sql: Sql = this.db,
-  ): Promise<number> {
-    const [row] = await sql.rows<{ n: number }>(
-      `SELECT count(*)::int AS n FROM (
-         SELECT 1 FROM memberships m
-          WHERE m.group_id = $1 AND m.participant_id <> $2
-            AND EXISTS (SELECT 1 FROM sessions s
-                         WHERE s.participant_id = m.participant_id AND s.group_id = $1
-                           AND s.completed_at IS NOT NULL)
-          LIMIT $3) enough`,
-      [groupId, participantId, enough],
-    );
-    return row.n;
-  }
-
-  /**
-   * Takes an erased participant's feature values (decrypted from their sessions by erasure) out
-   * of the histograms and exact value counts (docs/privacy.md, "Erasure"), in the erasure's
-   * transaction; emptied rows go.
+   * Takes feature values (decrypted from their sessions) out of the histograms and exact value
+   * counts, in the caller's transaction; emptied rows go.
    */
   async forgetFeatureValues(
     values: readonly { groupId: number; name: string; value: number }[],
     sql: Sql,
   ): Promise<void> {
+    if (values.length === 0) return;
+    await this.lockGroups(
+      values.map((value) => value.groupId),
+      sql,
+    );
     await this.subtractHistograms(
       tally(values, (v) => featureBucket(v.value)),
       sql,

@@ -1,0 +1,86 @@
+import { Injectable } from '@nestjs/common';
+import { PiiCipher } from '../../common/crypto/pii-cipher';
+import { Database, Sql } from '../../database/database';
+import {
+  SessionsRepository,
+  type SharedFeatures as Sealed,
+} from '../../sessions/sessions.repository';
+import { openJson } from '../../sessions/transcript-codec';
+import { featureValues, MetricRollupsRepository } from './metric-rollups.repository';
+
+/**
+ * Which sessions the group comparisons count (docs/checkin-flow.md, "Result ingestion"): a
+ * session's `groupPercentiles` compare it with the group's other sessions shown at level 5 when
+ * its result is recorded — what the enterprise may read anyway — so the feature histograms hold
+ * exactly those sessions' values, and `sessions.features_shared` says which. Kept in line where a
+ * level changes (ingestion, the participant's choices, in their transaction), where features go
+ * (erasure, retention), and by the workers' sweep for anything a transaction skipped (a row
+ * another one held) and after the migration that emptied the histograms.
+ */
+@Injectable()
+export class SharedFeatures {
+  constructor(
+    private readonly db: Database,
+    private readonly sessions: SessionsRepository,
+    private readonly rollups: MetricRollupsRepository,
+    private readonly cipher: PiiCipher,
+  ) {}
+
+  /** Brings one membership's sessions in line with its levels now, in the caller's transaction. */
+  async reconcileMembership(participantId: string, groupId: number, sql: Sql): Promise<void> {
+    await this.reconcile(
+      await this.sessions.featuresToReconcile({ participantId, groupId }, sql),
+      sql,
+    );
+  }
+
+  /** The workers' pass: up to `limit` sessions anywhere; answers how many it brought in line. */
+  async reconcileSome(limit: number): Promise<number> {
+    return this.db.transaction(async (sql) => {
+      const due = await this.sessions.featuresToReconcile({ limit }, sql);
+      await this.reconcile(due, sql);
+      return due.length;
+    });
+  }
+
+  /** Takes these sessions' values out of the comparisons (erasure, retention). */
+  async unshare(sessions: readonly Sealed[], sql: Sql): Promise<void> {
+    if (sessions.length === 0) return;
+    await this.rollups.forgetFeatureValues(
+      sessions.flatMap((session) => this.valuesOf(session)),
+      sql,
+    );
+    await this.sessions.setFeaturesShared(
+      sessions.map((session) => session.sessionId),
+      false,
+      sql,
+    );
+  }
+
+  private async reconcile(due: readonly (Sealed & { share: boolean })[], sql: Sql): Promise<void> {
+    await this.rollups.lockGroups(
+      due.map((session) => session.groupId),
+      sql,
+    );
+    const shared = due.filter((session) => session.share);
+    for (const session of shared) {
+      const features = openJson<Record<string, number>>(this.cipher, session.features);
+      await this.rollups.addFeatures(session.groupId, featureValues(features), sql);
+    }
+    await this.sessions.setFeaturesShared(
+      shared.map((session) => session.sessionId),
+      true,
+      sql,
+    );
+    await this.unshare(
+      due.filter((session) => !session.share),
+      sql,
+    );
+  }
+
+  private valuesOf(session: Sealed): { groupId: number; name: string; value: number }[] {
+    return Object.entries(openJson<Record<string, number>>(this.cipher, session.features)).map(
+      ([name, value]) => ({ groupId: session.groupId, name, value }),
+    );
+  }
+}
