@@ -53,9 +53,6 @@ describe('Result ingestion', () => {
   beforeAll(async () => {
     t = await startTestApp({ ENGINE_TOKEN });
     acme = await t.newEnterprise('Acme');
-    // Group percentiles compare against at least one other participant here, so that the
-    // arithmetic below reads small groups (the floor itself: the test after it).
-    await t.setPrivacyFloor(acme, 1, 10);
     group = await t.newGroup(acme, 'Night shift');
   });
   afterAll(() => t.close());
@@ -88,7 +85,7 @@ describe('Result ingestion', () => {
     expect(withApiKey.status).toBe(401);
   });
 
-  it('completes the session: level 5 shows every field, with percentiles of a lone session at 0.5', async () => {
+  it('completes the session: level 5 shows every field; with nothing to compare, percentiles are {}', async () => {
     const session = await newSession();
     const response = await ingest(
       session.sessionID,
@@ -105,8 +102,8 @@ describe('Result ingestion', () => {
       version: 'v1.2.3',
       mhci: 70,
       subscores: { vision: 61, audio: 72, transcript: 83, assessment: 94 },
-      groupPercentiles: match.any(Object),
-      userPercentiles: { pace: 0.5, pitch: 0.5 },
+      groupPercentiles: {},
+      userPercentiles: {},
       transcript: result().transcript,
       features: { pitch: 0.5, pace: 2 },
     });
@@ -129,11 +126,18 @@ describe('Result ingestion', () => {
     }
   });
 
-  it('computes mid-rank percentiles against the group and against the participant', async () => {
+  /** A new session of a member who shares at level 5 (what the comparisons may use). */
+  const openSession = async (identifier: string, target: TestGroup) => {
+    const session = await newSession(identifier, target);
+    await setLevel(session.userIdentifier, 5);
+    return session;
+  };
+
+  it('computes mid-rank percentiles against the group and against the participant, from sessions shown at level 5', async () => {
     const fresh = await t.newGroup(acme, 'Percentiles');
-    const alice = await newSession('alice@example.com', fresh);
-    const bob = await newSession('bob@example.com', fresh);
-    const carol = await newSession('carol@example.com', fresh);
+    const alice = await openSession('alice@example.com', fresh);
+    const bob = await openSession('bob@example.com', fresh);
+    const carol = await openSession('carol@example.com', fresh);
     await ingest(alice.sessionID, result({ features: { x: 1 } }));
     await ingest(bob.sessionID, result({ features: { x: 2 } }));
     await ingest(carol.sessionID, result({ features: { x: 2 } }));
@@ -148,14 +152,14 @@ describe('Result ingestion', () => {
       fresh.groupID,
     ]);
     const byId = Object.fromEntries(stored.rows.map((row) => [row.session_id, row]));
-    // Group values at each completion: [1] alone → none (no other participant); [1,2] → 2 is
-    // (1 + 0.5)/2; [1,2,2] → (1 + 1)/3; [1,2,2,3] → 3/4 + 0.5/4.
+    // The group's other sessions at each completion, and the session itself: nothing → {};
+    // [1] and 2 → (1 + 0.5)/2; [1,2] and 2 → (1 + 1)/3; [1,2,2] and 3 → 3/4 + 0.5/4.
     expect(byId[alice.sessionID].group_percentiles).toEqual({});
     expect(byId[bob.sessionID].group_percentiles).toEqual({ x: 0.75 });
     expect(byId[carol.sessionID].group_percentiles.x).toBeCloseTo(2 / 3, 12);
     expect(byId[alice2.sessionID].group_percentiles).toEqual({ x: 0.875 });
-    // Alice's own sessions: [1] then [1, 3].
-    expect(byId[alice.sessionID].user_percentiles).toEqual({ x: 0.5 });
+    // Alice's own other sessions: none, then [1] and 3.
+    expect(byId[alice.sessionID].user_percentiles).toEqual({});
     expect(byId[alice2.sessionID].user_percentiles).toEqual({ x: 0.75 });
   });
 
@@ -171,7 +175,7 @@ describe('Result ingestion', () => {
         x: palette[Math.floor(random() * palette.length)],
         y: Math.round(random() * 1e6) / 1e3 - 500,
       };
-      const session = await newSession(`hist${i}@example.com`, fresh);
+      const session = await openSession(`hist${i}@example.com`, fresh);
       const response = await ingest(session.sessionID, result({ features: values }));
       expect(response.status).toBe(200);
       seen.push(values);

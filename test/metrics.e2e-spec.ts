@@ -26,6 +26,7 @@ describe('Metrics', () => {
   let globex: TestEnterprise;
   let group: TestGroup;
   let empty: TestGroup;
+  let large: TestGroup;
   let person: string;
 
   const ingest = (sessionId: string, completedAt: string, mhci: number, words: string) =>
@@ -44,10 +45,10 @@ describe('Metrics', () => {
   beforeAll(async () => {
     t = await startTestApp({ ENGINE_TOKEN });
     acme = await t.newEnterprise('Acme');
-    // The arithmetic below reads periods of one to five participants: with the floor at 1 every
-    // day with a hidden participant seals into a cell of its own and every word is kept, so the
-    // answers equal the live statistics (the cells themselves: sealed-cells.e2e-spec.ts).
-    await t.setPrivacyFloor(acme, 1, 1, 1);
+    // With the floor at 1 every day with a hidden participant seals into a cell of its own; at
+    // ε = 10 a cell of 40 participants answers close to its data (the cells themselves:
+    // sealed-cells.e2e-spec.ts; the releases' mathematics: src/metrics/releases/).
+    await t.setPrivacyFloor(acme, 1, 1, 1, 10);
     globex = await t.newEnterprise('Globex');
     group = await t.newGroup(acme, 'Metrics');
     empty = await t.newGroup(acme, 'Empty');
@@ -65,6 +66,16 @@ describe('Metrics', () => {
     await ingest(first.sessionID, '2026-03-01T10:00:00Z', 60, 'private thoughts');
     const second = (await t.createSession(acme, group, person)).body as SessionCreated;
     await ingest(second.sessionID, '2026-03-02T10:00:00Z', 80, 'private words');
+    // A larger group: 40 participants on one day, MHCI 30 … 69, saying what they say.
+    large = await t.newGroup(acme, 'Large');
+    for (let i = 0; i < 40; i++) {
+      const session = (await t.createSession(acme, large, `large${i}@example.com`))
+        .body as SessionCreated;
+      const words = ['the sleep', i < 30 ? 'work' : '', i < 20 ? 'team' : ''].join(' ');
+      expect((await ingest(session.sessionID, '2026-01-10T09:00:00Z', 30 + i, words)).status).toBe(
+        200,
+      );
+    }
   });
   afterAll(() => t.close());
 
@@ -111,54 +122,49 @@ describe('Metrics', () => {
   });
 
   describe('mhci', () => {
-    it('matches hand-computed statistics, with continuous percentiles', async () => {
-      expect((await group_('mhci', upTo)).body).toEqual({
-        all: {
-          minMhci: 10,
-          maxMhci: 50,
-          avgMhci: 30,
-          percentile25Mhci: 20,
-          percentile50Mhci: 30,
-          percentile75Mhci: 40,
-        },
-      });
-      // [20, 30, 40, 50]: interpolated quartiles.
-      expect((await group_('mhci', '?from=2026-01-01&to=2026-02-01')).body).toEqual({
-        all: {
-          minMhci: 20,
-          maxMhci: 50,
-          avgMhci: 35,
-          percentile25Mhci: 27.5,
-          percentile50Mhci: 35,
-          percentile75Mhci: 42.5,
-        },
-      });
-      expect((await group_('mhci', `${upTo}&groupBy=month`)).body).toEqual({
-        '2025-12': {
-          minMhci: 10,
-          maxMhci: 10,
-          avgMhci: 10,
-          percentile25Mhci: 10,
-          percentile50Mhci: 10,
-          percentile75Mhci: 10,
-        },
-        '2026-01': {
-          minMhci: 20,
-          maxMhci: 30,
-          avgMhci: 25,
-          percentile25Mhci: 22.5,
-          percentile50Mhci: 25,
-          percentile75Mhci: 27.5,
-        },
-        '2026-02': {
-          minMhci: 40,
-          maxMhci: 50,
-          avgMhci: 45,
-          percentile25Mhci: 42.5,
-          percentile50Mhci: 45,
-          percentile75Mhci: 47.5,
-        },
-      });
+    const ordered = (stats: Record<string, number>) => {
+      expect(Object.keys(stats).sort()).toEqual([
+        'avgMhci',
+        'maxMhci',
+        'minMhci',
+        'percentile25Mhci',
+        'percentile50Mhci',
+        'percentile75Mhci',
+      ]);
+      for (const value of Object.values(stats)) {
+        expect(value).toBeGreaterThanOrEqual(0);
+        expect(value).toBeLessThanOrEqual(100);
+      }
+      expect(stats.minMhci).toBeLessThanOrEqual(stats.percentile25Mhci);
+      expect(stats.percentile25Mhci).toBeLessThanOrEqual(stats.percentile50Mhci);
+      expect(stats.percentile50Mhci).toBeLessThanOrEqual(stats.percentile75Mhci);
+      expect(stats.percentile75Mhci).toBeLessThanOrEqual(stats.maxMhci);
+    };
+
+    it('answers six ordered numbers in [0, 100] for the range and for each period, the same on every read', async () => {
+      const all = (await group_('mhci', upTo)).body as { all: Record<string, number> };
+      ordered(all.all);
+      const monthly = (await group_('mhci', `${upTo}&groupBy=month`)).body as Record<
+        string,
+        Record<string, number>
+      >;
+      expect(Object.keys(monthly)).toEqual(['2025-12', '2026-01', '2026-02']);
+      for (const stats of Object.values(monthly)) ordered(stats);
+      expect((await group_('mhci', upTo)).body).toEqual(all);
+      expect((await group_('mhci', `${upTo}&groupBy=month`)).body).toEqual(monthly);
+    });
+
+    it('a cell of 40 participants at ε = 10 answers close to its data (fails with probability below 10⁻⁵)', async () => {
+      // MHCI 30 … 69: mean and median 49.5. The average is off by the sum's noise ÷ 40, at scale
+      // 10,000/(10 · 0.6) hundredths: beyond 5 with probability e^(−12) ≈ 6·10⁻⁶. The median
+      // sits between the 4th and 5th of ten 10-wide bins, each with noise of scale 0.5: moving it
+      // 10 points takes noise of 10 counts, probability below 10⁻⁸.
+      const { all } = (await get(`/metrics/groups/${large.groupID}/mhci`)).body as {
+        all: Record<string, number>;
+      };
+      ordered(all);
+      expect(Math.abs(all.avgMhci - 49.5)).toBeLessThan(5);
+      expect(Math.abs(all.percentile50Mhci - 49.5)).toBeLessThan(10);
     });
 
     it('answers {"all": null} when no session matches', async () => {
@@ -167,34 +173,45 @@ describe('Metrics', () => {
   });
 
   describe('wordcloud', () => {
-    it('shares of participant words only, stopwords removed, summing to 1, ties by word', async () => {
-      const body = (await group_('wordcloud', upTo)).body as { all: Record<string, number> };
-      expect(Object.keys(body.all)).toEqual(['sleep', 'work', 'badly', 'helps', 'team']);
-      expect(body.all.sleep).toBeCloseTo(3 / 9, 12);
-      expect(body.all.team).toBeCloseTo(1 / 9, 12);
-      expect(Object.values(body.all).reduce((sum, share) => sum + share, 0)).toBeCloseTo(1, 12);
-      expect(Object.keys(body.all)).not.toContain('assistant');
-      expect(Object.keys(body.all)).not.toContain('the');
+    const cloudOf = async (query = '') =>
+      (await get(`/metrics/groups/${large.groupID}/wordcloud${query}`)).body as Record<
+        string,
+        Record<string, number>
+      >;
+
+    it('shares of the released words: participant words only, stopwords removed, summing to 1, most said first', async () => {
+      // 40, 30 and 20 speakers: each released with its noisy count (scale 0.6 at ε = 10; a
+      // threshold of 16) — withheld with probability below 10⁻⁹.
+      const { all } = await cloudOf();
+      expect(Object.keys(all)).toEqual(['sleep', 'work', 'team']);
+      expect(Object.values(all).reduce((sum, share) => sum + share, 0)).toBeCloseTo(1, 12);
+      const released = await t.db.query<{ word: string; count: string }>(
+        `SELECT w.word, w.count FROM cohort_cell_words w JOIN cohort_cells c ON c.id = w.cell_id
+          WHERE c.group_id = $1`,
+        [large.groupID],
+      );
+      const counts = Object.fromEntries(released.rows.map((row) => [row.word, Number(row.count)]));
+      const total = counts.sleep + counts.work + counts.team;
+      expect(all.work).toBeCloseTo(counts.work / total, 12);
+      expect(Object.keys(all)).not.toContain('assistant');
+      expect(Object.keys(all)).not.toContain('the');
     });
 
     it('honours top (shares stay shares of all words) and groupBy', async () => {
-      const top = (await group_('wordcloud', `${upTo}&top=2`)).body as {
-        all: Record<string, number>;
-      };
-      expect(Object.keys(top.all)).toEqual(['sleep', 'work']);
-      expect(top.all.work).toBeCloseTo(3 / 9, 12);
-      const monthly = (await group_('wordcloud', `${upTo}&groupBy=month&top=1`)).body;
-      expect(monthly).toEqual({
-        '2025-12': { badly: 0.5 },
-        '2026-01': { work: 0.75 },
-        '2026-02': { helps: 1 / 3 },
-      });
+      const { all } = await cloudOf();
+      expect(await cloudOf('?top=2')).toEqual({ all: { sleep: all.sleep, work: all.work } });
+      expect(await cloudOf('?groupBy=month&top=1')).toEqual({ '2026-01': { sleep: all.sleep } });
     });
 
-    it('top goes up to 200; a group range without sessions is {"all": null}, as mhci', async () => {
-      expect((await group_('wordcloud', `${upTo}&top=200`)).body).toEqual(
-        (await group_('wordcloud', upTo)).body,
-      );
+    it('a sealed cell that releases no word answers {}; top goes up to 200; a group range without sessions is {"all": null}, as mhci', async () => {
+      // One participant a cell: no word passes a threshold of 16 speakers.
+      expect((await group_('wordcloud', upTo)).body).toEqual({ all: {} });
+      expect((await group_('wordcloud', `${upTo}&groupBy=month`)).body).toEqual({
+        '2025-12': {},
+        '2026-01': {},
+        '2026-02': {},
+      });
+      expect(await cloudOf('?top=200')).toEqual(await cloudOf());
       const emptyCloud = (query: string) =>
         get(`/metrics/groups/${empty.groupID}/wordcloud${query}`);
       expect(await emptyCloud('')).toEqual({ status: 200, body: { all: null } });

@@ -215,7 +215,7 @@ describe('Sandbox enterprises', () => {
         subscores: { vision: 61, audio: 62, transcript: 63, assessment: 64 },
         // Nobody else in the group yet: no comparison with colleagues (docs/metrics.md).
         groupPercentiles: {},
-        userPercentiles: { pace: 0.5, pitch: 0.5 },
+        userPercentiles: {},
         transcript: result.transcript,
         features: { pace: 2.5, pitch: 0.25 },
       });
