@@ -62,4 +62,20 @@ export default tseslint.config(
     files: ['src/cli/**/*.ts', 'src/cli.ts', 'bench/**', 'test/**', '.ci/**', '**/*.js'],
     rules: { 'no-console': 'off' },
   },
+  {
+    // Randomness in the service is crypto's: identifiers, secrets and the noise of the private
+    // releases (docs/metrics.md). Math.random is predictable, and floating-point noise leaks.
+    files: ['src/**/*.ts'],
+    ignores: ['src/**/*.spec.ts'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        {
+          object: 'Math',
+          property: 'random',
+          message: 'Take randomness from node:crypto (randomInt, randomBytes).',
+        },
+      ],
+    },
+  },
 );

@@ -203,9 +203,10 @@ async function seedGroups({ databaseUrl, groups = 100, seed = SEED }) {
  * key): one group, `participants` participants each with a membership in it, `sessions` completed
  * sessions spread evenly over 2025 (UTC) with a deterministic pseudo-random mhci in [0, 100], the
  * group's per-day session counts, and its sealed cohort cells (docs/metrics.md) as sealing makes
- * them for this data: every member is hidden (level 0) and each day blends about 2,740 of them,
- * so each day seals as a cell of its own — a scores cell with the day's exact MHCI histogram and
- * a words cell of `words` words (the sessions carry no per-session words). Everything is
+ * and releases them for this data: every member is hidden (level 0) and each day blends about
+ * 2,740 of them, so each day seals as a cell of its own — a scores cell released by the
+ * service's own code (noisy sum and histogram) and a words cell of `words` released words (the
+ * sessions carry no per-session words). Everything is
  * generated in SQL with generate_series. Seeding is skipped when the enterprise already holds exactly these sizes (a
  * million sessions take a while); `force` re-seeds anyway.
  *
@@ -310,52 +311,68 @@ async function seedMetrics({
       [enterpriseId, groupId, participants, sessions],
     );
 
-    log('  per-day counts and sealed score cells (one per day, its exact histogram) …');
+    log('  per-day counts and released score cells (one per day) …');
     await client.query(
       `INSERT INTO group_day_counts (group_id, day, sessions)
        SELECT group_id, (completed_at AT TIME ZONE 'UTC')::date, count(*)
          FROM sessions WHERE group_id = $1 GROUP BY 1, 2`,
       [groupId],
     );
-    await client.query(
-      `INSERT INTO cohort_cells
-              (group_id, series, first_day, last_day, sessions, hidden_participants, floor)
-       SELECT group_id, 'scores', day, day, count(*), count(DISTINCT participant_id), 5
-         FROM (SELECT group_id, participant_id, (completed_at AT TIME ZONE 'UTC')::date AS day
-                 FROM sessions WHERE group_id = $1) s
-        GROUP BY group_id, day`,
-      [groupId],
-    );
-    await client.query(
-      `INSERT INTO cohort_cell_scores (cell_id, mhci, count, group_id, last_day, bin)
-       SELECT c.id, s.mhci, count(*), c.group_id, c.last_day, least(floor(s.mhci * 20), 2000)
-         FROM sessions s
-         JOIN cohort_cells c ON c.group_id = s.group_id AND c.series = 'scores'
-                            AND c.last_day = (s.completed_at AT TIME ZONE 'UTC')::date
-        WHERE s.group_id = $1
-        GROUP BY c.id, s.mhci`,
-      [groupId],
-    );
-    // The running totals, cell after cell, by the service's own statement (as sealing writes them).
+    // Each day's cell released as sealing releases it: every participant's mean MHCI of the day,
+    // then the service's own release (noise from crypto) and running totals.
     const { CohortCellsRepository } = require(
       path.join(DIST, 'metrics', 'cohorts', 'cohort-cells.repository.js'),
     );
-    const cells = new CohortCellsRepository({
-      rows: async (text, params) => (await client.query(text, params)).rows,
-    });
-    const { rows: cellDays } = await client.query(
-      `SELECT last_day::text AS day FROM cohort_cells
-        WHERE group_id = $1 AND series = 'scores' ORDER BY last_day`,
+    const { participantScore, releaseScores } = require(
+      path.join(DIST, 'metrics', 'releases', 'score-release.js'),
+    );
+    const sql = { rows: async (text, params) => (await client.query(text, params)).rows };
+    const cells = new CohortCellsRepository(sql);
+    const { rows: means } = await client.query(
+      `SELECT day::text, sessions::int, array_agg(mean ORDER BY participant_id) AS means
+         FROM (SELECT (completed_at AT TIME ZONE 'UTC')::date AS day, participant_id,
+                      count(*) OVER (PARTITION BY (completed_at AT TIME ZONE 'UTC')::date)
+                        AS sessions,
+                      avg(mhci) OVER (PARTITION BY (completed_at AT TIME ZONE 'UTC')::date,
+                                                   participant_id)::float8 AS mean,
+                      row_number() OVER (PARTITION BY (completed_at AT TIME ZONE 'UTC')::date,
+                                                      participant_id) AS nth
+                 FROM sessions WHERE group_id = $1) s
+        WHERE nth = 1
+        GROUP BY day, sessions ORDER BY day`,
       [groupId],
     );
-    for (const { day } of cellDays) await cells.addScorePrefix(Number(groupId), day);
+    const cellDays = [];
+    for (const { day, sessions: daySessions, means: values } of means) {
+      const release = releaseScores(values.map(participantScore), 100);
+      const { rows: inserted } = await client.query(
+        `INSERT INTO cohort_cells
+                (group_id, series, first_day, last_day, sessions, hidden_participants, floor,
+                 participants, epsilon, noisy_sum, noisy_bins, bin_noise_variance)
+         VALUES ($1, 'scores', $2, $2, $3, $4, 5, $4, 1, $5, $6, $7) RETURNING id`,
+        [
+          groupId,
+          day,
+          daySessions,
+          release.participants,
+          release.noisySum,
+          release.noisyBins,
+          release.binNoiseVariance,
+        ],
+      );
+      await cells.addScorePrefix(Number(groupId), inserted[0].id, day, release, sql);
+      cellDays.push({ day });
+    }
     log(`  ${days} word cells × ${words} words …`);
-    // A long-tailed, deterministic distribution: word n is about 1000/n as frequent, plus noise.
+    // Released words as a cell of this size releases them: a long-tailed, deterministic
+    // distribution of noisy counts, word n about 1000/n, plus noise.
     await client.query(
       `WITH cells AS (
          INSERT INTO cohort_cells
-                (group_id, series, first_day, last_day, sessions, hidden_participants, floor)
-         SELECT group_id, 'words', day, day, sessions, least(sessions, $3), 10
+                (group_id, series, first_day, last_day, sessions, hidden_participants, floor,
+                 participants, epsilon)
+         SELECT group_id, 'words', day, day, sessions, least(sessions, $3), 10,
+                least(sessions, $3), 1
            FROM group_day_counts WHERE group_id = $1
          RETURNING id, last_day)
        INSERT INTO cohort_cell_words (cell_id, word, count)
@@ -370,7 +387,7 @@ async function seedMetrics({
     await client.query('VACUUM (ANALYZE) sessions');
     await client.query(
       'ANALYZE enterprises, api_keys, groups, participants, memberships, group_day_counts, ' +
-        'cohort_cells, cohort_cell_scores, cohort_cell_words',
+        'cohort_cells, cohort_score_prefixes, cohort_cell_words',
     );
     return {
       apiKey,
@@ -406,7 +423,7 @@ async function existingMetricsSeed(client, keyHash) {
                 AND completed_at IS NOT NULL)::int AS sessions,
             (SELECT count(*) FROM cohort_cell_words w JOIN cohort_cells c ON c.id = w.cell_id
               WHERE c.group_id = $2)::int AS word_rows,
-            (SELECT count(*) FROM group_day_counts WHERE group_id = $2)::int AS cohort_days`,
+            (SELECT count(*) FROM cohort_score_prefixes WHERE group_id = $2)::int AS cohort_days`,
     [enterpriseId, groupId],
   );
   const c = counts.rows[0];
@@ -880,8 +897,10 @@ async function seedIngestion({
         const counts = (
           await client.query(
             `SELECT (SELECT count(*) FROM participants WHERE enterprise_id = $1)::int AS participants,
-                    (SELECT count(*) FROM memberships WHERE group_id = $2)::int AS large_members,
-                    (SELECT count(*) FROM memberships WHERE group_id = $3)::int AS empty_members,
+                    (SELECT count(*) FROM memberships
+                      WHERE group_id = $2 AND privacy_level = 5)::int AS large_members,
+                    (SELECT count(*) FROM memberships
+                      WHERE group_id = $3 AND privacy_level = 5)::int AS empty_members,
                     (SELECT count(*) FROM sessions WHERE group_id = $2
                         AND completed_at IS NOT NULL)::int AS sessions,
                     (SELECT coalesce(sum(count), 0) FROM group_feature_values
@@ -962,9 +981,12 @@ async function seedIngestion({
          FROM generate_series(1, $2::int) i`,
       [enterpriseId, participants],
     );
+    // Everyone shares at level 5: the group comparisons count every session (the largest
+    // histograms a group can have), and each result joins them (docs/checkin-flow.md).
     await client.query(
-      `INSERT INTO memberships (participant_id, group_id)
-       SELECT p.id, g.group_id FROM participants p CROSS JOIN unnest($2::bigint[]) AS g(group_id)
+      `INSERT INTO memberships (participant_id, group_id, privacy_level)
+       SELECT p.id, g.group_id, 5
+         FROM participants p CROSS JOIN unnest($2::bigint[]) AS g(group_id)
         WHERE p.enterprise_id = $1`,
       [enterpriseId, [largeGroupId, emptyGroupId]],
     );
@@ -980,10 +1002,11 @@ async function seedIngestion({
                   + ((i - 1) * (31536000::float8 / $4::int)) * interval '1 second' AS completed_at
            FROM generate_series(1, $4::bigint) i)
        INSERT INTO sessions (session_id, enterprise_id, participant_id, group_id, status,
-                             return_url, created_at, completed_at, version, mhci)
+                             return_url, created_at, completed_at, version, mhci, shared_level,
+                             features_shared)
        SELECT 'ses_I' || lpad(s.i::text, 23, '0'), $1, p.id, $2, 'completed',
               'https://example.com/x', s.completed_at - interval '5 minutes', s.completed_at,
-              'v1.0.0', (s.i * 7919 % 10001) / 100.0
+              'v1.0.0', (s.i * 7919 % 10001) / 100.0, 5, true
          FROM s JOIN p ON p.n = s.n
         ORDER BY s.i`,
       [enterpriseId, largeGroupId, participants, sessions],

@@ -1,7 +1,12 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import type { OpenAPIV3 } from 'openapi-types';
 import { CommonErrors } from '../src/common/errors/common.errors';
-import { describeParticipantMetric, describeSealedCells } from '../src/common/privacy-model';
+import {
+  describeGroupCount,
+  describeParticipantMetric,
+  describeSealedCells,
+  GROUP_METRICS_GUARANTEE,
+} from '../src/common/privacy-model';
 import { GroupErrors } from '../src/groups/groups.errors';
 import { WebhookErrors } from '../src/webhooks/webhooks.errors';
 import { MetricsErrors } from '../src/metrics/metrics.errors';
@@ -255,21 +260,33 @@ describe('OpenAPI document', () => {
     ).toBeUndefined();
   });
 
-  it('says on each metric operation what it reads: sealed cells with their guarantee, residual risk and delay, or live sessions', () => {
+  it('says on each of the six metric operations what it reads, and states the guarantee of group metrics in plain words (per day, month and year; what it does not protect; the split of ε and the rule for min and max)', () => {
     const get = (path: string) => document.paths[path]!.get!;
     for (const metric of ['mhci', 'wordcloud'] as const) {
       const description = get(`/metrics/groups/{groupID}/${metric}`).description;
       expect(description).toBe(describeSealedCells(metric));
-      expect(description).toContain('no subtraction isolates');
-      expect(description).toContain('Residual risk');
       expect(description).toContain('the day after at the earliest');
     }
-    expect(get('/metrics/groups/{groupID}/count').description).toContain('Exact and live');
+    const mhci = get('/metrics/groups/{groupID}/mhci').description!;
+    expect(mhci).toContain('a noisy sum (3/5 of ε) and a noisy histogram over 10 bins');
+    expect(mhci).toContain('minMhci and maxMhci are the lower edge of the lowest');
+    expect(get('/metrics/groups/{groupID}/wordcloud').description).toContain('δ = 10⁻⁶');
+    expect(get('/metrics/groups/{groupID}/count').description).toBe(describeGroupCount());
     for (const metric of ['count', 'mhci', 'wordcloud'] as const) {
       expect(get(`/metrics/participants/{externalID}/${metric}`).description).toBe(
         describeParticipantMetric(metric),
       );
     }
+    for (const path of Object.keys(document.paths).filter((p) => p.startsWith('/metrics/'))) {
+      const description = get(path).description!;
+      expect(description).toContain(GROUP_METRICS_GUARANTEE);
+    }
+    expect(GROUP_METRICS_GUARANTEE).toContain(
+      'at most ε for scores plus ε for words per participant per day',
+    );
+    expect(GROUP_METRICS_GUARANTEE).toContain('Over a month');
+    expect(GROUP_METRICS_GUARANTEE).toContain('over a year');
+    expect(GROUP_METRICS_GUARANTEE).toContain('It does not protect who took part');
     const top = get('/metrics/groups/{groupID}/wordcloud').parameters!.find(
       (parameter) => (parameter as OpenAPIV3.ParameterObject).name === 'top',
     ) as OpenAPIV3.ParameterObject;

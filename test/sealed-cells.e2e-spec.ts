@@ -387,7 +387,7 @@ describe('Group metrics no subtraction can undo (sealed cohort cells)', () => {
     expect(cells).toHaveLength(8);
     for (const query of QUERIES) {
       const params = new URLSearchParams(query);
-      const answer = (await metric(group, 'mhci', query));
+      const answer = await metric(group, 'mhci', query);
       for (const [key, stats] of Object.entries(answer)) {
         const inPeriod = cells.filter((cell) => {
           const day = cell.last_day;

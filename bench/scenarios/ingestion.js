@@ -47,8 +47,8 @@ const ROUNDS = 2;
  */
 const CONNECTIONS = Math.max(1, Math.floor(Number(process.env.BENCH_INGESTION_CONNECTIONS) || 4));
 const TARGET = 3; // p50 into the 1M group ÷ p50 into the empty group, at most
-/** The enterprise's default minCohortScores: at most this many first results of a group have no groupPercentiles. */
-const MIN_COHORT_SCORES = 5;
+/** At most this many first results of a group have nothing to compare with (and concurrent ones). */
+const FIRST_RESULTS = 1;
 
 /** Pending sessions made for a warm-up: more than any ingestion rate this machine reaches. */
 const WARMUP_POOL_PER_SECOND = 1_500;
@@ -164,13 +164,16 @@ async function pendingPool(db, { enterpriseId, groupId, count, seed }) {
 async function settlePool(db, pool) {
   const { rows } = await db.query(
     `SELECT count(*) FILTER (WHERE status = 'completed')::int AS completed,
+            -- Compared with the group's sessions shown at level 5, and with the participant's
+            -- own when they have one with features (the seed's have none): all features or none.
             count(*) FILTER (WHERE status = 'completed'
               AND (SELECT count(*) FROM jsonb_object_keys(group_percentiles)) = $2
-              AND (SELECT count(*) FROM jsonb_object_keys(user_percentiles)) = $2)::int AS complete,
-            -- Completed while the group had fewer than minCohortScores other participants with
-            -- results: no comparison with colleagues yet (docs/metrics.md).
+              AND (SELECT count(*) FROM jsonb_object_keys(user_percentiles)) IN (0, $2)
+              )::int AS complete,
+            -- Completed before any other session of the group was recorded: nothing to compare
+            -- with yet (docs/checkin-flow.md).
             count(*) FILTER (WHERE status = 'completed' AND group_percentiles = '{}'::jsonb
-              AND (SELECT count(*) FROM jsonb_object_keys(user_percentiles)) = $2)::int AS early
+              )::int AS early
        FROM sessions WHERE session_id = ANY ($1::text[])`,
     [pool.ids, INGESTION_FEATURES.length],
   );
@@ -221,7 +224,7 @@ async function runOnPool(db, baseUrl, pool, { durationSeconds, headers }) {
     settled.completed > figures.responses2xx + CONNECTIONS ||
     settled.complete + settled.early !== settled.completed ||
     // (Concurrent first results do not see each other's: up to CONNECTIONS more.)
-    settled.early > MIN_COHORT_SCORES + CONNECTIONS
+    settled.early > FIRST_RESULTS + CONNECTIONS
   ) {
     throw new Error(
       `${figures.responses2xx} answers 2xx but ${settled.completed} sessions completed ` +

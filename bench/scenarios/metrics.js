@@ -48,7 +48,7 @@ const fmt = {
   ratio: (value) => value.toFixed(2),
 };
 
-async function checkSameMhci(ours, reference, groupId, apiKey) {
+async function checkCloseMhci(ours, reference, groupId, apiKey) {
   const url = (target) => `${target.baseUrl}/metrics/groups/${groupId}/mhci${QUERY}`;
   const headers = { 'x-api-key': apiKey };
   // One after the other: two concurrent sequential scans of the same large table synchronise
@@ -64,28 +64,23 @@ async function checkSameMhci(ours, reference, groupId, apiKey) {
       throw new Error(`mhci: ${name} answered ${answer.status}: ${answer.body.toString('utf8')}`);
     }
   }
-  // The same statistics: min, max and percentiles exactly; the mean within 1e-9 relative (ours
-  // sums exactly in numeric, PostgreSQL's avg(float8) in floating point).
+  // Ours is a differentially private release (docs/metrics.md): over a year of this group its
+  // noise is far below a point, so the mean and median agree with the raw query's closely. (Ours
+  // averages each participant's mean of a day, the raw query every session: here nearly the same.)
   const body = JSON.parse(a.body.toString('utf8'));
   const theirs = JSON.parse(b.body.toString('utf8'));
-  const same =
+  const close =
     body.all &&
     theirs.all &&
-    Object.keys(body.all).every((key) =>
-      key === 'avgMhci'
-        ? Math.abs(body.all[key] - theirs.all[key]) <= 1e-9 * Math.abs(body.all[key])
-        : body.all[key] === theirs.all[key],
-    ) &&
-    Object.keys(theirs.all).length === Object.keys(body.all).length;
-  if (!same) {
+    Object.keys(theirs.all).length === Object.keys(body.all).length &&
+    Math.abs(body.all.avgMhci - theirs.all.avgMhci) <= 0.5 &&
+    Math.abs(body.all.percentile50Mhci - theirs.all.percentile50Mhci) <= 2;
+  if (!close) {
     throw new Error(
-      `mhci: different bodies\n  reference: ${a.body.toString('utf8')}\n  ours: ${b.body}`,
+      `mhci: answers too far apart\n  reference: ${a.body.toString('utf8')}\n  ours: ${b.body}`,
     );
   }
-  if (!body.all || typeof body.all.percentile50Mhci !== 'number') {
-    throw new Error(`mhci: unexpected body ${a.body.toString('utf8')}`);
-  }
-  return b.body.toString('utf8');
+  return { ours: b.body.toString('utf8'), reference: a.body.toString('utf8') };
 }
 
 async function checkOwnAnswers(ours, groupId, apiKey) {
@@ -204,8 +199,8 @@ async function run({ log = console.log } = {}) {
     const failed = started.find((outcome) => outcome.status === 'rejected');
     if (failed) throw failed.reason;
 
-    mhciBody = await checkSameMhci(ours, reference, groupId, apiKey);
-    log(`Both servers answer the same mhci body: ${mhciBody}`);
+    mhciBody = await checkCloseMhci(ours, reference, groupId, apiKey);
+    log(`mhci: ours ${mhciBody.ours}, the raw query ${mhciBody.reference}`);
     const own = await checkOwnAnswers(ours, groupId, apiKey);
     log(`count answers ${own.countBody}; wordcloud answers ${own.words} words.`);
 
@@ -275,9 +270,10 @@ async function run({ log = console.log } = {}) {
     notes: [
       seed.seeded
         ? `Seeding took ${seed.seconds.toFixed(1)} s (10,000 participants, 1,000,000 sessions, ` +
-          `365 sealed score cells and 365 word cells of 300 words, VACUUM ANALYZE).`
+          `365 released score cells and 365 word cells of 300 words, VACUUM ANALYZE).`
         : `Data already seeded; the check and VACUUM ANALYZE took ${seed.seconds.toFixed(1)} s.`,
-      `Both servers answered the same mhci body: \`${mhciBody}\`.`,
+      `mhci answered \`${mhciBody.ours}\` (released cells, ε = 1); the raw query ` +
+        `\`${mhciBody.reference}\`.`,
       `Plan of count: ${planSummary(plans.count)}.`,
       `Plan of mhci (merging sealed cells): ${planSummary(plans.mhci)}.`,
       `Plan of the reference's raw mhci: ${planSummary(plans.rawMhci)}.`,

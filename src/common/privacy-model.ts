@@ -128,40 +128,71 @@ export type PrivacyFloor = {
 };
 
 /**
- * What the group metrics guarantee (docs/metrics.md, "Sealed cohort cells"), said in the OpenAPI
- * document of each metric operation.
+ * What group metrics guarantee (docs/metrics.md, "Differentially private releases"), in plain
+ * words, said in the OpenAPI document of each of the six metric operations.
+ */
+export const GROUP_METRICS_GUARANTEE =
+  `Guarantee: each sealed cell of a group is released once with differential privacy (discrete ` +
+  `Laplace noise drawn from crypto and stored; the exact aggregate is never stored), and group ` +
+  `mhci and wordcloud are computed from the releases only. So whatever is combined — ranges, ` +
+  `periods, reads before and after a change, members the enterprise invented and whose values it ` +
+  `knows — changing what one participant scored and said changes the probability of any answer ` +
+  `by at most a factor e^ε: at most ε for scores plus ε for words per participant per day ` +
+  `(ε = ${EPSILON.default / 100} by default, ${EPSILON.min / 100}–${EPSILON.max / 100}, set per ` +
+  `enterprise by the operator). Over a month that adds up to at most 60ε for a participant who ` +
+  `checks in every day in a group where every day seals a cell (about 9ε checking in weekly), ` +
+  `over a year 730ε (104ε). It does not protect who took part (count and the webhooks tell every ` +
+  `completion), nor what a participant's own privacy level shows.`;
+
+/** Sealing and what a period answers, shared by group mhci and wordcloud. */
+const SEALED_CELLS =
+  `Read from sealed cohort cells, never from live sessions: runs of consecutive closed UTC days ` +
+  `of the group's completed sessions that seal once they blend enough participants whose level ` +
+  `hides them (the operator's floor), and never change afterwards. A day closes ` +
+  `METRICS_SEAL_DELAY_MINUTES (default 60) after it ends, so a check-in reaches group metrics the ` +
+  `day after at the earliest. Each period (\`all\`, or each period with groupBy) merges the cells ` +
+  `whose last day falls in it and in the range; a period with sessions but no released cell ` +
+  `answers \`null\`, so the keys stay those of count.`;
+
+/**
+ * The OpenAPI description of group mhci or wordcloud (docs/metrics.md): how the release is made
+ * and read, then the guarantee.
  */
 export const describeSealedCells = (metric: keyof typeof FLOORED_GROUP_METRICS): string => {
-  const what = metric === 'mhci' ? 'scores' : 'words';
-  const hidden =
+  const release =
     metric === 'mhci'
-      ? `minCohortScores (default ${PRIVACY_FLOOR.defaultScores}) participants whose level hides their score`
-      : `minCohortWords (default ${PRIVACY_FLOOR.defaultWords}) participants whose level hides their ` +
-        `transcript, and holds only words said by at least minWordSpeakers (default ` +
-        `${PRIVACY_FLOOR.defaultSpeakers}) of its participants`;
-  return (
-    `Read from sealed cohort cells, never from live sessions. A cell is a run of consecutive ` +
-    `closed UTC days of the group's completed sessions; it seals once it blends at least ${hidden}, ` +
-    `and never changes afterwards (not with later results, level changes, erasure or retention). ` +
-    `Each period (\`all\`, or each period with groupBy) is the union of the cells whose last day ` +
-    `falls in it and in the range; a period with sessions but no sealed cell answers \`null\`, ` +
-    `so the keys stay those of count. Guarantee: any two answers, for any ranges and periods, at ` +
-    `any times, differ by whole cells, so no subtraction isolates fewer than that many hidden ` +
-    `participants. A check-in reaches group ${what} once its cell seals: a day closes ` +
-    `METRICS_SEAL_DELAY_MINUTES (default 60) after it ends, so the day after at the earliest, ` +
-    `later in a quiet group. Residual risk: a participant who later raises the level of ` +
-    `check-ins in a sealed cell (only from the browser that did them) reveals their own share of ` +
-    `it. The floor is set by the operator, not through the API.`
-  );
+      ? `Each participant gives a cell one value, the mean of their MHCI there clipped to [0, 100]; ` +
+        `the release is their exact count, a noisy sum (3/5 of ε) and a noisy histogram over 10 ` +
+        `bins of 10 points (2/5 of ε). avgMhci is the noisy sums over the counts; the quartiles ` +
+        `come from the merged histogram projected onto the count; minMhci and maxMhci are the ` +
+        `lower edge of the lowest and the upper edge of the highest bin holding at least two ` +
+        `standard deviations of the merged noise (the quartiles when none does) — bin edges, ` +
+        `never a participant's value. Every value in [0, 100] to the hundredth, min ≤ p25 ≤ p50 ≤ ` +
+        `p75 ≤ max; a period with a released cell always answers six numbers.`
+      : `Each participant gives a cell at most 3 distinct words (their most frequent there); a ` +
+        `word said by at least minWordSpeakers of them is released, with its noisy count of ` +
+        `speakers, only past a threshold that lets a word one participant decides through with ` +
+        `probability at most δ = 10⁻⁶ ((ε, δ)-differential privacy; about 97 speakers at ε = 1). ` +
+        `Shares are released counts over their sum in the merged cells; cells that released no ` +
+        `word answer {}.`;
+  return `${SEALED_CELLS} ${release} ${GROUP_METRICS_GUARANTEE}`;
 };
+
+/** The OpenAPI description of group count. */
+export const describeGroupCount = (): string =>
+  `Exact and live, never withheld nor noisy: completed sessions per UTC day of completion (the ` +
+  `enterprise learns of each from its webhooks anyway). Its keys are the periods group mhci and ` +
+  `wordcloud answer. ${GROUP_METRICS_GUARANTEE}`;
 
 /** What a participant's metric reads, said in the OpenAPI document. */
 export const describeParticipantMetric = (metric: Metric): string =>
-  metric === 'count'
+  (metric === 'count'
     ? 'Every completed session of the participant, whatever its privacy level; exact and live.'
     : `Only the participant's sessions whose applicable level (the lower of the session's own ` +
       `level and the participant's level now) is at least ${PARTICIPANT_METRIC_LEVEL[metric]}; ` +
-      `read live from those sessions (group cells are not involved).`;
+      `read live from those sessions, exact (group cells are not involved): what the ` +
+      `participant's level shows, which the group metrics' guarantee does not cover.`) +
+  ` ${GROUP_METRICS_GUARANTEE}`;
 
 /** The level an array of requested names stands for: the highest it names (`[]` = 0). */
 export function levelOfNames(names: readonly string[] | null | undefined): number {

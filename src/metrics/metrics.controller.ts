@@ -7,6 +7,7 @@ import { ApiEndpointErrors } from '../common/swagger/api-errors.decorator';
 import { ExternalIdParam } from '../common/validation/external-id';
 import { AbsentPathParameters, GroupIdParam } from '../common/validation/path-params';
 import {
+  describeGroupCount,
   describeParticipantMetric,
   describeSealedCells,
   type Metric,
@@ -81,10 +82,7 @@ export class MetricsController {
   @Get('groups/:groupID/count')
   @ApiOperation({
     summary: "A group's session count",
-    description:
-      'Exact and live, never withheld: completed sessions per UTC day of completion (the ' +
-      'enterprise learns of each from its webhooks anyway). Its keys are the periods group mhci ' +
-      'and wordcloud answer.',
+    description: describeGroupCount(),
   })
   @ApiOkResponse({ schema: METRIC_ANSWER_SCHEMAS.count })
   @ApiEndpointErrors(GROUP_ERRORS)

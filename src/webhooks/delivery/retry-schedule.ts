@@ -1,3 +1,5 @@
+import { randomInt } from 'node:crypto';
+
 /**
  * When to try again (docs/webhooks.md): the configured schedule (5 s, 5 min, 30 min, 2 h, 5 h, 10 h,
  * 10 h, 24 h by default) with ±10 % jitter so retries of many endpoints do not arrive in lockstep,
@@ -5,6 +7,9 @@
  * After the last delay the delivery has failed.
  */
 export const RETRY_AFTER_CAP_MS = 2 * 3_600_000;
+
+/** A uniform number in [0, 1) from crypto (the service takes no randomness from Math.random). */
+const uniform = (): number => randomInt(2 ** 48 - 1) / (2 ** 48 - 1);
 
 export function parseRetryAfter(header: string | string[] | undefined, now: number): number | null {
   const value = Array.isArray(header) ? header[0] : header;
@@ -22,7 +27,7 @@ export function nextRetryDelay(
   schedule: readonly number[],
   attemptsMade: number,
   retryAfterMs: number | null,
-  random: () => number = Math.random,
+  random: () => number = uniform,
 ): number | null {
   if (attemptsMade < 1 || attemptsMade > schedule.length) return null;
   if (retryAfterMs !== null) return Math.min(retryAfterMs, RETRY_AFTER_CAP_MS);
