@@ -19,6 +19,8 @@
 
 const path = require('node:path');
 const { markdownTable, updateResultsSection } = require('./lib');
+// A seeded generator for the synthetic data only: the noise is the service's (crypto).
+const { mulberry32: generator } = require('./seed');
 
 const DIST = path.join(__dirname, '..', 'dist');
 const { participantScore, releaseScores, scoreStatistics, SCORE_MECHANISM } = require(
@@ -31,17 +33,6 @@ const { releaseWords, wordThreshold, WORDS_PER_PARTICIPANT } = require(
 const RELEASES = Number(process.env.BENCH_RELEASES ?? 2000);
 const EPSILON = 100; // hundredths: ε = 1
 const SPEAKERS = 3; // minWordSpeakers, the default
-
-/** A seeded generator (mulberry32) for the synthetic data only: the noise is the service's. */
-function generator(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let value = Math.imul(state ^ (state >>> 15), state | 1);
-    value ^= value + Math.imul(value ^ (value >>> 7), value | 61);
-    return ((value ^ (value >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const DISTRIBUTIONS = {
   'bell-shaped: normal(60, 15), clipped': (random) => {

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { cryptoRandom, type RandomSource } from './discrete-laplace';
+import { replayableRandom } from './replayable-random';
 import {
   binOf,
   MHCI_MAX,
@@ -10,24 +10,6 @@ import {
   scoreNoiseScales,
   scoreStatistics,
 } from './score-release';
-
-/** Records crypto's draws, and replays them: two releases that consume the same draws. */
-function replayable(): { record: RandomSource; replay: () => RandomSource } {
-  const draws: number[] = [];
-  return {
-    record: {
-      below: (n) => {
-        const value = cryptoRandom.below(n);
-        draws.push(value);
-        return value;
-      },
-    },
-    replay: () => {
-      let next = 0;
-      return { below: () => draws[next++] };
-    },
-  };
-}
 
 describe('score releases (ε-DP: sum and histogram)', () => {
   it('a participant gives one value: the mean, clipped to [0, 100], in hundredths', () => {
@@ -63,7 +45,7 @@ describe('score releases (ε-DP: sum and histogram)', () => {
     const world = [3725, 5000, 5100, 5200, 5300, 5400, 5500, 5600, 5700, 5800];
     const swapped = [5000, 3725, ...world.slice(2)];
     const changed = [9000, ...world.slice(1)];
-    const { record, replay } = replayable();
+    const { record, replay } = replayableRandom();
     const first = releaseScores(world, 100, record);
     expect(first.participants).toBe(10);
     expect(releaseScores(swapped, 100, replay())).toEqual(first);

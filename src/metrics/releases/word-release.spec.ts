@@ -1,4 +1,5 @@
 import { WORD_DELTA } from '../../common/privacy-model';
+import { replayableRandom } from './replayable-random';
 import { cryptoRandom, discreteLaplaceRatio, type RandomSource } from './discrete-laplace';
 import {
   participantWords,
@@ -80,19 +81,10 @@ describe('word releases ((ε, δ)-DP partition selection)', () => {
   });
 
   it('depends on nothing but the draws: the same words said by other participants release the same', () => {
-    const draws: number[] = [];
-    const record: RandomSource = {
-      below: (n) => {
-        const value = cryptoRandom.below(n);
-        draws.push(value);
-        return value;
-      },
-    };
+    const { record, replay } = replayableRandom();
     const speakers = Array.from({ length: 120 }, (_, i) => [i % 2 ? 'tired' : 'calm', 'work']);
     const first = releaseWords(speakers, 1000, 1, record);
-    let next = 0;
-    const replay: RandomSource = { below: () => draws[next++] };
-    expect(releaseWords([...speakers].reverse(), 1000, 1, replay)).toEqual(first);
+    expect(releaseWords([...speakers].reverse(), 1000, 1, replay())).toEqual(first);
     expect(first.map((released) => released.word)).toEqual(['calm', 'tired', 'work']);
   });
 
