@@ -88,11 +88,12 @@ export class PrivateReleases1766000000000 implements MigrationInterface {
       'ALTER TABLE sessions ADD COLUMN features_shared boolean NOT NULL DEFAULT false',
     );
     await queryRunner.query(
-      `CREATE INDEX sessions_features_shared_idx ON sessions (group_id) WHERE features_shared`,
-    );
-    await queryRunner.query(
       `CREATE INDEX sessions_features_to_share_idx ON sessions (group_id)
         WHERE ((shared_level = 5) AND (NOT features_shared) AND (features IS NOT NULL))`,
+    );
+    await queryRunner.query(
+      `CREATE INDEX sessions_features_to_unshare_idx ON sessions (group_id)
+        WHERE (features_shared AND (shared_level < 5))`,
     );
     await queryRunner.query('DELETE FROM group_feature_histograms');
     await queryRunner.query('DELETE FROM group_feature_values');
@@ -104,8 +105,8 @@ export class PrivateReleases1766000000000 implements MigrationInterface {
    * feature histograms are left empty (the earlier code fills them at ingestion only).
    */
   async down(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query('DROP INDEX sessions_features_to_unshare_idx');
     await queryRunner.query('DROP INDEX sessions_features_to_share_idx');
-    await queryRunner.query('DROP INDEX sessions_features_shared_idx');
     await queryRunner.query('ALTER TABLE sessions DROP COLUMN features_shared');
     await queryRunner.query('ALTER TABLE cohort_checks DROP COLUMN stale');
     await queryRunner.query('DELETE FROM cohort_checks');

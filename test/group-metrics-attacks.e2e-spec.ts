@@ -7,6 +7,7 @@
  * to fail them (below 10⁻⁴ each).
  */
 import { conversation, ENGINE_TOKEN, engineResult, postResult, subscores } from './support/engine';
+import { ParticipantChoices } from '../src/privacy/participant-choices';
 import { shareAt } from './support/levels';
 import { startTestApp, TestApp, TestEnterprise, TestGroup } from './support/test-app';
 
@@ -180,6 +181,51 @@ describe('Group metrics against an enterprise that invents participants', () => 
       const withHer = await probe(true);
       expect(withHer[0]).toEqual({ stress: expect.any(Number) as unknown });
       expect(withHer).toEqual(await probe(false));
+    });
+  });
+
+  describe('3b. the comparisons follow the member’s level', () => {
+    it('a member who lowers their level (any page) leaves the comparisons at once; a raise that reaches a check-in brings it back', async () => {
+      const group = await t.newGroup(acme, `Follow ${++n}`);
+      const created = await t.createSession(acme, group, `follow.${++n}@example.com`);
+      const { sessionID, userIdentifier } = created.body as {
+        sessionID: string;
+        userIdentifier: string;
+      };
+      await shareAt(t.db, { externalId: userIdentifier }, 5);
+      await postResult(
+        t,
+        sessionID,
+        engineResult({ features: { stress: 0.61 }, completedAt: DAY }),
+      );
+      const counted = async () =>
+        (
+          await t.db.query<{ value: number }>(
+            `SELECT value FROM group_feature_values WHERE group_id = $1 AND name = 'stress'`,
+            [group.groupID],
+          )
+        ).rows.map((row) => row.value);
+      expect(await counted()).toEqual([0.61]);
+      const { rows } = await t.db.query<{ id: string }>(
+        'SELECT id FROM participants WHERE external_id = $1',
+        [userIdentifier],
+      );
+      const member = {
+        enterpriseId: acme.enterpriseId,
+        participantId: rows[0].id,
+        groupId: group.groupID,
+        externalId: userIdentifier,
+      };
+      const choices = t.app.get(ParticipantChoices);
+      expect(await choices.setPrivacyLevel(member, 4, 'settings')).toBe(true);
+      expect(await counted()).toEqual([]);
+      // A raise from the check-in's own page reaches that check-in: counted again.
+      expect(await choices.setPrivacyLevel(member, 5, 'checkin', { sessionId: sessionID })).toBe(
+        true,
+      );
+      expect(await counted()).toEqual([0.61]);
+      expect(await choices.setConsent(member, false, 'settings')).not.toBeNull();
+      expect(await counted()).toEqual([]);
     });
   });
 

@@ -41,11 +41,14 @@ export interface TranscriptTurn {
 @Index('sessions_plaintext_details_idx', ['sessionId'], {
   where: "((features LIKE '{%') OR (word_counts LIKE '{%'))",
 })
-// The features the group comparisons count (`features_shared`, docs/checkin-flow.md), and those
-// shown at level 5 not yet counted: the lists the reconciliation of shared features reads.
-@Index('sessions_features_shared_idx', ['groupId'], { where: 'features_shared' })
+// What the workers' reconciliation of the group comparisons reads (docs/checkin-flow.md): sessions
+// shared at level 5 whose features are not counted yet, and counted ones whose level went below
+// 5. Both are empty while every change goes through the participant's choices.
 @Index('sessions_features_to_share_idx', ['groupId'], {
   where: '((shared_level = 5) AND (NOT features_shared) AND (features IS NOT NULL))',
+})
+@Index('sessions_features_to_unshare_idx', ['groupId'], {
+  where: '(features_shared AND (shared_level < 5))',
 })
 @Check('sessions_session_id_format', "(session_id ~ '^ses_[0-9A-Za-z]{24}$'::text)")
 @Check('sessions_status_values', "(status = ANY (ARRAY['created'::text, 'completed'::text]))")

@@ -331,8 +331,10 @@ export class SessionsRepository {
 
   /**
    * Sessions whose `features_shared` is not what their level says now (shown at level 5, with
-   * features), locked (others' locked rows are skipped: whoever holds them reconciles them): of
-   * one membership, or up to `limit` anywhere. `share` is what they should become.
+   * features), locked (others' locked rows are skipped: whoever holds them reconciles them): all
+   * of one membership; or, anywhere, up to `limit` of those the two partial indexes list — shared
+   * at level 5 and not counted, or counted with their own level below 5 (every lowering caps the
+   * check-ins' own levels, so a membership's lowering lands there too).
    */
   async featuresToReconcile(
     scope: { participantId: string; groupId: number } | { limit: number },
@@ -344,12 +346,15 @@ export class SessionsRepository {
               NOT s.features_shared AS share
          FROM sessions s
          JOIN memberships m ON m.participant_id = s.participant_id AND m.group_id = s.group_id
-        WHERE (s.features_shared
-               OR (s.shared_level = ${MAX_PRIVACY_LEVEL} AND NOT s.features_shared
-                   AND s.features IS NOT NULL))
-          AND s.features IS NOT NULL
+        WHERE s.features IS NOT NULL
           AND s.features_shared <> (${SHOWN_LEVEL} = ${MAX_PRIVACY_LEVEL})
-          ${membership ? 'AND s.participant_id = $1 AND s.group_id = $2' : ''}
+          AND ${
+            membership
+              ? 's.participant_id = $1 AND s.group_id = $2'
+              : `((s.shared_level = ${MAX_PRIVACY_LEVEL} AND NOT s.features_shared
+                   AND s.features IS NOT NULL)
+                  OR (s.features_shared AND s.shared_level < ${MAX_PRIVACY_LEVEL}))`
+          }
         ORDER BY s.session_id
         ${membership ? '' : 'LIMIT $1'}
         FOR UPDATE OF s SKIP LOCKED`,
