@@ -213,18 +213,20 @@ describe('Delivery errors, private URLs not allowed (as in production)', () => {
     expect(line).not.toContain(RECEIVER_TOKEN);
   });
 
-  it('a name that does not resolve is `DNS lookup failed`', async () => {
+  it('a name that does not resolve reads the same, `address not allowed`: deliveries cannot tell our internal names from nonexistent ones', async () => {
     const { attempt, body, webhookId } = await firstAttempt(
       t,
       acme,
       'https://no-such-host.invalid/hook',
     );
-    expect(attempt).toMatchObject({ statusCode: null, error: 'DNS lookup failed' });
+    expect(attempt).toMatchObject({ statusCode: null, error: 'address not allowed' });
     expect(body).not.toContain('no-such-host');
     expect(body).not.toContain('ENOTFOUND');
+    expect(body).not.toContain('DNS');
+    // The operator's log keeps the detail.
     expect(logLinesOf(webhookId)).toEqual([
       expect.stringMatching(
-        /failed: DNS lookup failed \((ENOTFOUND|EAI_AGAIN): getaddrinfo \S+ no-such-host\.invalid\); next attempt at /,
+        /failed: address not allowed \((ENOTFOUND|EAI_AGAIN): getaddrinfo \S+ no-such-host\.invalid\); next attempt at /,
       ) as string,
     ]);
   });

@@ -9,7 +9,8 @@
  * Board's read-only mode hides the buttons and its handlers refuse; in front of them, every
  * request but GET and HEAD is refused here, so a write route a later Bull Board adds is refused
  * too), and never Redis's INFO (version, OS, memory, port) nor its CLIENT LIST (the workers'
- * addresses), in either mode.
+ * addresses), in either mode. Its HTML page gets a Content-Security-Policy of its own
+ * ({@link dashboardPolicy}): it shares the host with the participant pages and runs script.
  */
 import { createBullBoard } from '@bull-board/api';
 import { BullAdapter } from '@bull-board/api/bullAdapter';
@@ -21,6 +22,7 @@ import type { Queue } from 'bull';
 import type { FastifyInstance } from 'fastify';
 import { sameSecret, sha256 } from '../common/crypto/secrets';
 import { CommonErrors } from '../common/errors/common.errors';
+import { inlineStyleSources } from '../common/swagger/swagger-ui-headers';
 import type { AppConfig } from '../config/config';
 
 export const QUEUE_DASHBOARD_PATH = '/admin/queues';
@@ -49,6 +51,28 @@ export function dashboardRefusal(
     return { status: 403, error: QueueDashboardErrors.ReadOnly };
   }
   return null;
+}
+
+/**
+ * The dashboard page's policy (docs/operations.md, "The queue dashboard"): its scripts and
+ * stylesheet from this origin only, no inline script and no eval; exactly the inline styles of
+ * Bull Board's page (its loading screen), by hash; requests to this origin only (so the Google
+ * Fonts stylesheet its page links is not fetched: the system font is used, and no third party
+ * learns who opens the dashboard); its `<base href>` kept to this origin; no forms, no framing.
+ * Bull Board's page is the same for every request, so the policy is computed once per page text.
+ */
+export function dashboardPolicy(html: string): string {
+  return [
+    "default-src 'none'",
+    "script-src 'self'",
+    ['style-src', "'self'", ...inlineStyleSources(html)].join(' '),
+    "img-src 'self' data:",
+    "font-src 'self'",
+    "connect-src 'self'",
+    "base-uri 'self'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
 }
 
 /** The token from `Authorization: Bearer <token>` or `Basic base64(user:token)`. */
@@ -106,6 +130,21 @@ export async function setupQueueDashboard(
       const refusal = dashboardRefusal(request.method, request.url, write);
       if (!refusal) return done();
       void reply.code(refusal.status).send({ error: refusal.error });
+    });
+    const policies = new Map<string, string>();
+    scope.addHook('onSend', (_request, reply, payload, done) => {
+      void reply.headers({
+        'x-frame-options': 'DENY',
+        'referrer-policy': 'no-referrer',
+        'x-content-type-options': 'nosniff',
+      });
+      const type = String(reply.getHeader('content-type') ?? '');
+      if (type.startsWith('text/html') && typeof payload === 'string') {
+        const policy = policies.get(payload) ?? dashboardPolicy(payload);
+        if (policies.size < 8) policies.set(payload, policy);
+        void reply.header('content-security-policy', policy);
+      }
+      done(null, payload);
     });
     await scope.register(serverAdapter.registerPlugin() as never, { prefix: QUEUE_DASHBOARD_PATH });
   });

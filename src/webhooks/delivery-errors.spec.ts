@@ -25,12 +25,12 @@ describe('delivery errors', () => {
     {
       label: 'ENOTFOUND',
       error: nodeError('ENOTFOUND', 'getaddrinfo ENOTFOUND vm.', 'getaddrinfo'),
-      text: 'DNS lookup failed',
+      text: 'address not allowed',
     },
     {
       label: 'EAI_AGAIN',
       error: nodeError('EAI_AGAIN', 'getaddrinfo EAI_AGAIN db.internal', 'getaddrinfo'),
-      text: 'DNS lookup failed',
+      text: 'address not allowed',
     },
     {
       label: 'ECONNREFUSED',
@@ -88,6 +88,12 @@ describe('delivery errors', () => {
     { label: 'undefined', error: undefined, text: 'internal error' },
   ])('$label is $text', ({ error, text }) => {
     expect(deliveryErrorFor(error)).toBe(text);
+  });
+
+  it('with private addresses allowed (a laptop), a name that does not resolve says so', () => {
+    const dns = nodeError('ENOTFOUND', 'getaddrinfo ENOTFOUND vm.', 'getaddrinfo');
+    expect(deliveryErrorFor(dns, { privateAddressesRefused: false })).toBe('DNS lookup failed');
+    expect(deliveryErrorFor(dns, { privateAddressesRefused: true })).toBe('address not allowed');
   });
 
   it('decides on the code, not on a message an endpoint could shape', () => {

@@ -56,14 +56,23 @@ interface CodedError {
 
 /**
  * The fixed text for an error a send raised (safe-http's postJson, or building the request).
- * Decided on the error's class and code, never on its message.
+ * Decided on the error's class and code, never on its message. Where private addresses are
+ * refused (production), a name that does not resolve reads like a name that resolves to a
+ * refused address — `address not allowed` — so that an enterprise cannot tell our internal names
+ * from nonexistent ones (docs/security.md); with `WEBHOOK_ALLOW_PRIVATE_URLS` nothing is refused,
+ * and `DNS lookup failed` helps the developer.
  */
-export function deliveryErrorFor(error: unknown): DeliveryError {
+export function deliveryErrorFor(
+  error: unknown,
+  options: { privateAddressesRefused: boolean } = { privateAddressesRefused: true },
+): DeliveryError {
   const { name, code, syscall } = (error ?? {}) as CodedError;
   if (name === 'BlockedAddressError' || code === 'ERR_INVALID_URL') return 'address not allowed';
   if (typeof code !== 'string') return 'internal error';
   if (code === 'ETIMEDOUT' || code === 'ESOCKETTIMEDOUT') return 'timeout';
-  if (syscall === 'getaddrinfo' || DNS_CODES.has(code)) return 'DNS lookup failed';
+  if (syscall === 'getaddrinfo' || DNS_CODES.has(code)) {
+    return options.privateAddressesRefused ? 'address not allowed' : 'DNS lookup failed';
+  }
   if (code === 'ECONNREFUSED') return 'connection refused';
   if (RESET_CODES.has(code)) return 'connection reset';
   if (TLS_CODE.test(code)) return 'TLS error';

@@ -120,7 +120,9 @@ export class DeliveryService implements OnModuleDestroy {
       reason = `HTTP ${statusCode}`;
     } catch (caught) {
       // Stored and shown: a fixed text (docs/webhooks.md). Logged: the detail, for operators.
-      error = deliveryErrorFor(caught);
+      error = deliveryErrorFor(caught, {
+        privateAddressesRefused: !this.config.webhooks.allowPrivateUrls,
+      });
       reason = `${error} (${deliveryErrorDetail(caught)})`;
     }
     const attempt = {
