@@ -17,6 +17,7 @@ import { setupQueueDashboard } from './queues/queue-dashboard';
 import { AppConfig, opsPortOf } from './config/config';
 import { Measurements } from './common/measurements/measurements';
 import { installRequestDuration } from './operations/request-duration';
+import { recordRouteTemplate } from './common/logging/logger-options';
 import { ShutdownState } from './common/lifecycle/shutdown-state';
 import { PARTICIPANT_PAGE_PREFIXES } from './participant-links/link-paths';
 
@@ -93,6 +94,8 @@ export async function createApp(
   });
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header(REQUEST_ID_HEADER, request.id);
+    // The access log names the route, never the URL (docs/security.md, "Logs").
+    recordRouteTemplate(request.raw, request.routeOptions.url);
     done();
   });
   // The request-duration histogram, only while the operations port is on (docs/operations.md).

@@ -4,15 +4,25 @@ import {
   buildLoggerOptions,
   loggablePath,
   markDeliberateAnswer,
+  recordRouteTemplate,
+  UNMATCHED_PATH,
   usePrettyLogs,
 } from './logger-options';
 
 describe('loggablePath', () => {
-  it('drops query strings and masks check-in tokens', () => {
-    expect(loggablePath('/groups?x=1')).toBe('/groups');
-    expect(loggablePath('/checkin/eyJwIjoiYyJ9.c2ln/privacy')).toBe('/checkin/[token]/privacy');
-    expect(loggablePath('/checkin/eyJwIjoiYyJ9.c2ln')).toBe('/checkin/[token]');
-    expect(loggablePath('/participant/settings?token=abc')).toBe('/participant/settings');
+  const request = (url: string) => ({ url }) as IncomingMessage;
+
+  it('is the route template recorded for the request, never its URL', () => {
+    const req = request('/participants/ana@example.com/consents?x=1');
+    recordRouteTemplate(req, '/participants/:externalID/consents');
+    expect(loggablePath(req)).toBe('/participants/:externalID/consents');
+  });
+
+  it('is `unmatched` when no route matched', () => {
+    const req = request('/no/such/ses_0123456789abcdefghijklmn');
+    expect(loggablePath(req)).toBe(UNMATCHED_PATH);
+    recordRouteTemplate(req, undefined);
+    expect(loggablePath(req)).toBe('unmatched');
   });
 });
 

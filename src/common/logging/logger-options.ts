@@ -20,12 +20,27 @@ export function requestIdFor(req: IncomingMessage): string {
   return raw.id;
 }
 
+/** What the access log says of a request no route matched (a 404, an unroutable URL). */
+export const UNMATCHED_PATH = 'unmatched';
+
+const ROUTE_TEMPLATE = Symbol('routeTemplate');
+
 /**
- * The path as logged: no query string, and participant tokens (`/checkin/<token>/…`) masked —
- * a token is a 24-hour capability and must not sit in log storage.
+ * Records on the raw request the template of the route Fastify matched (`/participants/:externalID`),
+ * for the access log (app.factory.ts, an `onRequest` hook).
  */
-export function loggablePath(url: string): string {
-  return url.split('?')[0].replace(/^\/checkin\/[^/]+/, '/checkin/[token]');
+export function recordRouteTemplate(req: IncomingMessage, template: string | undefined): void {
+  (req as IncomingMessage & { [ROUTE_TEMPLATE]?: string })[ROUTE_TEMPLATE] = template;
+}
+
+/**
+ * The path as logged (docs/security.md, "Logs"): the route template, never the URL — a path
+ * holds participants' external IDs, session IDs, link tokens, and whatever a caller mistypes
+ * there (an email address in `/participants/{externalID}`). A request no route matched is
+ * `unmatched`.
+ */
+export function loggablePath(req: IncomingMessage): string {
+  return (req as IncomingMessage & { [ROUTE_TEMPLATE]?: string })[ROUTE_TEMPLATE] ?? UNMATCHED_PATH;
 }
 
 /**
@@ -42,9 +57,10 @@ export function markDeliberateAnswer(res: ServerResponse): void {
 }
 
 /**
- * Structured JSON logs. Requests are logged by method, path (never the query string: it can carry
- * participant tokens) and status; headers and bodies are never logged, so API keys and emails
- * cannot reach the log. Anything that does log an object has these paths redacted as well.
+ * Structured JSON logs. Requests are logged by method, route template (never the URL: its path and
+ * query carry participants' identifiers and tokens) and status; headers and bodies are never
+ * logged, so API keys and emails cannot reach the log. Anything that does log an object has these
+ * paths redacted as well.
  */
 /**
  * Readable logs (pino-pretty) for a developer at a terminal: `NODE_ENV=development` with stdout a
@@ -76,9 +92,9 @@ const START_UP_CONTEXTS = new Set(['InstanceLoader', 'RoutesResolver', 'RouterEx
 
 const PRETTY_OPTIONS = {
   translateTime: 'SYS:HH:MM:ss.l',
-  ignore: 'pid,hostname,context,req,res,responseTime',
+  ignore: 'pid,hostname,context,req,res,responseTime,route',
   messageFormat:
-    '{if context}[{context}] {end}{msg}{if req} {req.method} {req.path} → {res.statusCode} ({responseTime} ms){end}',
+    '{if context}[{context}] {end}{msg}{if req} {req.method} {route} → {res.statusCode} ({responseTime} ms){end}',
   singleLine: true,
 };
 
@@ -106,13 +122,13 @@ export function buildLoggerOptions(
         censor: '[redacted]',
       },
       serializers: {
-        req: (req: IncomingMessage & { id?: string }) => ({
-          id: req.id,
-          method: req.method,
-          path: loggablePath(req.url ?? ''),
-        }),
+        req: (req: IncomingMessage & { id?: string }) => ({ id: req.id, method: req.method }),
         res: (res: ServerResponse) => ({ statusCode: res.statusCode }),
       },
+      // The route is known once Fastify has routed the request, after pino-http has bound `req`
+      // to the request's logger: it joins the line written when the answer is complete.
+      customProps: (req: IncomingMessage, res: ServerResponse) =>
+        res.headersSent ? { route: loggablePath(req) } : {},
       customLogLevel: (_req, res, error) =>
         error || (res.statusCode >= 500 && !deliberate.has(res)) ? 'error' : 'info',
       // pino-http treats any 5xx as failed (an "request errored" line with a made-up error and
