@@ -371,5 +371,34 @@ describe('Participant data: ledger, notices, events, consent', () => {
       expect((await page(me.path)).html).toContain(PageTexts.consentButton);
       expect((await postResult(t, me.sessionId, RESULT)).status).toBe(409);
     });
+
+    it('a consent the enterprise gives in its own browser after a withdrawal does not bring back the check-in the member withdrew from; the member’s own consent does', async () => {
+      // The member consents on check-in s1 and is handed off to the engine.
+      const me = await checkIn(group);
+      expect((await post(`${me.path}/consent`)).status).toBe(303);
+      const settings = await settingsPath(me.externalId, group.groupID);
+      // She withdraws on the settings page: s1's result is refused.
+      expect((await post(settingsAction(settings, 'consent/withdraw'))).status).toBe(303);
+      expect((await postResult(t, me.sessionId, RESULT)).status).toBe(409);
+      // The enterprise consents on a fresh link of hers, in its own browser.
+      const enterprise = new PageBrowser(t.baseUrl);
+      const own = (await t.createSession(acme, group, me.externalId)).body as SessionCreated;
+      const ownPath = new URL(own.redirectUrl).pathname;
+      expect((await enterprise.post(`${ownPath}/start`)).status).toBe(303);
+      expect((await enterprise.post(`${ownPath}/consent`)).status).toBe(303);
+      // s1's result is still refused, and nothing of it is stored or counted.
+      const refused = await postResult(t, me.sessionId, RESULT);
+      expect(refused.status).toBe(409);
+      expect(refused.body).toEqual({ error: IngestionErrors.ConsentMissing });
+      const { rows } = await t.db.query(
+        `SELECT status, consented_at FROM sessions WHERE session_id = $1`,
+        [me.sessionId],
+      );
+      expect(rows).toEqual([{ status: 'created', consented_at: null }]);
+      // She consents again on s1's page, in her browser: its result is taken.
+      expect((await page(me.path)).html).toContain(PageTexts.consentButton);
+      expect((await post(`${me.path}/consent`)).status).toBe(303);
+      expect((await postResult(t, me.sessionId, RESULT)).status).toBe(200);
+    });
   });
 });

@@ -94,8 +94,12 @@ export class ParticipantChoices {
         sql,
       );
       if (!before) return null;
-      // Given on a check-in's page: it is that check-in's consent (docs/privacy.md).
+      // Given on a check-in's page: it is that check-in's consent (docs/privacy.md). Withdrawn:
+      // no check-in not yet completed keeps a consent given before.
       if (consent && sessionId) await this.sessions.consentTo(sessionId, sql);
+      if (!consent) {
+        await this.sessions.clearPendingConsents(member.participantId, member.groupId, sql);
+      }
       const level = consent ? before.privacyLevel : 0;
       await this.sessions.capSharedLevels(member.participantId, member.groupId, level, sql);
       await this.sharedFeatures.reconcileMembership(member.participantId, member.groupId, sql);

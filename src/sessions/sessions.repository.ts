@@ -176,6 +176,20 @@ export class SessionsRepository {
     );
   }
 
+  /**
+   * A withdrawal of the member's consent (docs/privacy.md): the consent of every check-in of the
+   * membership not yet completed is cleared, so only a consent given after it counts — one given
+   * in another browser afterwards cannot bring back a check-in the member withdrew from.
+   */
+  async clearPendingConsents(participantId: string, groupId: number, sql: Sql): Promise<void> {
+    await sql.rows(
+      `UPDATE sessions SET consented_at = NULL
+        WHERE participant_id = $1 AND group_id = $2 AND completed_at IS NULL
+          AND consented_at IS NOT NULL`,
+      [participantId, groupId],
+    );
+  }
+
   /** A check-in's own level, set from its own page in the browser that did it. */
   async shareAt(sessionId: string, level: number, sql: Sql = this.db): Promise<void> {
     await sql.rows('UPDATE sessions SET shared_level = $2 WHERE session_id = $1', [
