@@ -301,7 +301,9 @@ describe('Check-in pages', () => {
       const before = await fetchPage(t, checkin.path);
       expectHtmlPage(before, 200);
       expect(before.html).toContain(`>${PageTexts.consentHeading}</h2>`);
-      expect(before.html).toContain(PageTexts.consentText('Consenting'));
+      // It names the enterprise that asks, not "the organisation behind this group".
+      expect(before.html).toContain(PageTexts.consentText('Consenting', 'Acme'));
+      expect(before.html).not.toContain('organisation behind');
       expect(before.html).toContain(`<form method="post" action="${checkin.path}/consent">`);
       // Nothing else: no privacy form, no preferences, no hand-off, no way to finish.
       expect(before.html).not.toContain('privacyLevel');

@@ -106,7 +106,7 @@ describe('checkinPageModel', () => {
     const model = checkinPageModel(input({ consentRequired: true }));
     expect(model.consent).toEqual({
       action: '/checkin/tok/consent',
-      text: PageTexts.consentText('Night shift'),
+      text: PageTexts.consentText('Night shift', 'Acme'),
       declineHref: '/checkin/tok/declined',
       about: {
         conversation: PageTexts.aboutConversation,

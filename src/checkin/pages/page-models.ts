@@ -166,7 +166,7 @@ export function checkinPageModel(input: CheckinPageInput): CheckinPageModel {
       ...base,
       consent: {
         action: action('consent'),
-        text: currentPageTexts().consentText(session.groupName),
+        text: currentPageTexts().consentText(session.groupName, session.enterpriseName),
         // "No, thanks": a page that records nothing.
         declineHref: `${checkinPath(token)}/declined`,
         about: aboutModel(session, input.about),

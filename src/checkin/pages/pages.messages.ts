@@ -37,7 +37,8 @@ export function pageTexts(locale: Locale) {
     pendingTitle: t('pendingTitle'),
 
     consentHeading: t('consentHeading'),
-    consentText: (groupName: string) => t('consentText', { groupName }),
+    consentText: (groupName: string, enterpriseName: string) =>
+      t('consentText', { groupName, enterpriseName }),
     consentDecline: t('consentDecline'),
     consentButton: t('consentButton'),
     consentDeclineButton: t('consentDeclineButton'),
