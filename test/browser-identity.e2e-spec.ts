@@ -6,6 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { sha256Hex } from '../src/common/crypto/secrets';
+import { Measurements } from '../src/common/measurements/measurements';
 import { PAGE_ERRORS } from '../src/checkin/pages/pages.messages';
 import { ParticipantLinks } from '../src/participant-links/participant-links';
 import { PageAnswer, PageBrowser } from './support/page-browser';
@@ -15,6 +16,7 @@ import { SessionCreated, startTestApp, TestApp, TestEnterprise } from './support
 const cookieValue = () => randomBytes(32).toString('base64url');
 const setCookieOf = (answer: PageAnswer) => answer.headers.getSetCookie();
 const checkinPath = (created: SessionCreated) => new URL(created.redirectUrl).pathname;
+const REPLACED = 'checkin_browser_replaced_identity_total';
 
 function expectErrorPage(answer: PageAnswer, status: number, kind: keyof typeof PAGE_ERRORS) {
   expect(answer.status).toBe(status);
@@ -49,7 +51,7 @@ describe('Browser identity over http (a laptop): the plain cookie name', () => {
       )
     ).rows[0].privacy_level;
 
-  it('mints one identity on the first Start and reuses it for later Starts of any link', async () => {
+  it('gives the browser a new identity on every Start: the one it replaced stops working, and the browser keeps its check-ins', async () => {
     const browser = new PageBrowser(t.baseUrl);
     const first = await newSession();
     const started = await browser.post(`${checkinPath(first)}/start`);
@@ -66,10 +68,72 @@ describe('Browser identity over http (a laptop): the plain cookie name', () => {
     const second = await newSession();
     const again = await browser.post(`${checkinPath(second)}/start`);
     expect(again.status).toBe(303);
-    expect(setCookieOf(again)).toEqual([]);
+    const [renewed] = setCookieOf(again);
+    expect(renewed).toMatch(/^checkin_browser=[A-Za-z0-9_-]{43};/);
+    expect(renewed).not.toContain(value);
     for (const created of [first, second]) {
       expect((await browser.get(checkinPath(created))).status).toBe(200);
     }
+    // The replaced value, brought back (a copy of the cookie), is an unknown browser: logged
+    // and counted.
+    const counted = async () =>
+      (await t.app.get(Measurements).registry.getSingleMetric(REPLACED)?.get())?.values[0]?.value ??
+      0;
+    const before = await counted();
+    const copy = new PageBrowser(t.baseUrl);
+    copy.plant(`checkin_browser=${value}`);
+    expectErrorPage(await copy.get(checkinPath(first)), 403, 'opened-elsewhere');
+    expect(await counted()).toBe(before + 1);
+  });
+
+  it('a second Start of one link in flight (a double click) keeps the identity the first gave', async () => {
+    const browser = new PageBrowser(t.baseUrl);
+    const session = await newSession();
+    expect((await browser.post(`${checkinPath(session)}/start`)).status).toBe(303);
+    const held = browser.headers().cookie;
+    expect((await browser.post(`${checkinPath(session)}/start`)).status).toBe(303);
+    // The second request still carried the value the first replaced.
+    const late = new PageBrowser(t.baseUrl);
+    late.plant(held);
+    const rotated = browser.headers().cookie;
+    const doubled = await late.post(`${checkinPath(session)}/start`);
+    expect(doubled.status).toBe(303);
+    expect(setCookieOf(doubled)).toEqual([]);
+    const page = new PageBrowser(t.baseUrl);
+    page.plant(rotated);
+    expect((await page.get(checkinPath(session))).status).toBe(200);
+  });
+
+  it('a cookie the enterprise minted for itself and planted in a member’s browser is hers at her next Start: the enterprise cannot raise or read her check-in with it', async () => {
+    // The enterprise gets a minted value by starting a check-in of its own (a member it invented).
+    const enterprise = new PageBrowser(t.baseUrl);
+    const own = await newSession();
+    expect((await enterprise.post(`${checkinPath(own)}/start`)).status).toBe(303);
+    const planted = enterprise.headers().cookie;
+    // It plants that value in the member's browser; she does a check-in there.
+    const member = new PageBrowser(t.baseUrl);
+    member.plant(planted);
+    const group = await t.newGroup(acme, 'Planted');
+    const hers = (await t.createSession(acme, group, 'member.planted@example.com'))
+      .body as SessionCreated;
+    expect((await member.post(`${checkinPath(hers)}/start`)).status).toBe(303);
+    expect(member.headers().cookie).not.toBe(planted);
+    // The enterprise, with the planted value, mints a fresh link of hers and posts a raise that
+    // would reach the earlier check-ins "done in this browser": refused, nothing changes.
+    const fresh = (await t.createSession(acme, group, hers.userIdentifier)).body as SessionCreated;
+    const raise = await enterprise.post(`${checkinPath(fresh)}/start`);
+    expect(raise.status).toBe(303);
+    await enterprise.post(`${checkinPath(fresh)}/privacy`, {
+      privacyLevel: '5',
+      shareEarlier: 'on',
+    });
+    const { rows } = await t.db.query<{ shared_level: number | null }>(
+      'SELECT shared_level FROM sessions WHERE session_id = $1',
+      [hers.sessionID],
+    );
+    expect(rows[0].shared_level ?? 0).toBe(0);
+    // Her own browser goes on with her check-in.
+    expect((await member.get(checkinPath(hers))).status).toBe(200);
   });
 
   it('never adopts a cookie it did not mint: the planted value holds nothing, a fresh one is set', async () => {

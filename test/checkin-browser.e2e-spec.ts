@@ -559,4 +559,58 @@ describe('Check-in in a real browser', () => {
     expect(posted.status).toBe(200);
     expect(await levelShown(next.sessionId)).toBe(0);
   });
+
+  it('every Start gives the browser a new identity and her check-ins stay hers; "Keep" answered in the enterprise’s browser does not silence hers, and her own "Keep" works', async () => {
+    const first = await newCheckin('Rotating', ['features']);
+    await start(first.url, 'Rotating');
+    const identity = async (on: BrowserContext) =>
+      (await on.cookies()).find((cookie) => cookie.name === 'checkin_browser')?.value;
+    const before = await identity(context);
+    expect(before).toMatch(/^[A-Za-z0-9_-]{43}$/);
+
+    // The enterprise raises to 5 in its browser E, then answers "Keep" in a third browser F.
+    for (const step of ['raise', 'keep'] as const) {
+      const other = await newBrowserContext();
+      try {
+        const link = await anotherCheckin(first);
+        const their = await other.newPage();
+        await start(link.url, 'Rotating', their);
+        if (step === 'raise') {
+          await their.getByRole('radio', { name: /^Level 5\b/ }).check();
+          await their.getByRole('button', { name: PageTexts.saveChoicesButton }).click();
+          await their.waitForURL(/\?saved=choices$/);
+        } else {
+          await their.getByRole('button', { name: PageTexts.handoffKeep(5) }).click();
+          await their.waitForURL(`${ENGINE_URL}?sessionID=${link.sessionId}`);
+        }
+      } finally {
+        await other.close();
+      }
+    }
+
+    // Her next check-in, in her browser: a new identity, and still the question.
+    const next = await anotherCheckin(first);
+    await start(next.url, 'Rotating');
+    const after = await identity(context);
+    expect(after).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(after).not.toBe(before);
+    expect(await page.getByText(PageTexts.handoffRaisedElsewhere(5)).isVisible()).toBe(true);
+    await page.getByRole('button', { name: PageTexts.handoffKeep(5) }).click();
+    await page.waitForURL(`${ENGINE_URL}?sessionID=${next.sessionId}`);
+    expect(await ownLevel(next.sessionId)).toBe(5);
+    // Her first check-in is still hers in this browser (its binding moved with the identity).
+    await page.goto(first.url);
+    expect(await text('h1')).toBe(PageTexts.checkinTitle('Rotating'));
+    expect(await page.getByRole('button', { name: PageTexts.saveChoicesButton }).count()).toBe(1);
+    // A copy of the replaced cookie, in another browser, holds nothing.
+    const copy = await newBrowserContext();
+    try {
+      await copy.addCookies([{ name: 'checkin_browser', value: before!, url: t.baseUrl }]);
+      const copied = await copy.newPage();
+      const answer = await copied.goto(first.url);
+      expect(answer?.status()).toBe(403);
+    } finally {
+      await copy.close();
+    }
+  });
 });

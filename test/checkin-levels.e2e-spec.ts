@@ -254,6 +254,55 @@ describe('A check-in is shared at its own level', () => {
     expect(secondPage).not.toContain(PageTexts.handoffRaisedElsewhere(3));
   });
 
+  it('"Keep" holds only in the browser that answered it: the enterprise answering in a browser of its own silences nothing in the member’s; a new device asks once', async () => {
+    const { group, externalId } = await newMember();
+    const mine = new PageBrowser(t.baseUrl);
+    await checkIn(mine, group, externalId, 1);
+    // The enterprise raises the member to 5 on a fresh link in its browser E…
+    const browserE = new PageBrowser(t.baseUrl);
+    const own = await newLink(group, externalId);
+    expect((await browserE.post(`${own.path}/start`)).status).toBe(303);
+    await setLevel(browserE, own.path, 5);
+    // …opens another fresh link in a third browser F, is asked, and answers "Keep" there.
+    const browserF = new PageBrowser(t.baseUrl);
+    const third = await newLink(group, externalId);
+    expect((await browserF.post(`${third.path}/start`)).status).toBe(303);
+    expect((await browserF.get(third.path)).html).toContain(PageTexts.handoffRaisedElsewhere(5));
+    const keptInF = await browserF.post(`${third.path}/handoff`, { privacyLevel: '5' });
+    expect(keptInF.location).toBe(`${ENGINE_URL}?sessionID=${third.sessionId}`);
+    // F is not asked again…
+    const fourth = await newLink(group, externalId);
+    expect((await browserF.post(`${fourth.path}/start`)).status).toBe(303);
+    expect((await browserF.get(fourth.path)).html).not.toContain(
+      PageTexts.handoffRaisedElsewhere(5),
+    );
+    // …but the member's next check-in, in her own browser, still asks, and shares at nothing
+    // until she answers.
+    const next = await newLink(group, externalId);
+    expect((await mine.post(`${next.path}/start`)).status).toBe(303);
+    expect((await mine.get(next.path)).html).toContain(PageTexts.handoffRaisedElsewhere(5));
+    expect((await mine.post(`${next.path}/handoff`)).location).toBe(next.path);
+    expect(await sharedLevelOf(next.sessionId)).toBeNull();
+    // A new device of hers that never did a check-in asks once too.
+    const tablet = new PageBrowser(t.baseUrl);
+    const onTablet = await newLink(group, externalId);
+    expect((await tablet.post(`${onTablet.path}/start`)).status).toBe(303);
+    expect((await tablet.get(onTablet.path)).html).toContain(PageTexts.handoffRaisedElsewhere(5));
+    expect((await tablet.post(`${onTablet.path}/handoff`, { privacyLevel: '5' })).status).toBe(303);
+    const laterOnTablet = await newLink(group, externalId);
+    expect((await tablet.post(`${laterOnTablet.path}/start`)).status).toBe(303);
+    expect((await tablet.get(laterOnTablet.path)).html).not.toContain(
+      PageTexts.handoffRaisedElsewhere(5),
+    );
+    // She goes back to 1 in her browser: nobody is asked any more, and the level is 1.
+    const back = await mine.post(`${next.path}/handoff`, { privacyLevel: '1' });
+    expect(back.location).toBe(`${ENGINE_URL}?sessionID=${next.sessionId}`);
+    expect(await sharedLevelOf(next.sessionId)).toBe(1);
+    const afterBack = await newLink(group, externalId);
+    expect((await browserF.post(`${afterBack.path}/start`)).status).toBe(303);
+    expect((await browserF.get(afterBack.path)).html).toContain(PageTexts.handoffLevel(1));
+  });
+
   const sharedLevelOf = async (sessionId: string) =>
     (
       await t.db.query<{ shared_level: number | null }>(

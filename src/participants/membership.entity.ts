@@ -7,6 +7,8 @@ import { ParticipantEntity } from './participant.entity';
 /** Schema of `memberships`: a participant in a group, with the participant's own privacy level. */
 @Entity({ name: 'memberships' })
 @Index('memberships_group_idx', ['groupId', 'joinDate'])
+// The memberships whose pending raise a browser made: moved when its identity is replaced.
+@Index('memberships_raised_in_idx', ['raisedIn'], { where: '(raised_in IS NOT NULL)' })
 @Check(
   'memberships_privacy_level_range',
   `((privacy_level >= ${MIN_PRIVACY_LEVEL}) AND (privacy_level <= ${MAX_PRIVACY_LEVEL}))`,

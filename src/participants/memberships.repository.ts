@@ -95,7 +95,13 @@ export class MembershipsRepository {
     const [before] = await sql.rows<{ level: number }>(
       `WITH old AS (
          SELECT participant_id, group_id, privacy_level, raised_in, level_before_raise
-           FROM memberships WHERE participant_id = $1 AND group_id = $2 FOR UPDATE)
+           FROM memberships WHERE participant_id = $1 AND group_id = $2 FOR UPDATE),
+       answered AS (
+         -- A new raise is asked about again in every other browser; a lowering that undoes the
+         -- raise leaves nothing to ask.
+         DELETE FROM membership_raise_answers a USING old
+          WHERE a.participant_id = old.participant_id AND a.group_id = old.group_id
+            AND ($3 > old.privacy_level OR $3 <= coalesce(old.level_before_raise, -1)))
        UPDATE memberships m
           SET privacy_level = $3,
               raised_in = CASE
@@ -116,12 +122,28 @@ export class MembershipsRepository {
     return before?.level ?? null;
   }
 
-  /** "Keep level N": the participant confirmed a raise made in another browser. */
-  async confirmRaise(participantId: string, groupId: number): Promise<void> {
+  /**
+   * "Keep level N", answered in the browser `browserHash` (the SHA-256 of its identity): that
+   * browser stops asking about the pending raise; every other browser still asks
+   * (docs/privacy.md).
+   */
+  async keepRaise(participantId: string, groupId: number, browserHash: string): Promise<void> {
     await this.db.rows(
-      `UPDATE memberships SET raised_in = NULL, level_before_raise = NULL
-        WHERE participant_id = $1 AND group_id = $2`,
-      [participantId, groupId],
+      `INSERT INTO membership_raise_answers (participant_id, group_id, browser_hash)
+       VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`,
+      [participantId, groupId, browserHash],
+    );
+  }
+
+  /**
+   * A browser's identity was replaced (a Start, docs/privacy.md): the raises it made and the
+   * answers it gave are the new identity's.
+   */
+  async moveBrowser(from: string, to: string, sql: Sql): Promise<void> {
+    await sql.rows(
+      `WITH raised AS (UPDATE memberships SET raised_in = $2 WHERE raised_in = $1)
+       UPDATE membership_raise_answers SET browser_hash = $2 WHERE browser_hash = $1`,
+      [from, to],
     );
   }
 

@@ -3,7 +3,9 @@ import { Column, Entity, PrimaryColumn } from 'typeorm';
 /**
  * Schema of `browsers` (docs/privacy.md): every browser identity the server minted, as the SHA-256
  * of the cookie value it set. A cookie value not listed here was never minted by the server (a
- * planted or forged one) and is never adopted: the browser gets a fresh identity instead.
+ * planted or forged one) and is never adopted: the browser gets a fresh identity instead. Every
+ * Start replaces the browser's identity with a new one (`replaced_by`, what it held moves there):
+ * a replaced value that comes back is an unknown browser.
  */
 @Entity({ name: 'browsers' })
 export class BrowserEntity {
@@ -12,4 +14,11 @@ export class BrowserEntity {
 
   @Column({ name: 'minted_at', type: 'timestamptz', default: () => 'now()' })
   mintedAt!: Date;
+
+  /** The identity that replaced this one at a Start; null while it is the browser's. */
+  @Column({ name: 'replaced_by', type: 'text', nullable: true })
+  replacedBy!: string | null;
+
+  @Column({ name: 'replaced_at', type: 'timestamptz', nullable: true })
+  replacedAt!: Date | null;
 }

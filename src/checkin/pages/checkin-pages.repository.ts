@@ -58,6 +58,8 @@ export interface CheckinSession
   sessionConsentedAt: Date | null;
   /** The session's enterprise is a sandbox (docs/integrating.md): no real check-in happens there. */
   sandbox: boolean;
+  /** The browsers (SHA-256 of their identities) that answered "Keep" to the pending raise. */
+  raiseKeptIn: string[];
 }
 
 const MEMBERSHIP = columnsOf(MembershipEntity, [
@@ -99,7 +101,10 @@ export class CheckinPagesRepository {
     const [session] = await this.db.rows<CheckinSession>(
       `SELECT s.session_id AS "sessionId", s.status = 'completed' AS completed,
               s.consented_at AS "sessionConsentedAt",
-              s.return_url AS "returnUrl", e.sandbox, ${MEMBER_COLUMNS}
+              s.return_url AS "returnUrl", e.sandbox, ${MEMBER_COLUMNS},
+              coalesce((SELECT array_agg(a.browser_hash) FROM membership_raise_answers a
+                         WHERE a.participant_id = m.participant_id AND a.group_id = m.group_id),
+                       '{}') AS "raiseKeptIn"
          FROM sessions s
          JOIN memberships m ON m.participant_id = s.participant_id AND m.group_id = s.group_id
          JOIN groups g ON g.group_id = m.group_id

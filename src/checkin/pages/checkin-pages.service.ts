@@ -110,13 +110,18 @@ export class CheckinPagesService {
     );
   }
 
-  /** "Start": binds the check-in to this browser (docs/privacy.md), then shows the page. */
+  /**
+   * "Start": binds the check-in to this browser, giving the browser a new identity (docs/privacy.md),
+   * then shows the page.
+   */
   async startCheckin(token: string, browser: Browser): Promise<Response> {
     const session = await this.sessionFor(token);
+    // Every Start gives the browser a new identity (docs/privacy.md).
     const { binding, setCookie } = await this.binding.bind(
       checkinLink(session.sessionId),
       session.participantId,
       browser,
+      { rotate: true },
     );
     if (binding === 'elsewhere') throw new PageError(403, 'opened-elsewhere');
     return withCookie(this.renderer.redirect(checkinPath(token), 303), setCookie);
@@ -158,7 +163,12 @@ export class CheckinPagesService {
     if (pending) {
       const chosen = parsePrivacyLevel(form);
       if (chosen === pending.keep) {
-        await this.memberships.confirmRaise(session.participantId, session.groupId);
+        // The answer holds in this browser only: every other one still asks.
+        await this.memberships.keepRaise(
+          session.participantId,
+          session.groupId,
+          (await this.binding.holderOf(checkinLink(session.sessionId)))!,
+        );
       } else if (chosen === pending.back) {
         found(
           await this.choices.setPrivacyLevel(session, pending.back, 'checkin', {

@@ -11,6 +11,8 @@ import { ParticipantEntity } from '../../participants/participant.entity';
 @Entity({ name: 'link_bindings' })
 // A participant's bindings: moved on "Sign out my links", deleted with the participant.
 @Index('link_bindings_participant_idx', ['participantId'])
+// A browser's links: moved when its identity is replaced at a Start.
+@Index('link_bindings_browser_idx', ['browserHash'])
 export class LinkBindingEntity {
   @PrimaryColumn({ type: 'text', primaryKeyConstraintName: 'link_bindings_pkey' })
   link!: string;

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Database } from '../../database/database';
+import { Database, Sql } from '../../database/database';
 
 /**
  * `link_bindings`' SQL: which browser (the SHA-256 of its cookie) holds which participant link
@@ -34,6 +34,14 @@ export class LinkBindingsRepository {
       [link, browserHash, participantId],
     );
     return row?.browserHash ?? null;
+  }
+
+  /** A browser's identity was replaced at a Start: every link it held is the new identity's. */
+  async moveBrowser(from: string, to: string, sql: Sql): Promise<void> {
+    await sql.rows('UPDATE link_bindings SET browser_hash = $2 WHERE browser_hash = $1', [
+      from,
+      to,
+    ]);
   }
 
   /**

@@ -32,6 +32,7 @@ const session = (changes: Partial<CheckinSession> = {}): CheckinSession => ({
   sessionConsentedAt: null,
   sandbox: false,
   returnUrl: 'https://app.example.com/done',
+  raiseKeptIn: [],
   ...changes,
 });
 
@@ -178,6 +179,19 @@ describe('raiseMadeElsewhere', () => {
     expect(raiseMadeElsewhere(raised, ['mine'])).toEqual({ keep: 5, back: 1 });
     expect(raiseMadeElsewhere(raised, ['mine', 'other'])).toBeNull();
     expect(raiseMadeElsewhere(session({ privacyLevel: 5 }), ['mine'])).toBeNull();
+  });
+
+  it('is answered per browser: "Keep" in one browser leaves every other one asking', () => {
+    const raised = session({
+      privacyLevel: 5,
+      raisedIn: 'other',
+      levelBeforeRaise: 1,
+      raiseKeptIn: ['third'],
+    });
+    expect(raiseMadeElsewhere(raised, ['third'])).toBeNull();
+    expect(raiseMadeElsewhere(raised, ['mine'])).toEqual({ keep: 5, back: 1 });
+    // A browser that never did a check-in (no identity yet) asks too.
+    expect(raiseMadeElsewhere(raised, [])).toEqual({ keep: 5, back: 1 });
   });
 
   it('offers both choices on the hand-off, in place of the plain button', () => {

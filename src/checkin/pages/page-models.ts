@@ -24,15 +24,18 @@ import { PRIVACY_LEVELS, requestedPrivacyLevel } from '../../common/privacy-mode
 import { currentPageTexts, currentSavedMessages, SavedFlag } from './pages.messages';
 
 /**
- * A raise of the member's level made in another browser and not yet confirmed here (docs/privacy.md):
- * the check-in asks "keep it or go back" before its hand-off. `identities`: this browser's.
+ * A raise of the member's level made in another browser and not yet answered in this one
+ * (docs/privacy.md): the check-in asks "keep it or go back" before its hand-off. An answer holds
+ * only in the browser that gave it, so every other browser asks once — one that never did a
+ * check-in too. `identities`: this browser's.
  */
 export function raiseMadeElsewhere(
-  member: MemberSettings,
+  member: CheckinSession,
   identities: readonly string[],
 ): { keep: number; back: number } | null {
-  const { raisedIn, levelBeforeRaise, privacyLevel } = member;
+  const { raisedIn, levelBeforeRaise, privacyLevel, raiseKeptIn } = member;
   if (raisedIn === null || levelBeforeRaise === null || identities.includes(raisedIn)) return null;
+  if (identities.some((identity) => raiseKeptIn.includes(identity))) return null;
   return levelBeforeRaise < privacyLevel ? { keep: privacyLevel, back: levelBeforeRaise } : null;
 }
 
