@@ -24,7 +24,7 @@ export class BrowsersRepository {
       'SELECT replaced_by AS "replacedBy" FROM browsers WHERE hash = $1',
       [hash],
     );
-    return row ? ({ replacedBy: row.replacedBy }) : null;
+    return row ? { replacedBy: row.replacedBy } : null;
   }
 
   /** `from` is replaced by `to` (a Start): it stops being anyone's. */
