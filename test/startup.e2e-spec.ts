@@ -368,10 +368,14 @@ describe('Start-up', () => {
       expect(output).not.toContain('person@example.com');
       const line = output.split('\n').find((candidate) => candidate.includes('"req-log-1"'));
       expect(JSON.parse(line!)).toMatchObject({
-        req: { id: 'req-log-1', method: 'GET', path: '/groups' },
+        req: { id: 'req-log-1', method: 'GET' },
+        route: '/groups',
         res: { statusCode: 401 },
         msg: 'request completed',
       });
+      // The path names the route, never the participant (docs/security.md).
+      expect(output).not.toContain(session.userIdentifier);
+      expect(output).toContain('"route":"/participants/:externalID"');
     } finally {
       expect(await service.stop()).toBe(true);
     }
