@@ -1,5 +1,4 @@
 import { NestFactory } from '@nestjs/core';
-import { ExecutionContextHost } from '@nestjs/core/internal';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Logger } from 'nestjs-pino';
@@ -7,6 +6,7 @@ import { AppModule, DASHBOARD_QUEUES } from './app.module';
 import { ApiError } from './common/errors/api-error';
 import { CommonErrors } from './common/errors/common.errors';
 import { AllExceptionsFilter } from './common/http/all-exceptions.filter';
+import { httpArgumentsHost } from './common/http/http-arguments-host';
 import { PAGE_ERROR_HANDLER, PageErrorHandler } from './common/http/page-error-handler';
 import { BODY_LIMIT_BYTES, installBodyParsers } from './common/http/request-body';
 import { installPageLanguage } from './checkin/pages/i18n/page-language';
@@ -80,10 +80,7 @@ export async function createApp(
   );
   answerUnroutable = (request, reply) => {
     void reply.header(REQUEST_ID_HEADER, request.id);
-    filter.catch(
-      new ApiError(404, CommonErrors.NotFound),
-      new ExecutionContextHost([request, reply]),
-    );
+    filter.catch(new ApiError(404, CommonErrors.NotFound), httpArgumentsHost(request, reply));
   };
   const { onRoute } = options;
   if (onRoute) fastify.addHook('onRoute', (route) => onRoute(route));
