@@ -26,7 +26,7 @@ const SESSION = columnsOf(SessionEntity, [
 export const SHOWN_LEVEL = 'LEAST(coalesce(s.shared_level, 0), m.privacy_level)';
 
 /** A session's features (sealed, transcript-codec.ts), with its group. */
-export interface SharedFeatures {
+export interface SessionFeatures {
   sessionId: string;
   groupId: number;
   features: string;
@@ -334,7 +334,7 @@ export class SessionsRepository {
    * A participant's sessions whose features the group comparisons count (`features_shared`), with
    * them (sealed): erasure takes them out (docs/privacy.md).
    */
-  async sharedFeaturesOf(participantId: string, sql: Sql): Promise<SharedFeatures[]> {
+  async sharedFeaturesOf(participantId: string, sql: Sql): Promise<SessionFeatures[]> {
     return sql.rows(
       `SELECT session_id AS "sessionId", group_id AS "groupId", features FROM sessions
         WHERE participant_id = $1 AND features_shared AND features IS NOT NULL
@@ -353,7 +353,7 @@ export class SessionsRepository {
   async featuresToReconcile(
     scope: { participantId: string; groupId: number } | { limit: number },
     sql: Sql,
-  ): Promise<(SharedFeatures & { share: boolean })[]> {
+  ): Promise<(SessionFeatures & { share: boolean })[]> {
     const membership = 'participantId' in scope;
     return sql.rows(
       `SELECT s.session_id AS "sessionId", s.group_id AS "groupId", s.features,
@@ -394,7 +394,7 @@ export class SessionsRepository {
     completedBefore: Date,
     limit: number,
     sql: Sql,
-  ): Promise<(SharedFeatures & { featuresShared: boolean })[]> {
+  ): Promise<(SessionFeatures & { featuresShared: boolean })[]> {
     return sql.rows(
       `SELECT session_id AS "sessionId", group_id AS "groupId", features,
               features_shared AS "featuresShared"

@@ -23,8 +23,9 @@ type FeatureCount = { groupId: number; name: string; key: number; count: number 
 /**
  * The feature histograms' and exact value counts' SQL (group percentiles, docs/checkin-flow.md):
  * the values of the sessions shown at level 5, added and taken out by SharedFeatures (its only
- * caller). A writer first takes each group's advisory lock, in group order, for the rest of its
- * transaction, so writers of one group take turns and writers of several cannot deadlock.
+ * caller). A writer first takes every group's advisory lock it writes, in group order, for the
+ * rest of its transaction ({@link lockGroups}), so writers of one group take turns and writers of
+ * several cannot deadlock; the write methods expect those locks held.
  */
 @Injectable()
 export class MetricRollupsRepository {
@@ -44,11 +45,11 @@ export class MetricRollupsRepository {
 
   /**
    * Adds a session's features to its group's histograms and exact value counts
-   * (docs/checkin-flow.md): tied to no session, so no table keeps one person's values.
+   * (docs/checkin-flow.md): tied to no session, so no table keeps one person's values. The
+   * group's lock is held.
    */
   async addFeatures(groupId: number, features: FeatureValues, sql: Sql): Promise<void> {
     if (features.length === 0) return;
-    await this.lockGroups([groupId], sql);
     await sql.rows(
       `WITH histogram AS (
          INSERT INTO group_feature_histograms AS h (group_id, name, bucket, count)
@@ -118,17 +119,13 @@ export class MetricRollupsRepository {
 
   /**
    * Takes feature values (decrypted from their sessions) out of the histograms and exact value
-   * counts, in the caller's transaction; emptied rows go.
+   * counts, in the caller's transaction, the groups' locks held; emptied rows go.
    */
   async forgetFeatureValues(
     values: readonly { groupId: number; name: string; value: number }[],
     sql: Sql,
   ): Promise<void> {
     if (values.length === 0) return;
-    await this.lockGroups(
-      values.map((value) => value.groupId),
-      sql,
-    );
     await this.subtractHistograms(
       tally(values, (v) => featureBucket(v.value)),
       sql,

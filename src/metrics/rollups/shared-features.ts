@@ -3,7 +3,7 @@ import { PiiCipher } from '../../common/crypto/pii-cipher';
 import { Database, Sql } from '../../database/database';
 import {
   SessionsRepository,
-  type SharedFeatures as Sealed,
+  type SessionFeatures as Sealed,
 } from '../../sessions/sessions.repository';
 import { openJson } from '../../sessions/transcript-codec';
 import { featureValues, MetricRollupsRepository } from './metric-rollups.repository';
@@ -46,6 +46,10 @@ export class SharedFeatures {
   /** Takes these sessions' values out of the comparisons (erasure, retention). */
   async unshare(sessions: readonly Sealed[], sql: Sql): Promise<void> {
     if (sessions.length === 0) return;
+    await this.rollups.lockGroups(
+      sessions.map((session) => session.groupId),
+      sql,
+    );
     await this.rollups.forgetFeatureValues(
       sessions.flatMap((session) => this.valuesOf(session)),
       sql,
