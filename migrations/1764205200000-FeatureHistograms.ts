@@ -9,7 +9,7 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * signed 64-bit integer (negative values have every bit but the sign flipped), shifted right by 45
  * (sign, exponent and the 7 leading mantissa bits remain: buckets about 0.8 % wide relative to the
  * value). -0 is 0. The same function is implemented in TypeScript
- * (src/checkin/ingestion/feature-buckets.ts); a test keeps the two identical.
+ * (src/metrics/rollups/feature-buckets.ts); a test keeps the two identical.
  */
 export class FeatureHistograms1764205200000 implements MigrationInterface {
   name = 'FeatureHistograms1764205200000';

@@ -9,7 +9,7 @@ import { AllExceptionsFilter } from './common/http/all-exceptions.filter';
 import { httpArgumentsHost } from './common/http/http-arguments-host';
 import { PAGE_ERROR_HANDLER, PageErrorHandler } from './common/http/page-error-handler';
 import { BODY_LIMIT_BYTES, installBodyParsers } from './common/http/request-body';
-import { installPageLanguage } from './checkin/pages/i18n/page-language';
+import { installPageLanguage } from './pages/i18n/page-language';
 import { fastifyTrustProxy } from './common/rate-limit/client-address';
 import { REQUEST_ID_HEADER, requestIdFor } from './common/logging/logger-options';
 import { setupOpenApi } from './common/swagger/openapi';

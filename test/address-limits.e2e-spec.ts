@@ -1,6 +1,6 @@
-import { pageHeaders } from '../src/checkin/pages/page-renderer';
-import { renderPage } from '../src/checkin/pages/page-templates';
-import { PAGE_ERRORS } from '../src/checkin/pages/pages.messages';
+import { pageHeaders } from '../src/pages/page-renderer';
+import { renderPage } from '../src/pages/page-templates';
+import { PAGE_ERRORS } from '../src/pages/pages.messages';
 import { CommonErrors } from '../src/common/errors/common.errors';
 import { RATE_LIMIT_REDIS } from '../src/common/rate-limit/rate-limit.module';
 import { ENGINE_TOKEN, engineHeaders } from './support/engine';

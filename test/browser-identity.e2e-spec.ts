@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { sha256Hex } from '../src/common/crypto/secrets';
 import { Measurements } from '../src/common/measurements/measurements';
-import { PAGE_ERRORS } from '../src/checkin/pages/pages.messages';
+import { PAGE_ERRORS } from '../src/pages/pages.messages';
 import { ParticipantLinks } from '../src/participant-links/participant-links';
 import { PageAnswer, PageBrowser } from './support/page-browser';
 import { SessionCreated, startTestApp, TestApp, TestEnterprise } from './support/test-app';

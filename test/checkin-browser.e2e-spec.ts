@@ -1,21 +1,20 @@
 /**
- * The check-in pages in a real headless Chromium (Debian's `chromium`, driven by playwright-core):
+ * The check-in pages in a real headless Chromium (test/support/chromium.ts, driven by playwright-core):
  * real clicks, real form posts, real redirects. The analysis engine is a local HTTP server that
  * records what reaches it; the return URL lives on a host this machine cannot reach, so the
  * browser's requests to it are intercepted and answered here. (Playwright's interception does not
- * reliably catch the target of a redirect, which is how the hand-off reaches the engine.) Without /usr/bin/chromium these tests fail (they do not skip): install it with
- * `apt-get install -y chromium` (.ci/run does).
+ * reliably catch the target of a redirect, which is how the hand-off reaches the engine.)
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer, IncomingHttpHeaders, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Browser, BrowserContext, chromium, Page } from 'playwright-core';
-import { PAGE_ERRORS, PageTexts, SAVED_MESSAGES } from '../src/checkin/pages/pages.messages';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { PAGE_ERRORS, PageTexts, SAVED_MESSAGES } from '../src/pages/pages.messages';
 import { ParticipantLinks } from '../src/participant-links/participant-links';
 import { SessionErrors } from '../src/sessions/sessions.errors';
 import { ENGINE_TOKEN, engineResult, postResult, userSays } from './support/engine';
 import { SessionCreated, startTestApp, TestApp, TestEnterprise } from './support/test-app';
-import { CHROMIUM, CHROMIUM_ARGS } from './support/chromium';
+import { launchChromium } from './support/chromium';
 
 const RETURN_URL = 'https://app.example.com/back?from=checkin';
 const SCREENSHOT = '/tmp/checkin-page.png';
@@ -35,13 +34,7 @@ describe('Check-in in a real browser', () => {
   let participants = 0;
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) {
-      throw new Error(
-        `Chromium is not installed at ${CHROMIUM}. Install Debian's chromium ` +
-          '(apt-get update && apt-get install -y --no-install-recommends chromium); .ci/run does this.',
-      );
-    }
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
     engine = createServer((request, response) => {
       engineRequests.push({ url: request.url ?? '', headers: request.headers });
       response.writeHead(200, { 'content-type': 'text/html' }).end('<h1>Engine</h1>');
@@ -54,7 +47,7 @@ describe('Check-in in a real browser', () => {
   afterAll(async () => {
     await browser?.close();
     await t?.close();
-    await new Promise((resolve) => engine?.close(resolve));
+    if (engine) await new Promise((resolve) => engine.close(resolve));
   });
 
   beforeEach(async () => {
@@ -232,10 +225,11 @@ describe('Check-in in a real browser', () => {
     );
     const returned = page.waitForRequest(RETURN_URL);
     await page.getByRole('link', { name: PageTexts.pendingTryAgain }).click();
-    await page.waitForURL(RETURN_URL);
-    expect(page.url()).toBe(RETURN_URL);
-    expect(await text('h1')).toBe('Back at the app');
-    expect((await returned).headers()['referer']).toBeUndefined();
+    // The browser is sent on by a redirect of /done. (Whether the route above also answers a
+    // redirect's target differs between Chromium builds, so the request is what is checked.)
+    const back = await returned;
+    expect(back.redirectedFrom()?.url()).toMatch(/\/checkin\/[^/]+\/done$/);
+    expect(back.headers()['referer']).toBeUndefined();
   });
 
   it('asks for consent first, then shows the rest of the page', async () => {

@@ -5,7 +5,7 @@
  * the member's level now; a raise reaches a past check-in only from a page in the browser that did
  * it; a lowering from anywhere hides every past check-in at once.
  */
-import { PageTexts } from '../src/checkin/pages/pages.messages';
+import { PageTexts } from '../src/pages/pages.messages';
 import { ParticipantLinks } from '../src/participant-links/participant-links';
 import { ENGINE_TOKEN, engineResult, postResult, userSays } from './support/engine';
 import { PageBrowser } from './support/page-browser';

@@ -3,7 +3,7 @@
  * (post/redirect/get), `/done`, the settings page from emails, bad links, security headers and
  * escaping. Browser behaviour (clicking, following redirects) is in checkin-browser.e2e-spec.ts.
  */
-import { PAGE_ERRORS, PageTexts, SAVED_MESSAGES } from '../src/checkin/pages/pages.messages';
+import { PAGE_ERRORS, PageTexts, SAVED_MESSAGES } from '../src/pages/pages.messages';
 import { PRIVACY_LEVELS } from '../src/common/privacy-model';
 import { LinkTokens } from '../src/participant-links/link-tokens';
 import { ParticipantLinks } from '../src/participant-links/participant-links';

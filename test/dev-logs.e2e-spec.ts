@@ -4,12 +4,12 @@
  * pipe (a log collector, a file) keeps one JSON object per line. The terminal is a real
  * pseudo-terminal (util-linux `script`), not a flag.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTestDatabase, databaseUrl, dropDatabase } from './support/databases';
-import { distEntry, freePort } from './support/processes';
+import { distEntry, freePort, spawnTracked } from './support/processes';
+import { TEST_REDIS_URL } from './support/run-environment';
 
 // eslint-disable-next-line no-control-regex
 const ANSI = /\u001b\[[0-9;]*m/g;
@@ -29,8 +29,14 @@ async function startInDevelopment(
   const ports = { PORT: String(port), OPS_PORT: String(await freePort()) };
   const main = `${process.execPath} ${distEntry('main')}`;
   const child = terminal
-    ? spawn('script', ['-qfec', main, '/dev/null'], { env: { ...env, ...ports }, detached: true })
-    : spawn(process.execPath, [distEntry('main')], { env: { ...env, ...ports }, detached: true });
+    ? spawnTracked('script', ['-qfec', main, '/dev/null'], {
+        env: { ...env, ...ports },
+        detached: true,
+      })
+    : spawnTracked(process.execPath, [distEntry('main')], {
+        env: { ...env, ...ports },
+        detached: true,
+      });
   let output = '';
   child.stdout.on('data', (chunk) => (output += chunk));
   child.stderr.on('data', (chunk) => (output += chunk));
@@ -44,7 +50,11 @@ async function startInDevelopment(
     }
     const answer = await fetch(`http://127.0.0.1:${port}/groups`);
     expect(answer.status).toBe(401);
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // The access line of that request is the last thing waited for.
+    while (!/request completed/.test(output)) {
+      if (Date.now() > deadline) throw new Error(`no access line for GET /groups: ${output}`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
   } finally {
     const exited = new Promise((resolve) => child.once('exit', resolve));
     process.kill(-child.pid!, 'SIGKILL');
@@ -74,6 +84,7 @@ describe('development logs', () => {
       DATABASE_URL: databaseUrl(database),
       DB_MIGRATE_ON_START: 'false',
       QUEUE_PREFIX: database,
+      REDIS_URL: TEST_REDIS_URL,
       LOCAL_SECRETS_FILE: join(secrets, 'local-secrets.env'),
       MAIL_DIR: join(secrets, 'mail'),
       SHUTDOWN_DRAIN_MS: '0',

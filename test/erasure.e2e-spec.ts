@@ -5,7 +5,7 @@
  * exactly their share, and sealed cohort cells not at all (docs/metrics.md).
  */
 import { featureBucket } from '../src/metrics/rollups/feature-buckets';
-import { PAGE_ERRORS, PageTexts } from '../src/checkin/pages/pages.messages';
+import { PAGE_ERRORS, PageTexts } from '../src/pages/pages.messages';
 import { PiiCipher } from '../src/common/crypto/pii-cipher';
 import { SharedFeatures } from '../src/metrics/rollups/shared-features';
 import { shareAt } from './support/levels';

@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CommonErrors } from '../src/common/errors/common.errors';
-import { IngestionErrors } from '../src/checkin/ingestion/ingestion.errors';
+import { IngestionErrors } from '../src/ingestion/ingestion.errors';
 import { GroupErrors } from '../src/groups/groups.errors';
 import { InteractErrors } from '../src/interact/interact.errors';
 import { PrivacyErrors } from '../src/privacy/privacy.errors';

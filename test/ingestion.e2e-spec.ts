@@ -1,6 +1,6 @@
 import { shareAt } from './support/levels';
 import { featureBucket } from '../src/metrics/rollups/feature-buckets';
-import { IngestionErrors } from '../src/checkin/ingestion/ingestion.errors';
+import { IngestionErrors } from '../src/ingestion/ingestion.errors';
 import { CommonErrors } from '../src/common/errors/common.errors';
 import { PiiCipher } from '../src/common/crypto/pii-cipher';
 import { SessionErrors } from '../src/sessions/sessions.errors';

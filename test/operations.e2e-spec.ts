@@ -19,6 +19,7 @@ import {
   startService,
   startWorkerProcess,
 } from './support/processes';
+import { TEST_REDIS_URL } from './support/run-environment';
 import { SmtpSink } from './support/smtp-sink';
 import type { SessionCreated, TestGroup } from './support/test-app';
 import { eventually, WebhookReceiver } from './support/webhook-receiver';
@@ -439,10 +440,13 @@ describe('Operations: metrics, liveness, readiness and logs', () => {
 
   describe('start-up and shutdown', () => {
     it('start-up names PostgreSQL and Redis by host, port and database, never with credentials', async () => {
+      const redis = new URL(TEST_REDIS_URL);
+      const redisDatabase = redis.pathname.slice(1) || '0';
+      redis.password = 'redis-S3cret';
       for (const output of [api.output(), worker.output()]) {
         const using = logLines(output).find((line) => String(line.msg).startsWith('Using '));
         expect(using?.msg).toBe(
-          `Using PostgreSQL at 127.0.0.1:5432, database ${databaseName}; Redis at 127.0.0.1:6379, database 0`,
+          `Using PostgreSQL at 127.0.0.1:5432, database ${databaseName}; Redis at 127.0.0.1:6379, database ${redisDatabase}`,
         );
       }
       expect(api.output()).toContain(`"msg":"Operations port on 127.0.0.1:${ports.apiOps}:`);
@@ -452,13 +456,13 @@ describe('Operations: metrics, liveness, readiness and logs', () => {
       const withCredentials = {
         ...env,
         DATABASE_URL: databaseUrl(databaseName).replace('postgres@', 'postgres:pg-S3cret@'),
-        REDIS_URL: 'redis://:redis-S3cret@127.0.0.1:6379/0',
+        REDIS_URL: redis.toString(),
       };
       const port = await freePort();
       const started = await startService({ ...withCredentials, OPS_PORT: '0' }, port);
       try {
         expect(started.output()).toContain(
-          `Using PostgreSQL at 127.0.0.1:5432, database ${databaseName}; Redis at 127.0.0.1:6379, database 0`,
+          `Using PostgreSQL at 127.0.0.1:5432, database ${databaseName}; Redis at 127.0.0.1:6379, database ${redisDatabase}`,
         );
         expect(started.output()).not.toMatch(/S3cret/);
       } finally {

@@ -5,26 +5,24 @@
  * (there and at 320 px); and the whole check-in done with the keyboard alone, every focused control
  * showing a focus outline that stands out from what is around it. The pages are tested as served: their
  * Content-Security-Policy stays in force (test/support/accessibility.ts says how axe gets in).
- * Without /usr/bin/chromium these tests fail (they do not skip); .ci/run installs it.
+ * The browser is npm's Chromium, or CHROMIUM_PATH (test/support/chromium.ts).
  */
-import { existsSync } from 'node:fs';
 import { createServer, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Browser, BrowserContext, chromium, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { Locale } from '../src/common/i18n/locales';
-import { pageHeaders } from '../src/checkin/pages/page-renderer';
-import { pageErrors, pageTextsIn, savedMessages } from '../src/checkin/pages/pages.messages';
+import { pageHeaders } from '../src/pages/page-renderer';
+import { pageErrors, pageTextsIn, savedMessages } from '../src/pages/pages.messages';
 import { ParticipantLinks } from '../src/participant-links/participant-links';
 import {
   axeViolations,
-  CHROMIUM,
-  CHROMIUM_LAUNCH,
   fitsWidth,
   focused,
   Focused,
   focusIndicatorProblem,
   VIEWPORTS,
 } from './support/accessibility';
+import { launchChromium } from './support/chromium';
 import { ENGINE_TOKEN, engineResult, postResult } from './support/engine';
 import { SessionCreated, startTestApp, TestApp, TestEnterprise } from './support/test-app';
 
@@ -46,13 +44,7 @@ describe('Participant pages meet WCAG 2.2 AA', () => {
   const contexts: BrowserContext[] = [];
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) {
-      throw new Error(
-        `Chromium is not installed at ${CHROMIUM}. Install Debian's chromium ` +
-          '(apt-get update && apt-get install -y --no-install-recommends chromium); .ci/run does this.',
-      );
-    }
-    browser = await chromium.launch(CHROMIUM_LAUNCH);
+    browser = await launchChromium();
     engine = createServer((request, response) => {
       engineRequests.push(request.url ?? '');
       response.writeHead(200, { 'content-type': 'text/html' }).end('<h1>Engine</h1>');
@@ -65,7 +57,7 @@ describe('Participant pages meet WCAG 2.2 AA', () => {
   afterAll(async () => {
     await browser?.close();
     await t?.close();
-    await new Promise((resolve) => engine?.close(resolve));
+    if (engine) await new Promise((resolve) => engine.close(resolve));
   });
   beforeEach(() => {
     engineRequests = [];

@@ -4,7 +4,7 @@
  * oversized forms, unroutable URLs, another browser, an unexpected failure) — carries the same
  * security headers, rendered by the one template engine.
  */
-import { PAGE_ERRORS, PageTexts } from '../src/checkin/pages/pages.messages';
+import { PAGE_ERRORS, PageTexts } from '../src/pages/pages.messages';
 import { ParticipantLinks } from '../src/participant-links/participant-links';
 import { ENGINE_TOKEN, engineResult, postResult, subscores, userSays } from './support/engine';
 import { PageAnswer, PageBrowser } from './support/page-browser';

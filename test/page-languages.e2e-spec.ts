@@ -6,7 +6,7 @@
  */
 import { translator } from '../src/common/i18n/catalogue';
 import { LOCALE_NAMES, LOCALES } from '../src/common/i18n/locales';
-import { pageErrors, pageTextsIn } from '../src/checkin/pages/pages.messages';
+import { pageErrors, pageTextsIn } from '../src/pages/pages.messages';
 import { PageBrowser } from './support/page-browser';
 import {
   SessionCreated,

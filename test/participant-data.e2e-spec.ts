@@ -4,8 +4,8 @@
  * at GET /participants/{externalID}/consents; the notice mail on every level increase; the
  * `user.privacy.updated` event; consent enforced at ingestion and withdrawable.
  */
-import { IngestionErrors } from '../src/checkin/ingestion/ingestion.errors';
-import { PageTexts, SAVED_MESSAGES } from '../src/checkin/pages/pages.messages';
+import { IngestionErrors } from '../src/ingestion/ingestion.errors';
+import { PageTexts, SAVED_MESSAGES } from '../src/pages/pages.messages';
 import { levelInWordsIn } from '../src/common/i18n/catalogue';
 import { ParticipantErrors } from '../src/participants/participants.errors';
 import { ParticipantLinks } from '../src/participant-links/participant-links';

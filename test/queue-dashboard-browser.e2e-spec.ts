@@ -3,11 +3,10 @@
  * headless Chromium under its own Content-Security-Policy (docs/security.md): it renders the
  * queues with no violation but the Google Fonts stylesheet its page links (refused on purpose: no
  * third party learns who opens the dashboard), and an inline script injected into the page does
- * not run. Without /usr/bin/chromium this test fails (it does not skip).
+ * not run.
  */
-import { existsSync } from 'node:fs';
-import { Browser, chromium } from 'playwright-core';
-import { CHROMIUM, CHROMIUM_LAUNCH } from './support/chromium';
+import type { Browser } from 'playwright-core';
+import { launchChromium } from './support/chromium';
 import { startTestApp, TestApp } from './support/test-app';
 
 jest.setTimeout(60_000);
@@ -24,10 +23,7 @@ describe('Queue dashboard in a real browser', () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) {
-      throw new Error(`Chromium is not installed at ${CHROMIUM} (apt-get install -y chromium).`);
-    }
-    browser = await chromium.launch(CHROMIUM_LAUNCH);
+    browser = await launchChromium();
     t = await startTestApp({ ADMIN_TOKEN, RUN_WORKERS: 'false' });
   });
   afterAll(async () => {

@@ -4,11 +4,11 @@
  * file — against the real service: the whole first integration must work through the generated
  * client, and fail with one clear line when it cannot.
  */
-import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { spawnTracked } from './support/processes';
 import { startTestApp, TestApp, TestEnterprise } from './support/test-app';
 import { eventually } from './support/webhook-receiver';
 
@@ -32,7 +32,7 @@ async function closedPort(): Promise<number> {
 function runQuickstart(env: Record<string, string>): Promise<Run> {
   if (!existsSync(EXAMPLE)) throw new Error(`${EXAMPLE} is missing: run \`npm run build\` first`);
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [EXAMPLE], {
+    const child = spawnTracked(process.execPath, [EXAMPLE], {
       env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
     });
     let stdout = '';

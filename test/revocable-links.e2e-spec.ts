@@ -4,7 +4,7 @@
  * unsubscribe links after the participant signed them out, withdrew consent or was erased.
  * Real HTTP, PostgreSQL and SMTP; links are taken from the mails the service sent.
  */
-import { PageTexts, PAGE_ERRORS, SAVED_MESSAGES } from '../src/checkin/pages/pages.messages';
+import { PageTexts, PAGE_ERRORS, SAVED_MESSAGES } from '../src/pages/pages.messages';
 import { LinkTokens } from '../src/participant-links/link-tokens';
 import { ParticipantLinks } from '../src/participant-links/participant-links';
 import { PageBrowser } from './support/page-browser';

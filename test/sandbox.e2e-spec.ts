@@ -1,12 +1,12 @@
 import { shareAt } from './support/levels';
 import type { OpenAPIV3 } from 'openapi-types';
-import { IngestionErrors } from '../src/checkin/ingestion/ingestion.errors';
-import { SYNTHETIC_ENGINE_VERSION } from '../src/checkin/ingestion/synthetic-result';
+import { IngestionErrors } from '../src/ingestion/ingestion.errors';
+import { SYNTHETIC_ENGINE_VERSION } from '../src/ingestion/synthetic-result';
 import { DEMO_SEED_SANDBOX_NOTICE } from '../src/cli/demo.commands';
 import { CommonErrors } from '../src/common/errors/common.errors';
 import { SANDBOX_NOTE } from '../src/enterprises/enterprises.service';
 import { SandboxErrors } from '../src/sandbox/sandbox.errors';
-import { PageTexts } from '../src/checkin/pages/pages.messages';
+import { PageTexts } from '../src/pages/pages.messages';
 import { SessionErrors } from '../src/sessions/sessions.errors';
 import { PageBrowser } from './support/page-browser';
 import { conversation, ENGINE_TOKEN, engineResult, postResult } from './support/engine';

@@ -1,16 +1,14 @@
 /**
- * The Swagger UI (/docs) in a real headless Chromium (Debian's `chromium`, driven by
- * playwright-core), under its own Content-Security-Policy (docs/security.md, "The API
+ * The Swagger UI (/docs) in a real headless Chromium (test/support/chromium.ts, driven
+ * by playwright-core), under its own Content-Security-Policy (docs/security.md, "The API
  * documentation page"): it loads with no violation, "Authorize" with an API key and "Try it out"
- * work against the service, and an inline script injected into the page does not run. Without
- * /usr/bin/chromium these tests fail (they do not skip): `apt-get install -y chromium`.
+ * work against the service, and an inline script injected into the page does not run.
  */
-import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { Browser, BrowserContext, chromium, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startTestApp, TestApp, TestEnterprise } from './support/test-app';
-import { CHROMIUM, CHROMIUM_ARGS } from './support/chromium';
+import { launchChromium } from './support/chromium';
 
 jest.setTimeout(60_000);
 
@@ -39,13 +37,7 @@ describe('Swagger UI in a real browser', () => {
   let consoleLines: string[];
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) {
-      throw new Error(
-        `Chromium is not installed at ${CHROMIUM}. Install Debian's chromium ` +
-          '(apt-get update && apt-get install -y --no-install-recommends chromium); .ci/run does this.',
-      );
-    }
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
     const port = await freePort();
     // The document's server is PUBLIC_BASE_URL: "Try it out" sends its requests there.
     t = await startTestApp({ PUBLIC_BASE_URL: `http://127.0.0.1:${port}` }, { port });

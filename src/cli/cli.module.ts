@@ -8,7 +8,7 @@ import { DATA_COMMANDS } from './data.commands';
 import { DataKeysModule } from '../data-at-rest/data-keys.module';
 import { GroupsModule } from '../groups/groups.module';
 import { SessionsModule } from '../sessions/sessions.module';
-import { IngestionModule } from '../checkin/ingestion/ingestion.module';
+import { IngestionModule } from '../ingestion/ingestion.module';
 import { ErasureModule } from '../erasure/erasure.module';
 import { PARTICIPANT_COMMANDS } from './participant.commands';
 import { CohortCellsModule } from '../metrics/cohorts/cohort-cells.module';

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Command, CommandRunner, Option } from 'nest-commander';
-import { IngestionService } from '../checkin/ingestion/ingestion.service';
-import { syntheticResult } from '../checkin/ingestion/synthetic-result';
+import { IngestionService } from '../ingestion/ingestion.service';
+import { syntheticResult } from '../ingestion/synthetic-result';
 import { PRIVACY_FLOOR } from '../common/privacy-model';
 import { EnterprisesService, SANDBOX_NOTE } from '../enterprises/enterprises.service';
 import type { AppConfig } from '../config/config';

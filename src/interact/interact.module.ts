@@ -7,7 +7,7 @@ import { InteractService } from './interact.service';
 /**
  * Email requests (HTTP: they queue mails in PostgreSQL). Sending is the worker's
  * (sending/email-worker.module.ts); the one-click unsubscribe page is a participant page
- * (checkin/pages/unsubscribe.controller.ts).
+ * (pages/unsubscribe.controller.ts).
  */
 @Module({
   imports: [GroupsModule],

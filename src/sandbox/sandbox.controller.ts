@@ -1,7 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { IngestionErrors, RESULT_BODY_ERRORS } from '../checkin/ingestion/ingestion.errors';
-import { SessionResultDto } from '../checkin/ingestion/session-result.dto';
+import { IngestionErrors, RESULT_BODY_ERRORS } from '../ingestion/ingestion.errors';
+import { SessionResultDto } from '../ingestion/session-result.dto';
 import { EnterpriseId } from '../common/auth/enterprise.decorator';
 import { ApiEndpointErrors, ApiErrorStatus } from '../common/swagger/api-errors.decorator';
 import { OptionalBodyPipe } from '../common/validation/optional-body.pipe';

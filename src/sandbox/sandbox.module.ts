@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { IngestionModule } from '../checkin/ingestion/ingestion.module';
+import { IngestionModule } from '../ingestion/ingestion.module';
 import { SessionsModule } from '../sessions/sessions.module';
 import { SandboxController } from './sandbox.controller';
 import { SandboxEnterpriseGuard } from './sandbox-enterprise.guard';

@@ -1,7 +1,7 @@
-import { IngestionErrors } from '../checkin/ingestion/ingestion.errors';
-import type { IngestionService } from '../checkin/ingestion/ingestion.service';
-import type { SessionResultDto } from '../checkin/ingestion/session-result.dto';
-import { SYNTHETIC_ENGINE_VERSION } from '../checkin/ingestion/synthetic-result';
+import { IngestionErrors } from '../ingestion/ingestion.errors';
+import type { IngestionService } from '../ingestion/ingestion.service';
+import type { SessionResultDto } from '../ingestion/session-result.dto';
+import { SYNTHETIC_ENGINE_VERSION } from '../ingestion/synthetic-result';
 import type { PiiCipher } from '../common/crypto/pii-cipher';
 import { ApiError } from '../common/errors/api-error';
 import type { SessionDto } from '../sessions/dto/session.dto';

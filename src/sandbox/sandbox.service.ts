@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { IngestionErrors } from '../checkin/ingestion/ingestion.errors';
-import { IngestionService } from '../checkin/ingestion/ingestion.service';
-import type { SessionResultDto } from '../checkin/ingestion/session-result.dto';
-import { syntheticResult } from '../checkin/ingestion/synthetic-result';
+import { IngestionErrors } from '../ingestion/ingestion.errors';
+import { IngestionService } from '../ingestion/ingestion.service';
+import type { SessionResultDto } from '../ingestion/session-result.dto';
+import { syntheticResult } from '../ingestion/synthetic-result';
 import { PiiCipher } from '../common/crypto/pii-cipher';
 import { ApiError } from '../common/errors/api-error';
 import type { SessionDto } from '../sessions/dto/session.dto';

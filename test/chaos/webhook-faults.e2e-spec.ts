@@ -2,7 +2,7 @@
  * Chaos: webhook durability (docs/webhooks.md, docs/performance.md) with real processes (`dist/main`, `dist/worker`), a Redis of
  * their own that the test kills, and a local receiver. Nothing may be lost.
  */
-import { ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import Redis from 'ioredis';
 import { Client } from 'pg';
 import { createTestDatabase, databaseUrl, dropDatabase } from '../support/databases';
@@ -14,18 +14,17 @@ import {
   RunningProcess,
   serviceEnv,
   startService,
+  spawnTracked,
   startWorker,
 } from '../support/processes';
 import type { TestGroup } from '../support/test-app';
 import { sleep, WebhookReceiver } from '../support/webhook-receiver';
 
 function startRedis(port: number): Promise<ChildProcess> {
-  const redis = spawn(
+  const redis = spawnTracked(
     'redis-server',
     ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-    {
-      stdio: 'ignore',
-    },
+    { stdio: 'ignore', env: { PATH: process.env.PATH } },
   );
   return new Promise((resolve, reject) => {
     const deadline = Date.now() + 5_000;

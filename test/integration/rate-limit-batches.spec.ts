@@ -9,14 +9,15 @@ import {
   redisCounters,
   SETTLE_INTERVAL_MS,
 } from '../../src/common/rate-limit/batched-throttler-storage';
-import { loadConfig } from '../../src/config/config';
+import { RUN_ID_VARIABLE, TEST_DATABASE_ROOT } from '../support/databases';
+import { deleteRedisKeys, TEST_REDIS_URL } from '../support/run-environment';
 
 const WINDOW = 600_000;
 
 describe('Batched rate-limit counters on Redis', () => {
-  const prefix = `rate-batches-${randomUUID()}:`;
-  const url = loadConfig({ NODE_ENV: 'test' }).redis.url;
-  const redis = new Redis(url, { keyPrefix: prefix, enableOfflineQueue: false });
+  // In the run's Redis database, under the run's prefix (test/support/run-environment.ts).
+  const prefix = `${TEST_DATABASE_ROOT}${process.env[RUN_ID_VARIABLE]}_rate_batches_${randomUUID()}:`;
+  const redis = new Redis(TEST_REDIS_URL, { keyPrefix: prefix, enableOfflineQueue: false });
   const processes = [
     new BatchedThrottlerStorage(redisCounters(redis)),
     new BatchedThrottlerStorage(redisCounters(redis)),
@@ -32,6 +33,7 @@ describe('Batched rate-limit counters on Redis', () => {
   afterAll(async () => {
     for (const storage of processes) await storage.onModuleDestroy();
     redis.disconnect();
+    await deleteRedisKeys(TEST_REDIS_URL, `${prefix}*`);
   });
 
   it('two processes share one budget: the overshoot stays within 2 × P × N', async () => {

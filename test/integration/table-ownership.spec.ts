@@ -67,7 +67,7 @@ describe('the ownership check itself', () => {
   it.each([
     [
       'another module’s repository',
-      'src/checkin/ingestion/ingestion.repository.ts',
+      'src/ingestion/ingestion.repository.ts',
       "sql.rows('UPDATE sessions SET mhci = $2 WHERE session_id = $1')",
       'UPDATE sessions: the table belongs to src/sessions/',
     ],
@@ -98,7 +98,7 @@ describe('the ownership check itself', () => {
     ],
     [
       'a statement read word by word (it parses only with its interpolations filled in)',
-      'src/checkin/ingestion/ingestion.repository.ts',
+      'src/ingestion/ingestion.repository.ts',
       'db.rows(`WITH x AS (${inner}) UPDATE cohort_cell_words SET count = 0 ${where}`)',
       'UPDATE cohort_cell_words: the table belongs to src/metrics/',
     ],
@@ -117,6 +117,6 @@ describe('the ownership check itself', () => {
       check('src/sessions/sessions.repository.ts', "db.rows('UPDATE sessions SETT x')"),
     ).toEqual([expect.stringMatching(/^does not parse/)]);
     expect(sqlLiterals('x.ts', "const label = 'Delete my data';")).toHaveLength(1);
-    expect(check('src/checkin/pages/x.ts', "const label = 'Delete my data';")).toEqual([]);
+    expect(check('src/pages/x.ts', "const label = 'Delete my data';")).toEqual([]);
   });
 });

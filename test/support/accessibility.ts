@@ -12,8 +12,6 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 
-export { CHROMIUM, CHROMIUM_ARGS, CHROMIUM_LAUNCH } from './chromium';
-
 /** The two sizes every page is checked at: a laptop, and a phone held upright. */
 export const VIEWPORTS = [
   { name: 'desktop', width: 1280, height: 800 },

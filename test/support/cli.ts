@@ -9,6 +9,7 @@ import { runCli } from '../../src/cli/run-cli';
 import { loadConfig } from '../../src/config/config';
 import { withLocalSecrets } from '../../src/config/local-secrets';
 import type { ProcessResult } from './processes';
+import { runEnvironment } from './run-environment';
 
 /** As a spawned CLI gets it (processes.ts): test mode, logs quiet, no drain, retention off. */
 const CLI_ENV = {
@@ -44,7 +45,7 @@ export async function cli(args: string[], env: Record<string, string>): Promise<
   const restoreStderr = captureWrites(process.stderr, (text) => (captured.stderr += text));
   let code: number;
   try {
-    const config = loadConfig(withLocalSecrets({ ...CLI_ENV, ...env }).env);
+    const config = loadConfig(withLocalSecrets({ ...runEnvironment(), ...CLI_ENV, ...env }).env);
     await runCli(config, [process.execPath, 'cli', ...args]);
     code = Number(process.exitCode ?? 0);
   } catch (error) {

@@ -52,7 +52,7 @@ export async function createTestDatabase(): Promise<string> {
   return name;
 }
 
-const isAlive = (pid: number): boolean => {
+export const isAlive = (pid: number): boolean => {
   try {
     process.kill(pid, 0);
     return true;

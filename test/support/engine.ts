@@ -13,7 +13,7 @@ export const engineHeaders = (token = ENGINE_TOKEN): Record<string, string> =>
 
 export type Turn = { role: 'assistant' | 'user'; content: string };
 
-/** A finished analysis as the engine posts it (src/checkin/ingestion/session-result.dto.ts). */
+/** A finished analysis as the engine posts it (src/ingestion/session-result.dto.ts). */
 export interface EngineResult {
   version: string;
   mhci: number;

@@ -7,13 +7,19 @@ import {
   RUN_ID_VARIABLE,
   templateDatabase,
 } from './databases';
+import { createRunDirectory, removeRunDirectories, removeRunKeys } from './run-environment';
 
 /**
- * Once per run: this run's id (workers inherit it), databases of dead runs removed, and a freshly
+ * Once per run (each project's setup calls it; the second call finds everything made): this run's
+ * id and temporary folder (workers inherit both), what dead runs left removed, and a freshly
  * migrated template database.
  */
 export default async function globalSetup(): Promise<void> {
   process.env[RUN_ID_VARIABLE] = String(process.pid);
+  const runId = process.env[RUN_ID_VARIABLE];
+  createRunDirectory(runId);
+  removeRunDirectories(runId, { own: false });
+  await removeRunKeys(runId, { own: false });
   for (const name of await abandonedTestDatabases()) await dropDatabase(name);
   await prepareDatabase(
     loadConfig({ NODE_ENV: 'test', DATABASE_URL: databaseUrl(templateDatabase()) }),

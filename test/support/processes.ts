@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { databaseUrl } from './databases';
+import { runEnvironment, spawnMarker } from './run-environment';
 import type { TestEnterprise } from './test-app';
 
 const ROOT = join(__dirname, '..', '..');
@@ -36,9 +37,46 @@ export interface ProcessResult {
   stderr: string;
 }
 
-/** Environment for a child: this process's PATH etc., no inherited service settings. */
-function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
-  const base: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME };
+/**
+ * Every child this worker started and has not seen exit: killed when the worker exits, whatever
+ * the test did (the global teardown also ends any that a killed worker left, run-environment.ts).
+ */
+const children = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of children) child.kill('SIGKILL');
+});
+
+/** Spawns `file` with `args`, tracked (above) and marked as this run's. */
+export function spawnTracked(
+  file: string,
+  args: string[],
+  options: Parameters<typeof spawn>[2] & { env: NodeJS.ProcessEnv },
+): ChildProcessByStdio {
+  const child = spawn(file, args, {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    ...options,
+    env: { ...options.env, ...spawnMarker() },
+  }) as ChildProcessByStdio;
+  children.add(child);
+  child.once('exit', () => children.delete(child));
+  return child;
+}
+
+export type ChildProcessByStdio = ChildProcess & {
+  stdout: NodeJS.ReadableStream;
+  stderr: NodeJS.ReadableStream;
+};
+
+/**
+ * Environment for a child: this process's PATH etc., this run's Redis database, mail folder and
+ * secrets file, no inherited service settings.
+ */
+export function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
+  const base: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    ...runEnvironment(),
+  };
   // No SIGTERM drain unless a test asks for one (test/chaos/sigterm.e2e-spec.ts).
   // Retention off: tests ingest results at fixed dates, which age (a test may set it).
   // Limits per client address off: every test talks from 127.0.0.1 (a test may set them).
@@ -63,7 +101,9 @@ export function runToExit(
   timeoutMs = 20_000,
 ): Promise<ProcessResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [distEntry(entry), ...args], { env: childEnv(env) });
+    const child = spawnTracked(process.execPath, [distEntry(entry), ...args], {
+      env: childEnv(env),
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));
@@ -103,7 +143,7 @@ export async function startService(
   port: number,
   timeoutMs = 20_000,
 ): Promise<RunningProcess> {
-  const child = spawn(process.execPath, [distEntry('main')], {
+  const child = spawnTracked(process.execPath, [distEntry('main')], {
     env: childEnv({ HOST: '127.0.0.1', PORT: String(port), ...env }),
   });
   let output = '';
@@ -159,16 +199,16 @@ export async function kill(child: ChildProcess): Promise<void> {
  * SIGTERM that resolves true when it exited 0.
  */
 export function startWorkerProcess(env: Record<string, string>): Promise<RunningProcess> {
-  const worker = spawn(process.execPath, [distEntry('worker')], {
+  const worker = spawnTracked(process.execPath, [distEntry('worker')], {
     env: {
       PATH: process.env.PATH,
       HOME: process.env.HOME,
+      ...runEnvironment(),
       NODE_ENV: 'test',
       OPS_PORT: '0',
       ...env,
       LOG_LEVEL: 'info',
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
   const exited = new Promise<boolean>((resolve) =>

@@ -13,24 +13,9 @@ import { EnterprisesService } from '../../src/enterprises/enterprises.service';
 import { createTestDatabase, databaseUrl, dropDatabase } from './databases';
 import { EngineResult, engineResult, postResult } from './engine';
 import { HttpResult, request, RequestOptions } from './http';
-import Redis from 'ioredis';
+import { deleteRedisKeys, runEnvironment } from './run-environment';
 
 export type { HttpResult, RequestOptions } from './http';
-
-async function deleteRedisKeys(url: string, pattern: string): Promise<void> {
-  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1 });
-  await redis.connect();
-  try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
-      if (keys.length) await redis.del(...keys);
-      cursor = next;
-    } while (cursor !== '0');
-  } finally {
-    redis.disconnect();
-  }
-}
 
 export interface TestEnterprise {
   enterpriseId: string;
@@ -181,6 +166,7 @@ export async function startTestApp(
   // Secrets come from the local secrets file, as in every process a test spawns (CLI, worker).
   const config = loadConfig(
     withLocalSecrets({
+      ...runEnvironment(),
       NODE_ENV: 'test',
       LOG_LEVEL: 'silent',
       DATABASE_URL: databaseUrl(databaseName),

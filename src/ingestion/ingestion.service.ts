@@ -1,0 +1,175 @@
+import { Injectable } from '@nestjs/common';
+import { PiiCipher } from '../common/crypto/pii-cipher';
+import { sha256Hex } from '../common/crypto/secrets';
+import { ApiError } from '../common/errors/api-error';
+import { SESSION_ID_PATTERN } from '../common/ids';
+import { EventTypes, SessionResultPayload } from '../webhooks/events/events';
+import { EventsRepository } from '../webhooks/events/events.repository';
+import { GroupsRepository } from '../groups/groups.repository';
+import { CohortCellsRepository } from '../metrics/cohorts/cohort-cells.repository';
+import {
+  featureValues,
+  MetricRollupsRepository,
+} from '../metrics/rollups/metric-rollups.repository';
+import { SharedFeatures } from '../metrics/rollups/shared-features';
+import { Database, Sql } from '../database/database';
+import { SessionsRepository } from '../sessions/sessions.repository';
+import { openJson, sealJson, sealTranscript } from '../sessions/transcript-codec';
+import { countWords } from './words';
+import { IngestionErrors } from './ingestion.errors';
+import { IngestionRepository, LockedSession } from './ingestion.repository';
+import { SessionResultDto } from './session-result.dto';
+
+export type IngestionOutcome = 'completed' | 'already-recorded';
+
+/** Hash of the result's content, to tell a repeated post from a different result. */
+function resultHash(result: SessionResultDto): string {
+  const canonical = {
+    version: result.version,
+    mhci: result.mhci,
+    subscores: [
+      result.subscores.vision,
+      result.subscores.audio,
+      result.subscores.transcript,
+      result.subscores.assessment,
+    ],
+    transcript: result.transcript.map((turn) => [turn.role, turn.content]),
+    features: Object.keys(result.features)
+      .sort()
+      .map((name) => [name, result.features[name]]),
+    completedAt: result.completedAt ? new Date(result.completedAt).toISOString() : null,
+  };
+  return sha256Hex(JSON.stringify(canonical));
+}
+
+/**
+ * Result ingestion (docs/checkin-flow.md). In one transaction, with the session row locked:
+ * compute group and user percentiles (against sessions shown at level 5 only), store the result,
+ * count its features in the group comparisons when it is itself shown at level 5, add the session
+ * to its group's pending cohort runs and day count (docs/metrics.md), deduct a credit and write
+ * the `user.session.result` event — each table through its owner. Posting the same result again
+ * changes nothing; a different one is refused with 409.
+ */
+@Injectable()
+export class IngestionService {
+  constructor(
+    private readonly db: Database,
+    private readonly ingestion: IngestionRepository,
+    private readonly sessions: SessionsRepository,
+    private readonly rollups: MetricRollupsRepository,
+    private readonly sharedFeatures: SharedFeatures,
+    private readonly cohorts: CohortCellsRepository,
+    private readonly groups: GroupsRepository,
+    private readonly events: EventsRepository,
+    private readonly cipher: PiiCipher,
+  ) {}
+
+  async ingest(
+    sessionId: string,
+    result: SessionResultDto,
+    options: { synthetic?: boolean } = {},
+  ): Promise<IngestionOutcome> {
+    if (!SESSION_ID_PATTERN.test(sessionId))
+      throw ApiError.badRequest(IngestionErrors.SessionNotFound);
+    const hash = resultHash(result);
+    return this.db.transaction(async (sql) => {
+      const session = await this.ingestion.lockSession(sessionId, sql);
+      if (!session) throw ApiError.badRequest(IngestionErrors.SessionNotFound);
+      // A sandbox takes made-up results only (its own completion route, the CLI's simulations):
+      // its check-in pages never hand off to the engine, and no real analysis is stored where
+      // the enterprise reads the participants' mails (docs/integrating.md).
+      if (session.sandbox && !options.synthetic) {
+        throw new ApiError(409, IngestionErrors.SandboxSession);
+      }
+      if (session.status === 'completed') {
+        if (session.resultHash === hash) return 'already-recorded';
+        throw new ApiError(409, IngestionErrors.DifferentResult);
+      }
+      if (session.consentMissing) throw new ApiError(409, IngestionErrors.ConsentMissing);
+      const completedAt = result.completedAt ? new Date(result.completedAt) : new Date();
+      const groupPercentiles = await this.rollups.groupPercentiles(
+        session.groupId,
+        featureValues(result.features),
+        sql,
+      );
+      const userPercentiles = await this.userPercentiles(session, result.features, sql);
+      const userTurns = result.transcript
+        .filter((turn) => turn.role === 'user')
+        .map((turn) => turn.content);
+      const words = countWords(userTurns);
+      await this.sessions.complete(
+        sessionId,
+        {
+          completedAt,
+          version: result.version,
+          mhci: result.mhci,
+          subscores: {
+            vision: result.subscores.vision,
+            audio: result.subscores.audio,
+            transcript: result.subscores.transcript,
+            assessment: result.subscores.assessment,
+          },
+          sealedTranscript: sealTranscript(this.cipher, result.transcript),
+          sealedFeatures: sealJson(this.cipher, result.features),
+          sealedWordCounts: sealJson(
+            this.cipher,
+            Object.fromEntries([...words.keys()].sort().map((word) => [word, words.get(word)])),
+          ),
+          countedWords: [...words.values()].reduce((sum, count) => sum + count, 0),
+          groupPercentiles,
+          userPercentiles,
+          resultHash: hash,
+          synthetic: options.synthetic ?? false,
+        },
+        sql,
+      );
+      // Shown at level 5 now: its features join what later sessions of the group compare with.
+      await this.sharedFeatures.reconcileMembership(session.participantId, session.groupId, sql);
+      await this.cohorts.addCompleted(session, completedAt, sql);
+      await this.groups.deductCredit(session.groupId, sql);
+      const payload: SessionResultPayload = {
+        groupID: session.groupId,
+        sessionID: session.sessionId,
+        externalUserID: session.externalId,
+        timestamp: completedAt.toISOString(),
+      };
+      await this.events.insert(
+        {
+          enterpriseId: session.enterpriseId,
+          groupId: session.groupId,
+          type: EventTypes.SessionResult,
+          payload,
+        },
+        sql,
+      );
+      return 'completed';
+    });
+  }
+
+  /**
+   * Mid-rank percentile of each of the session's features among the participant's own other
+   * completed sessions shown at level 5 now (every group; what the enterprise may read anyway)
+   * and itself: (below + ½·(equal + 1)) / (n + 1); a feature none of them has is left out, so
+   * with nothing to compare the answer is {}. Their values are stored only encrypted, so they
+   * are opened here — a participant has few sessions.
+   */
+  private async userPercentiles(
+    session: LockedSession,
+    features: Record<string, number>,
+    sql: Sql,
+  ): Promise<Record<string, number>> {
+    const others = (
+      await this.sessions.levelFiveFeaturesOf(session.participantId, session.sessionId, sql)
+    ).map((row) => openJson<Record<string, number>>(this.cipher, row.features));
+    const percentiles: Record<string, number> = {};
+    for (const name of Object.keys(features).sort()) {
+      const mine = features[name];
+      const values = others.flatMap((other) => (name in other ? [other[name]] : []));
+      if (values.length === 0) continue;
+      const below = values.filter((value) => value < mine).length;
+      const equal = values.filter((value) => value === mine).length;
+      percentiles[name] = (below + 0.5 * (equal + 1)) / (values.length + 1);
+    }
+    return percentiles;
+  }
+}

@@ -1,0 +1,276 @@
+/**
+ * The check-in page (docs/checkin-flow.md): `/checkin/{token}`, the `redirectUrl` of a session. A
+ * participant has no account: the signed, expiring token names the session and reaches its one
+ * membership; the check-in is bound to the browser that presses Start (docs/privacy.md).
+ *
+ * The page shows, in order: consent (alone, until given, when the group requires it), the
+ * privacy level (with a review notice on top when the requested level exceeds the participant's),
+ * email preferences, and the hand-off to the analysis engine. Forms post back
+ * (post/redirect/get, 303) and the page confirms with `?saved=…`. `/done` sends the participant to
+ * the session's return URL once the result is in, and says "still analysing" until then. The
+ * settings page is settings-pages.service.ts.
+ */
+import { Inject, Injectable } from '@nestjs/common';
+import type { AppConfig } from '../config/config';
+import { APP_CONFIG } from '../config/config.module';
+import { ParticipantLinks } from '../participant-links/participant-links';
+import { ParticipantChoices } from '../privacy/participant-choices';
+import { normaliseReturnUrl } from '../sessions/return-url';
+import { SessionsRepository } from '../sessions/sessions.repository';
+import { MembershipsRepository } from '../participants/memberships.repository';
+import { Browser, BrowserBinding, checkinLink } from './browser-binding';
+import { CheckinPagesRepository, CheckinSession } from './checkin-pages.repository';
+import {
+  adoptParticipantLanguage,
+  applyEmailPreferences,
+  applyPrivacyLevel,
+  found,
+  withCookie,
+} from './page-actions';
+import { PageError } from './page-error';
+import { PageForm, parsePrivacyLevel, parseSavedFlag, parseShareEarlier } from './page-forms';
+import {
+  CheckinForm,
+  checkinDonePath,
+  checkinFormPath,
+  checkinPath,
+  engineHandoffUrl,
+  withSavedFlag,
+} from './page-links';
+import {
+  AboutSettings,
+  aboutModel,
+  checkinPageModel,
+  consentPending,
+  raiseMadeElsewhere,
+  whoLine,
+} from './page-models';
+import { PageRenderer } from './page-renderer';
+import { currentPageTexts } from './pages.messages';
+
+@Injectable()
+export class CheckinPagesService {
+  constructor(
+    private readonly repository: CheckinPagesRepository,
+    private readonly choices: ParticipantChoices,
+    private readonly binding: BrowserBinding,
+    private readonly sessions: SessionsRepository,
+    private readonly memberships: MembershipsRepository,
+    private readonly links: ParticipantLinks,
+    private readonly renderer: PageRenderer,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  /** Who runs the service, for the start page and consent (docs/accessibility.md). */
+  private get aboutSettings(): AboutSettings {
+    return {
+      operatorName: this.config.checkin.operatorName,
+      privacyNoticeUrl: this.config.checkin.privacyNoticeUrl,
+      retentionDays: this.config.retention.transcriptDays,
+    };
+  }
+
+  // --- /checkin/{token} ---------------------------------------------------------------------
+
+  async checkinPage(token: string, saved: unknown, browser: Browser): Promise<Response> {
+    const session = await this.sessionFor(token);
+    const binding = await this.binding.state(checkinLink(session.sessionId), browser);
+    if (binding === 'elsewhere') throw new PageError(403, 'opened-elsewhere');
+    if (binding === 'unbound') {
+      return this.renderer.page('start', {
+        title: currentPageTexts().checkinTitle(session.groupName),
+        who: whoLine(session),
+        about: aboutModel(session, this.aboutSettings),
+        text: session.sandbox
+          ? `${currentPageTexts().startText(session.groupName)} ${currentPageTexts().sandboxNotice}`
+          : currentPageTexts().startText(session.groupName),
+        action: checkinFormPath(token, 'start'),
+      });
+    }
+    return this.renderer.page(
+      'checkin',
+      checkinPageModel({
+        session,
+        token,
+        about: this.aboutSettings,
+        saved: parseSavedFlag(saved),
+        // checkinPageModel drops the hand-off for a sandbox's check-in (docs/integrating.md).
+        engineConfigured: this.config.checkin.engineUrl !== null,
+        raisedElsewhere: raiseMadeElsewhere(session, this.binding.identities(browser)),
+        earlierCheckins: await this.sessions.countDoneIn(
+          session.participantId,
+          session.groupId,
+          this.binding.identities(browser),
+          session.sessionId,
+        ),
+        developmentCommand: this.config.isProduction
+          ? null
+          : `npm run cli:dev -- sessions:simulate-result ${session.sessionId}`,
+      }),
+    );
+  }
+
+  /**
+   * "Start": binds the check-in to this browser, giving the browser a new identity (docs/privacy.md),
+   * then shows the page.
+   */
+  async startCheckin(token: string, browser: Browser): Promise<Response> {
+    const session = await this.sessionFor(token);
+    // Every Start gives the browser a new identity (docs/privacy.md).
+    const { binding, setCookie } = await this.binding.bind(
+      checkinLink(session.sessionId),
+      session.participantId,
+      browser,
+      { rotate: true },
+    );
+    if (binding === 'elsewhere') throw new PageError(403, 'opened-elsewhere');
+    return withCookie(this.renderer.redirect(checkinPath(token), 303), setCookie);
+  }
+
+  async giveConsent(token: string, browser: Browser): Promise<Response> {
+    const session = await this.boundSessionFor(token, browser);
+    found((await this.choices.setConsent(session, true, 'checkin', session.sessionId)) !== null);
+    return this.savedCheckin(token, 'consent');
+  }
+
+  /**
+   * The level posted on a check-in's page applies to the member and to this check-in; to the
+   * earlier check-ins done in this browser only when `shareEarlier` is ticked (docs/privacy.md).
+   */
+  async setCheckinPrivacyLevel(token: string, form: PageForm, browser: Browser): Promise<Response> {
+    const session = await this.consentedSessionFor(token, browser);
+    await applyPrivacyLevel(this.choices, session, form, checkinPath(token), 'checkin', {
+      madeIn: await this.binding.holderOf(checkinLink(session.sessionId)),
+      sessionId: session.sessionId,
+      shareEarlierFrom: parseShareEarlier(form) ? this.binding.identities(browser) : undefined,
+    });
+    return this.savedCheckin(token, 'privacy');
+  }
+
+  /**
+   * "Start my check-in": the check-in will be shared at the member's level now (its own level,
+   * docs/privacy.md), then the browser goes on to the analysis engine. A completed check-in, or
+   * one without an engine to go to, returns to its page.
+   */
+  async handOff(token: string, form: PageForm, browser: Browser): Promise<Response> {
+    const session = await this.consentedSessionFor(token, browser);
+    const { engineUrl } = this.config.checkin;
+    if (session.sandbox || engineUrl === null || session.completed) {
+      return this.renderer.redirect(checkinPath(token), 303);
+    }
+    // A raise made in another browser is kept or undone here, before anything is shared at it.
+    const pending = raiseMadeElsewhere(session, this.binding.identities(browser));
+    if (pending) {
+      const chosen = parsePrivacyLevel(form);
+      if (chosen === pending.keep) {
+        // The answer holds in this browser only: every other one still asks.
+        await this.memberships.keepRaise(
+          session.participantId,
+          session.groupId,
+          (await this.binding.holderOf(checkinLink(session.sessionId)))!,
+        );
+      } else if (chosen === pending.back) {
+        found(
+          await this.choices.setPrivacyLevel(session, pending.back, 'checkin', {
+            madeIn: await this.binding.holderOf(checkinLink(session.sessionId)),
+            sessionId: session.sessionId,
+          }),
+        );
+      } else {
+        return this.renderer.redirect(checkinPath(token), 303);
+      }
+    }
+    if (!(await this.sessions.handOff(session.sessionId))) {
+      return this.renderer.redirect(checkinPath(token), 303);
+    }
+    return this.renderer.redirect(engineHandoffUrl(engineUrl, session.sessionId), 303);
+  }
+
+  /**
+   * The page's one form (docs/accessibility.md): the privacy level (as `setCheckinPrivacyLevel`)
+   * and the email preferences together, so that neither choice is lost.
+   */
+  async setCheckinChoices(token: string, form: PageForm, browser: Browser): Promise<Response> {
+    const session = await this.consentedSessionFor(token, browser);
+    await applyPrivacyLevel(this.choices, session, form, checkinPath(token), 'checkin', {
+      madeIn: await this.binding.holderOf(checkinLink(session.sessionId)),
+      sessionId: session.sessionId,
+      shareEarlierFrom: parseShareEarlier(form) ? this.binding.identities(browser) : undefined,
+    });
+    await applyEmailPreferences(this.choices, session, form, 'checkin', session.sessionId);
+    return this.savedCheckin(token, 'choices');
+  }
+
+  /** "No, thanks" on consent: a page saying so, and nothing recorded (a GET changes nothing). */
+  async declined(token: string): Promise<Response> {
+    const session = await this.sessionFor(token);
+    const texts = currentPageTexts();
+    return this.renderer.page('notice', {
+      title: texts.declinedTitle,
+      who: whoLine(session),
+      text: texts.declinedText,
+    });
+  }
+
+  async setCheckinEmailPreferences(
+    token: string,
+    form: PageForm,
+    browser: Browser,
+  ): Promise<Response> {
+    const session = await this.consentedSessionFor(token, browser);
+    await applyEmailPreferences(this.choices, session, form, 'checkin', session.sessionId);
+    return this.savedCheckin(token, 'preferences');
+  }
+
+  /**
+   * 302 to the return URL once the session is completed; until then a "still analysing" page.
+   * The stored return URL is read through the rule that accepts it (docs/security.md): a row written
+   * before it was normalised is redirected to its normalised form, and one the rule now refuses
+   * (a line break, a reserved address, …) gets a "your check-in is complete" page instead of a
+   * redirect — never a 5xx.
+   */
+  async done(token: string): Promise<Response> {
+    const session = await this.sessionFor(token);
+    if (!session.completed) {
+      return this.renderer.page('pending', {
+        title: currentPageTexts().pendingTitle,
+        retryHref: checkinDonePath(token),
+      });
+    }
+    const returnUrl = normaliseReturnUrl(session.returnUrl);
+    return returnUrl === null
+      ? this.renderer.page('notice', {
+          title: currentPageTexts().completedTitle,
+          text: currentPageTexts().completedText,
+        })
+      : this.renderer.redirect(returnUrl, 302);
+  }
+
+  private async sessionFor(token: string): Promise<CheckinSession> {
+    const sessionId = this.links.sessionOf(token);
+    const session = sessionId === null ? null : await this.repository.findSession(sessionId);
+    if (!session) throw PageError.notFound();
+    await adoptParticipantLanguage(this.choices, session);
+    return session;
+  }
+
+  /** The session of a check-in this browser started; others are refused (docs/privacy.md). */
+  private async boundSessionFor(token: string, browser: Browser): Promise<CheckinSession> {
+    const session = await this.sessionFor(token);
+    const binding = await this.binding.state(checkinLink(session.sessionId), browser);
+    if (binding === 'unbound') throw new PageError(403, 'start-first', checkinPath(token));
+    if (binding === 'elsewhere') throw new PageError(403, 'opened-elsewhere');
+    return session;
+  }
+
+  /** Until consent is given (where the group requires it), nothing but consent is accepted. */
+  private async consentedSessionFor(token: string, browser: Browser): Promise<CheckinSession> {
+    const session = await this.boundSessionFor(token, browser);
+    if (consentPending(session)) throw new PageError(403, 'consent-first', checkinPath(token));
+    return session;
+  }
+
+  private savedCheckin(token: string, form: CheckinForm): Response {
+    return this.renderer.redirect(withSavedFlag(checkinPath(token), form), 303);
+  }
+}

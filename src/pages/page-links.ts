@@ -1,0 +1,27 @@
+/**
+ * Addresses within the participant pages (form actions, redirects, `/done`). Paths are relative
+ * to this service, so redirects and form actions stay on the host the participant reached; the
+ * base paths come from ParticipantLinks' own (link-paths.ts).
+ */
+import { checkinPath, settingsPath } from '../participant-links/link-paths';
+
+export { checkinPath, settingsPath };
+
+export type CheckinForm = 'consent' | 'privacy' | 'preferences' | 'choices' | 'start' | 'handoff';
+export type SettingsForm = 'privacy' | 'preferences' | 'choices' | 'withdrawn' | 'signed-out';
+
+export const checkinFormPath = (token: string, form: CheckinForm): string =>
+  `${checkinPath(token)}/${form}`;
+
+export const checkinDonePath = (token: string): string => `${checkinPath(token)}/done`;
+
+/** The page address with the confirmation flag of the form just saved (post/redirect/get). */
+export const withSavedFlag = (path: string, form: CheckinForm | SettingsForm): string =>
+  `${path}${path.includes('?') ? '&' : '?'}saved=${form}`;
+
+/** The analysis engine's address for a session: `ENGINE_URL` with `sessionID` added. */
+export function engineHandoffUrl(engineUrl: string, sessionId: string): string {
+  const url = new URL(engineUrl);
+  url.searchParams.set('sessionID', sessionId);
+  return url.toString();
+}
