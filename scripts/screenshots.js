@@ -8,7 +8,7 @@
  * It starts the built service (dist/, `npm run screenshots` builds first) in this process on a
  * database of its own, created, migrated and dropped again, with PostgreSQL and Redis as the
  * tests use them (TEST_DATABASE_URL, REDIS_URL), and drives Debian's Chromium at
- * /usr/bin/chromium (CHROMIUM to use another). Japanese needs a CJK font (Debian:
+ * /usr/bin/chromium (CHROMIUM_PATH to use another, as the tests take it). Japanese needs a CJK font (Debian:
  * fonts-noto-cjk); without one the script stops rather than write pictures of empty boxes.
  * Not run in CI.
  */
@@ -24,7 +24,7 @@ const ROOT = path.join(__dirname, '..');
 const OUT = path.join(ROOT, 'docs', 'screenshots');
 const dist = (file) => require(path.join(ROOT, 'dist', file));
 
-const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ADMIN_DATABASE_URL =
   process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const LANGUAGES = ['en', 'de', 'ja', 'ar'];
