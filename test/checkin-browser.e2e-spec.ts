@@ -6,6 +6,7 @@
  * reliably catch the target of a redirect, which is how the hand-off reaches the engine.)
  */
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createServer, IncomingHttpHeaders, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -15,9 +16,11 @@ import { SessionErrors } from '../src/sessions/sessions.errors';
 import { ENGINE_TOKEN, engineResult, postResult, userSays } from './support/engine';
 import { SessionCreated, startTestApp, TestApp, TestEnterprise } from './support/test-app';
 import { launchChromium } from './support/chromium';
+import { runDirectory } from './support/run-environment';
 
 const RETURN_URL = 'https://app.example.com/back?from=checkin';
-const SCREENSHOT = '/tmp/checkin-page.png';
+/** In the run's temporary folder, removed at its end (test/support/run-environment.ts). */
+const screenshotPath = () => join(runDirectory(), 'checkin-page.png');
 
 jest.setTimeout(60_000);
 
@@ -171,7 +174,7 @@ describe('Check-in in a real browser', () => {
     expect(await notice.isVisible()).toBe(true);
     expect(await text('.notice')).toContain(PageTexts.privacyNoticeRequest('Night shift', 4));
     expect(await page.getByRole('radio', { name: /^Level 0\b/ }).isChecked()).toBe(true);
-    await page.screenshot({ path: SCREENSHOT, fullPage: true });
+    await page.screenshot({ path: screenshotPath(), fullPage: true });
 
     // Keyboard focus is visible: the radio group is one tab stop, the next is the first email
     // preference of the same form (one form for both choices), outlined.

@@ -25,7 +25,8 @@ export const RUN_DIRECTORY_VARIABLE = 'CHECKIN_TEST_DIR';
 export const SPAWNED_BY_VARIABLE = 'CHECKIN_TEST_SPAWNED_BY';
 const RUN_DIRECTORY_PREFIX = 'checkin-test-';
 
-function runDirectory(): string {
+/** This run's temporary folder (removed by the global teardown). */
+export function runDirectory(): string {
   const directory = process.env[RUN_DIRECTORY_VARIABLE];
   if (!directory) throw new Error(`${RUN_DIRECTORY_VARIABLE} is unset: run tests through jest.`);
   return directory;
