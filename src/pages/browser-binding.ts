@@ -144,13 +144,19 @@ export class BrowserBinding {
     const own = this.ownValue(browser);
     const known = own === null ? null : await this.browsers.identityOf(sha256Hex(own));
     const current = known && known.replacedBy === null ? own : null;
+    const holder = await this.bindings.holderOf(link);
     if (known?.replacedBy) {
       // A second Start of the same link in flight (a double click): the first answer already
       // gave this browser the identity that holds it. Nothing changes, no cookie.
-      if (options.rotate && (await this.bindings.holderOf(link)) === known.replacedBy) {
+      if (options.rotate && holder === known.replacedBy) {
         return { binding: 'here', setCookie: null };
       }
       this.replacedCameBack();
+    }
+    if (holder !== null && !this.identities(browser).includes(holder)) {
+      // Another browser holds the link: refused before anything is minted or moved. (Rotating
+      // first would strand what this browser held under a value the refusal never hands it.)
+      return { binding: 'elsewhere', setCookie: null };
     }
     let value = current;
     if (options.rotate || current === null) {
