@@ -1,6 +1,7 @@
 import { CommonErrors } from '../src/common/errors/common.errors';
 import { RATE_LIMIT_REDIS } from '../src/common/rate-limit/rate-limit.module';
-import { createTestDatabase, dropDatabase } from './support/databases';
+import { Client } from 'pg';
+import { createTestDatabase, databaseUrl, dropDatabase } from './support/databases';
 import { request } from './support/http';
 import {
   createEnterpriseWithCli,
@@ -9,6 +10,8 @@ import {
   serviceEnv,
   startService,
 } from './support/processes';
+import { rateLimitKeyOf, RateLimitSettles } from './support/rate-limit-settles';
+import { TEST_REDIS_URL } from './support/run-environment';
 import { startTestApp, TestApp, TestEnterprise } from './support/test-app';
 import { sleep } from './support/webhook-receiver';
 
@@ -137,27 +140,37 @@ describe('Rate limiting across two API processes', () => {
 
   it('lets through at least the limit and at most the documented overshoot, then both refuse', async () => {
     const { apiKey } = await createEnterpriseWithCli(env, 'Shared');
+    const db = new Client({ connectionString: databaseUrl(databaseName) });
+    await db.connect();
+    const counter = await rateLimitKeyOf(db, databaseName, apiKey).finally(() => db.end());
     if (WINDOW_MS - (Date.now() % WINDOW_MS) < 10_000) await startOfWindow(WINDOW_MS);
+    const settles = await RateLimitSettles.watch(TEST_REDIS_URL, counter);
     const concurrency = 10;
     let admitted = 0;
-    for (let sent = 0; sent < 2 * LIMIT; sent += concurrency) {
-      const answers = await Promise.all(
-        Array.from({ length: concurrency }, (_, i) =>
-          request(apis[i % 2].base, 'GET', '/groups', { apiKey }),
-        ),
-      );
-      for (const answer of answers) {
-        if (answer.status === 200) admitted++;
-        else
-          expect(answer).toMatchObject({
-            status: 429,
-            body: { error: CommonErrors.TooManyRequests },
-          });
+    try {
+      for (let sent = 0; sent < 2 * LIMIT; sent += concurrency) {
+        const answers = await Promise.all(
+          Array.from({ length: concurrency }, (_, i) =>
+            request(apis[i % 2].base, 'GET', '/groups', { apiKey }),
+          ),
+        );
+        for (const answer of answers) {
+          if (answer.status === 200) admitted++;
+          else
+            expect(answer).toMatchObject({
+              status: 429,
+              body: { error: CommonErrors.TooManyRequests },
+            });
+        }
       }
+      expect(admitted).toBeGreaterThanOrEqual(LIMIT);
+      expect(admitted).toBeLessThanOrEqual(LIMIT + 2 * 2 * 4 + concurrency);
+      // Both have settled every request they let through, and read the total back.
+      await settles.quiet(admitted);
+      expect(settles.sources).toHaveLength(2);
+    } finally {
+      settles.stop();
     }
-    expect(admitted).toBeGreaterThanOrEqual(LIMIT);
-    expect(admitted).toBeLessThanOrEqual(LIMIT + 2 * 2 * 4 + concurrency);
-    await sleep(300); // both have settled and learned the total
     for (const api of apis) {
       const refused = await request(api.base, 'GET', '/groups', { apiKey });
       expect(refused.status).toBe(429);

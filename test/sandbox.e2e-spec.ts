@@ -10,6 +10,7 @@ import { PageTexts } from '../src/pages/pages.messages';
 import { SessionErrors } from '../src/sessions/sessions.errors';
 import { PageBrowser } from './support/page-browser';
 import { conversation, ENGINE_TOKEN, engineResult, postResult } from './support/engine';
+import { finalDeliveries } from './support/deliveries';
 import { match } from './support/matchers';
 import { cli as runCli } from './support/cli';
 import { SmtpSink } from './support/smtp-sink';
@@ -143,7 +144,7 @@ describe('Sandbox enterprises', () => {
         body: { url: `${inbox.url}/completion`, description: 'Sandbox receiver' },
       });
       expect(created.status).toBe(200);
-      const { secret } = created.body as { secret: string };
+      const { id: endpointId, secret } = created.body as { id: string; secret: string };
       const session = await newSession(sandbox, group);
       expect(await count(sandbox, group)).toEqual({ all: 0 });
       expect(await credits(sandbox, group)).toBe(0);
@@ -174,9 +175,11 @@ describe('Sandbox enterprises', () => {
           (received) =>
             received.path === '/completion' && received.body.includes('"user.session.result"'),
         );
-      const deadline = Date.now() + 10_000;
-      while (results().length === 0 && Date.now() < deadline) await sleep(50);
-      await sleep(200);
+      // Both of the endpoint's deliveries (user.created, then the result) final: nothing more comes.
+      expect((await finalDeliveries(t.db, [endpointId])).map((row) => row.status)).toEqual([
+        'delivered',
+        'delivered',
+      ]);
       expect(results()).toHaveLength(1);
       const delivery = WebhookReceiver.verify(results()[0], secret);
       expect(delivery).toEqual({
@@ -555,7 +558,11 @@ describe('Sandbox enterprises', () => {
       });
       const received = await smtp.waitFor(1);
       expect(received.map((mail) => mail.to)).toEqual([[real]]);
-      await sleep(300);
+      // Every mail asked for is done (none still queued): nothing else will reach SMTP.
+      await eventually(async () => {
+        const queued = await t.db.query(`SELECT id FROM email_messages WHERE status = 'queued'`);
+        expect(queued.rows).toEqual([]);
+      });
       expect(smtp.mails.flatMap((mail) => mail.to)).toEqual([real]);
       expect(await capturedMails(sandbox)).toHaveLength(3);
     });

@@ -357,7 +357,22 @@ describe('Start-up', () => {
         returnURL: 'https://app.example.com/done',
       });
       await call(`/participants/${session.userIdentifier}`);
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // Each request's line is written once it is answered, in order: once the last request's is
+      // in, every earlier one's is too.
+      const lastLogged = () =>
+        service
+          .output()
+          .split('\n')
+          .some(
+            (line) =>
+              line.includes('"route":"/participants/:externalID"') &&
+              line.includes('"msg":"request completed"'),
+          );
+      const loggedBy = Date.now() + 10_000;
+      while (!lastLogged() && Date.now() < loggedBy) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      expect(lastLogged()).toBe(true);
       const output = service.output();
       expect(output).not.toContain(apiKey);
       expect(output).not.toContain(apiKey.slice(11));

@@ -5,6 +5,7 @@
  */
 import { GroupErrors } from '../src/groups/groups.errors';
 import { WebhookErrors } from '../src/webhooks/webhooks.errors';
+import { finalDeliveries } from './support/deliveries';
 import { ENGINE_TOKEN } from './support/engine';
 import { match } from './support/matchers';
 import { PageBrowser } from './support/page-browser';
@@ -15,7 +16,7 @@ import {
   TestEnterprise,
   TestGroup,
 } from './support/test-app';
-import { eventually, Received, sleep, WebhookReceiver } from './support/webhook-receiver';
+import { eventually, Received, WebhookReceiver } from './support/webhook-receiver';
 
 interface Endpoint {
   id: string;
@@ -329,8 +330,15 @@ describe('Webhook event types, enabledEvents and replay', () => {
         expect(event).toMatchObject({ object: 'event', type: 'user.privacy.updated' });
       }
 
-      // Erasure deletes the events naming them: let user.created arrive first.
+      // Erasure deletes the events naming them: let user.created arrive first, and every
+      // delivery so far be final (none in flight when its row goes).
       await specInbox.waitFor(1);
+      const endpoints = [spec.id, privacy.id, deleted.id];
+      expect((await finalDeliveries(t.db, endpoints)).map((row) => row.status)).toEqual([
+        'delivered',
+        'delivered',
+        'delivered',
+      ]);
       const erased = await t.request('DELETE', `/participants/${me.externalId}`, {
         apiKey: acme.apiKey,
       });
@@ -351,7 +359,10 @@ describe('Webhook event types, enabledEvents and replay', () => {
         },
       });
 
-      await sleep(1_500);
+      // Every delivery final: whatever the endpoints were to get, they have.
+      expect(await finalDeliveries(t.db, endpoints)).toEqual([
+        { endpointId: deleted.id, eventId: deletion.id, status: 'delivered', attempts: 1 },
+      ]);
       // Each endpoint got its types and nothing else (the spec endpoint: user.created only,
       // sent before the erasure; no result was posted).
       expect(envelopes(specInbox.received, spec).map((event) => event.type)).toEqual([
@@ -403,7 +414,12 @@ describe('Webhook event types, enabledEvents and replay', () => {
       expect(response.status).toBe(200);
       expect(response.body).toEqual({ replayed: 3 });
       await inbox.waitFor(3);
-      await sleep(500);
+      // The three deliveries are final: there is nothing more to send.
+      expect((await finalDeliveries(t.db, [endpoint.id])).map((row) => row.status)).toEqual([
+        'delivered',
+        'delivered',
+        'delivered',
+      ]);
       expect(inbox.received).toHaveLength(3);
       const sent = envelopes(inbox.received, endpoint);
       expect(sent.map((event) => event.id).sort()).toEqual([atSince, inside, lastInside].sort());
@@ -474,7 +490,11 @@ describe('Webhook event types, enabledEvents and replay', () => {
       // Only the types enabled now: none of these.
       await update(group, endpoint, { enabledEvents: ['user.deleted'] });
       expect((await replay(group, endpoint.id, { since })).body).toEqual({ replayed: 0 });
-      await sleep(500);
+      // The original delivery and the first replay, both final; the second made none.
+      expect(await finalDeliveries(t.db, [endpoint.id])).toEqual([
+        { endpointId: endpoint.id, eventId: original.id, status: 'delivered', attempts: 1 },
+        { endpointId: endpoint.id, eventId: original.id, status: 'delivered', attempts: 1 },
+      ]);
       expect(inbox.received).toHaveLength(2);
     });
 

@@ -14,6 +14,7 @@ import {
   TestGroup,
 } from './support/test-app';
 import { RetentionSweeper } from '../src/data-at-rest/retention.sweeper';
+import { finalDeliveries } from './support/deliveries';
 import { eventually, Reply, sleep, WebhookReceiver } from './support/webhook-receiver';
 
 interface Endpoint {
@@ -393,7 +394,16 @@ describe('Webhooks', () => {
       await inbox.waitFor(1);
       await eventuallyDisabled(group, endpoint);
       await firstSession(group);
-      await sleep(800);
+      // Nothing more can come: the endpoint's one delivery is final (a 410 is not retried), and
+      // the disabled endpoint got none for the new event.
+      expect(await finalDeliveries(t.db, [endpoint.id])).toEqual([
+        {
+          endpointId: endpoint.id,
+          eventId: inbox.received[0].headers['webhook-id'],
+          status: 'failed',
+          attempts: 1,
+        },
+      ]);
       expect(inbox.received).toHaveLength(1);
     });
 
@@ -403,7 +413,15 @@ describe('Webhooks', () => {
       await firstSession(group);
       await inbox.waitFor(1);
       await eventuallyDisabled(group, endpoint);
-      await sleep(1_200);
+      // Disabling cancelled the retry the failure had scheduled: nothing more can come.
+      expect(await finalDeliveries(t.db, [endpoint.id])).toEqual([
+        {
+          endpointId: endpoint.id,
+          eventId: inbox.received[0].headers['webhook-id'],
+          status: 'cancelled',
+          attempts: 1,
+        },
+      ]);
       expect(inbox.received).toHaveLength(1);
     });
 
@@ -435,7 +453,16 @@ describe('Webhooks', () => {
       await firstSession(groupB);
       await firstSession(groupA);
       await inboxA.waitFor(1);
-      await sleep(500);
+      // The endpoint's only delivery is of group A's event, and it is final: group B's event has
+      // none that could still be sent to it.
+      expect(await finalDeliveries(t.db, [endpointA.id])).toEqual([
+        {
+          endpointId: endpointA.id,
+          eventId: inboxA.received[0].headers['webhook-id'],
+          status: 'delivered',
+          attempts: 1,
+        },
+      ]);
       expect(inboxA.received).toHaveLength(1);
       expect(WebhookReceiver.verify(inboxA.received[0], endpointA.secret)).toMatchObject({
         data: { object: { groupID: groupA.groupID } },
@@ -536,10 +563,24 @@ describe('Webhooks', () => {
       const { group, inbox, endpoint } = await groupWithReceiver('Delete', [{ status: 500 }]);
       await firstSession(group);
       await inbox.waitFor(1);
+      // The 500 is recorded: the delivery waits, unleased, for its retry (1 s later).
+      await eventually(async () => {
+        const { rows } = await t.db.query(
+          `SELECT status, attempts, locked_until IS NULL AS unleased, next_attempt_at > now() AS later
+             FROM webhook_deliveries WHERE endpoint_id = $1`,
+          [endpoint.id],
+        );
+        expect(rows).toEqual([{ status: 'pending', attempts: 1, unleased: true, later: true }]);
+      });
       await t.request('DELETE', `/webhooks/${group.groupID}/${endpoint.id}`, {
         apiKey: acme.apiKey,
       });
-      await sleep(1_500);
+      // Its deliveries went with it: there is nothing left to send.
+      const left = await t.db.query<{ n: number }>(
+        'SELECT count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = $1',
+        [endpoint.id],
+      );
+      expect(left.rows[0].n).toBe(0);
       expect(inbox.received).toHaveLength(1);
       const other = await addEndpoint(group, inbox.url);
       await t.request('DELETE', `/groups/${group.groupID}`, { apiKey: acme.apiKey });

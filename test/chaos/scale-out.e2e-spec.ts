@@ -5,7 +5,9 @@
  * both API processes.
  */
 import { ChildProcess } from 'node:child_process';
-import { createTestDatabase, dropDatabase } from '../support/databases';
+import { Pool } from 'pg';
+import { createTestDatabase, databaseUrl, dropDatabase } from '../support/databases';
+import { finalDeliveries } from '../support/deliveries';
 import { request } from '../support/http';
 import {
   createEnterpriseWithCli,
@@ -16,6 +18,8 @@ import {
   startService,
   startWorker,
 } from '../support/processes';
+import { rateLimitKeyOf, RateLimitSettles } from '../support/rate-limit-settles';
+import { TEST_REDIS_URL } from '../support/run-environment';
 import type { TestGroup } from '../support/test-app';
 import { sleep, WebhookReceiver } from '../support/webhook-receiver';
 
@@ -25,12 +29,14 @@ const LIMIT = 400;
 describe('Scale-out: 2 API processes, 2 workers', () => {
   let databaseName: string;
   let env: Record<string, string>;
+  let db: Pool;
   const apis: { process: RunningProcess; base: string }[] = [];
   const workers: ChildProcess[] = [];
   const inboxes: WebhookReceiver[] = [];
 
   beforeAll(async () => {
     databaseName = await createTestDatabase();
+    db = new Pool({ connectionString: databaseUrl(databaseName), max: 1 });
     env = serviceEnv(databaseName, {
       RUN_WORKERS: 'false',
       WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
@@ -50,6 +56,7 @@ describe('Scale-out: 2 API processes, 2 workers', () => {
     for (const api of apis) await api.process.stop();
     for (const worker of workers) await kill(worker);
     for (const inbox of inboxes) await inbox.stop();
+    await db.end();
     await dropDatabase(databaseName);
   });
 
@@ -63,6 +70,7 @@ describe('Scale-out: 2 API processes, 2 workers', () => {
     const group = (await call(0, apiKey, 'POST', '/groups', { groupName: 'Scale' }))
       .body as TestGroup;
     const secrets: string[] = [];
+    const endpointIds: string[] = [];
     for (const [i, inbox] of inboxes.entries()) {
       const created = await call(i, apiKey, 'POST', `/webhooks/${group.groupID}`, {
         url: inbox.url,
@@ -70,6 +78,7 @@ describe('Scale-out: 2 API processes, 2 workers', () => {
       });
       expect(created.status).toBe(200);
       secrets.push((created.body as { secret: string }).secret);
+      endpointIds.push((created.body as { id: string }).id);
     }
     const failures: string[] = [];
     for (let index = 0; index < EVENTS; index += 20) {
@@ -88,10 +97,11 @@ describe('Scale-out: 2 API processes, 2 workers', () => {
     }
     expect(failures).toEqual([]);
 
-    const deadline = Date.now() + 60_000;
-    while (inboxes.some((inbox) => inbox.received.length < EVENTS) && Date.now() < deadline)
-      await sleep(100);
-    await sleep(1_000); // late duplicates would arrive now
+    // Every delivery final: each was sent and its outcome recorded, and none is sent again, so a
+    // duplicate (two workers sending one delivery) would already be at its receiver.
+    const deliveries = await finalDeliveries(db, endpointIds, 60_000);
+    expect(deliveries).toHaveLength(2 * EVENTS);
+    expect(deliveries.every((delivery) => delivery.status === 'delivered')).toBe(true);
     for (const [i, inbox] of inboxes.entries()) {
       const ids = inbox.received.map((received) => String(received.headers['webhook-id']));
       expect(ids).toHaveLength(EVENTS);
@@ -115,26 +125,36 @@ describe('Scale-out: 2 API processes, 2 workers', () => {
       return response.headers.get('x-ratelimit-remaining');
     };
     // Each process counts its own requests exactly, and learns the other's when it settles with
-    // Redis (batches, at most 100 ms apart while it has requests to settle).
-    expect([await remaining(0), await remaining(0), await remaining(0)]).toEqual(
-      [1, 2, 3].map((n) => String(LIMIT - n)),
+    // Redis (batches, at most 100 ms apart while it has requests to settle): watched in Redis.
+    const settles = await RateLimitSettles.watch(
+      TEST_REDIS_URL,
+      await rateLimitKeyOf(db, databaseName, apiKey),
     );
-    await sleep(300);
-    expect(await remaining(1)).toBe(String(LIMIT - 1)); // has not settled yet: knows only its own
-    await sleep(300);
-    expect(await remaining(1)).toBe(String(LIMIT - 5)); // settled: learned process 0's three
-    expect(await remaining(0)).toBe(String(LIMIT - 4)); // not settled since: its view lags by one
-    await sleep(300);
-    // Spend the rest of the budget across both processes, then both refuse.
-    for (let sent = 6; sent < LIMIT; sent += 25) {
-      const batch = await Promise.all(
-        Array.from({ length: Math.min(25, LIMIT - sent) }, (_, i) =>
-          call((sent + i) % 2, apiKey, 'GET', '/groups'),
-        ),
+    try {
+      expect([await remaining(0), await remaining(0), await remaining(0)]).toEqual(
+        [1, 2, 3].map((n) => String(LIMIT - n)),
       );
-      expect(batch.every((response) => response.status === 200)).toBe(true);
+      await settles.quiet(3); // process 0 has settled its three, and reads nothing more
+      expect(await remaining(1)).toBe(String(LIMIT - 1)); // has not settled yet: knows only its own
+      await settles.quiet(4);
+      expect(settles.sources).toHaveLength(2);
+      expect(await remaining(1)).toBe(String(LIMIT - 5)); // settled: learned process 0's three
+      expect(await remaining(0)).toBe(String(LIMIT - 4)); // not settled since: its view lags by one
+      await settles.quiet(6);
+      // Spend the rest of the budget across both processes, then both refuse.
+      for (let sent = 6; sent < LIMIT; sent += 25) {
+        const batch = await Promise.all(
+          Array.from({ length: Math.min(25, LIMIT - sent) }, (_, i) =>
+            call((sent + i) % 2, apiKey, 'GET', '/groups'),
+          ),
+        );
+        expect(batch.every((response) => response.status === 200)).toBe(true);
+      }
+      // Both processes have settled every hit and read the total back.
+      await settles.quiet(LIMIT);
+    } finally {
+      settles.stop();
     }
-    await sleep(300);
     // Each process learns the other's last hits within about two settle intervals; on a busy
     // machine one may still lag and let a few more through, never more than the documented
     // overshoot bound (docs/api.md: 2 × P × ⌈limit / 100⌉). Without a shared budget each process

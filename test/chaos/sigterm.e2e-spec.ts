@@ -88,6 +88,8 @@ describe('SIGTERM under load', () => {
     })();
 
     const outcomes = { ok: 0, writes: 0, failed: [] as string[], closeHeaders: 0 };
+    /** Answers each client has had. */
+    const answered = Array.from({ length: CLIENTS }, () => 0);
     const client = async (index: number) => {
       let n = 0;
       while (routable) {
@@ -105,6 +107,7 @@ describe('SIGTERM under load', () => {
             if (isWrite) outcomes.writes += 1;
           }
           if (answer.connection === 'close') outcomes.closeHeaders += 1;
+          answered[index] += 1;
         } catch (error) {
           outcomes.failed.push(String((error as Error).message));
         }
@@ -112,7 +115,10 @@ describe('SIGTERM under load', () => {
     };
     const load = Promise.all(Array.from({ length: CLIENTS }, (_, index) => client(index)));
 
-    await sleep(1_000);
+    // Under load: the signal comes once every client has had five answers, a write among them.
+    const loadedBy = Date.now() + 20_000;
+    while (answered.some((count) => count < 5) && Date.now() < loadedBy) await sleep(10);
+    expect(answered.every((count) => count >= 5)).toBe(true);
     const okBeforeSignal = outcomes.ok;
     const signalledAt = Date.now();
     const exited = new Promise<{ code: number | null; at: number }>((resolve) =>
