@@ -4,7 +4,6 @@
  * transcripts stored before encryption.
  */
 import { randomBytes } from 'node:crypto';
-import { EMAIL_ERROR_CODES } from '../../migrations/1764550800000-DataAtRest';
 import { PiiCipher } from '../../src/common/crypto/pii-cipher';
 import { SessionRetention } from '../../src/data-at-rest/session-retention';
 import { TranscriptEncryption } from '../../src/data-at-rest/transcript-encryption';
@@ -228,36 +227,6 @@ describe('Retention and encryption at rest (PostgreSQL)', () => {
       ]);
       expect(await events.clearDeliveredPii(1_000)).toBe(1);
       expect(await events.clearDeliveredPii(1_000)).toBe(0);
-    });
-  });
-
-  describe('email logs (the migration)', () => {
-    it('turns stored SMTP texts into their status code, keeping our own words', async () => {
-      const texts = [
-        "Can't send mail - all recipients were rejected: 550 5.1.1 <ana@example.com>: no such user",
-        '421 4.7.0 try again later, bob@example.com',
-        'Connection closed unexpectedly (to carol@example.com)',
-        'preference turned off',
-        'smtp 451',
-        null,
-      ];
-      const ids = [];
-      for (const text of texts) {
-        const id = await t.email(participantId, groupId, { status: 'failed' });
-        await t.rows('UPDATE email_messages SET error = $2 WHERE id = $1', [id, text]);
-        ids.push(id);
-      }
-      await t.rows(EMAIL_ERROR_CODES);
-      const errors = [];
-      for (const id of ids) errors.push((await t.emailRow(id)).error);
-      expect(errors).toEqual([
-        'smtp 550',
-        'smtp 421',
-        'error',
-        'preference turned off',
-        'smtp 451',
-        null,
-      ]);
     });
   });
 

@@ -4,7 +4,6 @@
  * owner (exact data) and by another enterprise (nothing).
  */
 import { randomBytes } from 'node:crypto';
-import { SEALED_CELLS_BACKFILL } from '../../migrations/1765500000000-SealedCohortCells';
 import { PiiCipher } from '../../src/common/crypto/pii-cipher';
 import { CohortCellsRepository } from '../../src/metrics/cohorts/cohort-cells.repository';
 import { binOf, participantScore, SCORE_MECHANISM } from '../../src/metrics/releases/score-release';
@@ -13,6 +12,22 @@ import { DeliveryLeaseRepository } from '../../src/webhooks/delivery/delivery-le
 import { WebhooksRepository } from '../../src/webhooks/webhooks.repository';
 import { match } from '../support/matchers';
 import { TestDatabase, WebhookWorld } from './support';
+
+/**
+ * What ingestion leaves for stored completed sessions: each pending in both series of cohort
+ * cells, and the per-day session counts of group `count`.
+ */
+const PENDING_AND_DAY_COUNTS = [
+  `INSERT INTO cohort_pending (session_id, series, group_id)
+   SELECT s.session_id, series.name, s.group_id
+     FROM sessions s CROSS JOIN (VALUES ('scores'), ('words')) AS series(name)
+    WHERE s.completed_at IS NOT NULL`,
+  `INSERT INTO group_day_counts (group_id, day, sessions)
+   SELECT group_id, (completed_at AT TIME ZONE 'UTC')::date, count(*)
+     FROM sessions
+    WHERE completed_at IS NOT NULL
+    GROUP BY 1, 2`,
+];
 
 const ALL: MetricRange = { from: null, to: null, groupBy: null };
 const BY_DAY: MetricRange = { from: null, to: null, groupBy: 'day' };
@@ -212,7 +227,7 @@ describe('tenancy of enterprise-scoped reads (PostgreSQL)', () => {
       }
       // The day counts ingestion would have written, and one sealed cell per day and series, as
       // sealing would have made them at a floor of 1 (sealing itself: sealed-cells.e2e-spec.ts).
-      for (const statement of SEALED_CELLS_BACKFILL) await t.rows(statement);
+      for (const statement of PENDING_AND_DAY_COUNTS) await t.rows(statement);
       await sealedCell(groupId, 'scores', '2025-03-01', [
         [40, 1],
         [60, 1],
