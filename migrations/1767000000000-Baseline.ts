@@ -283,10 +283,6 @@ const SESSIONS = [
   // The retention sweep's work list: completed sessions still holding a transcript.
   `CREATE INDEX sessions_transcript_retention_idx ON sessions (completed_at)
      WHERE (transcript IS NOT NULL)`,
-  `CREATE INDEX sessions_plaintext_transcript_idx ON sessions (session_id)
-     WHERE (transcript ~~ '[%'::text)`,
-  `CREATE INDEX sessions_plaintext_details_idx ON sessions (session_id)
-     WHERE ((features ~~ '{%'::text) OR (word_counts ~~ '{%'::text))`,
   // The reconciliation of the group comparisons (docs/checkin-flow.md): sessions shared at level 5
   // whose features are not counted yet, and counted ones whose level went below 5.
   `CREATE INDEX sessions_features_to_share_idx ON sessions (group_id)
@@ -525,9 +521,10 @@ const METRICS = [
      hidden_participants integer NOT NULL,
      floor smallint NOT NULL,
      sealed_at timestamptz NOT NULL DEFAULT now(),
-     -- The release: exact count of participants, ε, noisy sum and bins.
-     participants integer,
-     epsilon numeric(4,2),
+     -- The release, made when the cell is sealed: exact count of participants, ε, and for scores
+     -- the noisy sum and bins.
+     participants integer NOT NULL,
+     epsilon numeric(4,2) NOT NULL,
      noisy_sum bigint,
      noisy_bins integer[],
      bin_noise_variance double precision,
@@ -575,19 +572,16 @@ const METRICS = [
      CONSTRAINT cohort_word_prefixes_group_fkey FOREIGN KEY (group_id)
        REFERENCES groups (group_id) ON DELETE CASCADE)`,
 
-  // Completed sessions not yet in a released cell (cell_id: the cell that will hold them).
+  // Completed sessions not yet in a released cell.
   `CREATE TABLE cohort_pending (
      session_id text NOT NULL,
      series text NOT NULL,
      group_id bigint NOT NULL,
-     cell_id bigint,
      CONSTRAINT cohort_pending_pkey PRIMARY KEY (session_id, series),
      CONSTRAINT cohort_pending_session_fkey FOREIGN KEY (session_id)
        REFERENCES sessions (session_id) ON DELETE CASCADE,
      CONSTRAINT cohort_pending_group_fkey FOREIGN KEY (group_id)
        REFERENCES groups (group_id) ON DELETE CASCADE,
-     CONSTRAINT cohort_pending_cell_fkey FOREIGN KEY (cell_id)
-       REFERENCES cohort_cells (id) ON DELETE CASCADE,
      CONSTRAINT cohort_pending_series_values
        CHECK ((series = ANY (ARRAY['scores'::text, 'words'::text]))))`,
   'CREATE INDEX cohort_pending_group_series_idx ON cohort_pending (group_id, series)',

@@ -5,6 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { PiiCipher } from '../../src/common/crypto/pii-cipher';
+import { sealJson } from '../../src/sessions/transcript-codec';
 import { CohortCellsRepository } from '../../src/metrics/cohorts/cohort-cells.repository';
 import { binOf, participantScore, SCORE_MECHANISM } from '../../src/metrics/releases/score-release';
 import { MetricRange, MetricScope, MetricsRepository } from '../../src/metrics/metrics.repository';
@@ -173,6 +174,7 @@ describe('tenancy of enterprise-scoped reads (PostgreSQL)', () => {
   });
 
   describe('MetricsRepository', () => {
+    const cipher = new PiiCipher(randomBytes(32));
     let repo: MetricsRepository;
     let member: string;
     let group: MetricScope;
@@ -181,7 +183,7 @@ describe('tenancy of enterprise-scoped reads (PostgreSQL)', () => {
     const foreign = (scope: MetricScope): MetricScope => ({ ...scope, enterpriseId: globexId });
 
     beforeAll(async () => {
-      repo = new MetricsRepository(t.db, new PiiCipher(randomBytes(32)));
+      repo = new MetricsRepository(t.db, cipher);
       const { enterpriseId, groupId } = acme;
       member = await t.participant(enterpriseId);
       const colleague = await t.participant(enterpriseId);
@@ -213,8 +215,7 @@ describe('tenancy of enterprise-scoped reads (PostgreSQL)', () => {
         [2, 'happy', 3],
         [3, 'angry', 5],
       ];
-      // Each session's word counts, as stored before the encryption pass (plaintext JSON, which
-      // is read as it is).
+      // Each session's word counts, sealed as ingestion stores them.
       const perSession = new Map<number, Record<string, number>>();
       for (const [session, word, count] of words) {
         perSession.set(session, { ...perSession.get(session), [word]: count });
@@ -222,7 +223,7 @@ describe('tenancy of enterprise-scoped reads (PostgreSQL)', () => {
       for (const [session, counts] of perSession) {
         await t.rows(
           'UPDATE sessions SET word_counts = $2, counted_words = 1 WHERE session_id = $1',
-          [sessions[session], JSON.stringify(counts)],
+          [sessions[session], sealJson(cipher, counts)],
         );
       }
       // The day counts ingestion would have written, and one sealed cell per day and series, as
