@@ -640,7 +640,7 @@ async function existingSessionsSeed(client, keyHash, expected) {
                   AND status = 'completed')::int AS sessions,
               EXISTS (SELECT 1 FROM participants WHERE enterprise_id = $1
                          AND email_hash = $2) AS key_matches,
-              -- Seeded before transcripts were encrypted (plaintext JSON): seeded again.
+              -- Transcripts or features not sealed as the service stores them: seeded again.
               NOT EXISTS (SELECT 1 FROM sessions WHERE enterprise_id = $1
                              AND (transcript NOT LIKE 'v2.%' OR features NOT LIKE 'v2.%'
                                   OR shared_level IS DISTINCT FROM 5))

@@ -548,11 +548,11 @@ describe('Check-in pages', () => {
     });
 
     it.each([
-      // Stored raw before returnURL was normalised: redirected to the normalised form.
+      // Stored raw (written by hand): redirected to the normalised form.
       ['https://app.example.com/ü✓', 'https://app.example.com/%C3%BC%E2%9C%93'],
       ['https://app.example.com/€', 'https://app.example.com/%E2%82%AC'],
       ['https://app.example.com/é', 'https://app.example.com/%C3%A9'],
-      // Stored before a rule refused it: no redirect, a "your check-in is complete" page.
+      // One the rules refuse: no redirect, a "your check-in is complete" page.
       ['https://app.example.com/a\nb', null],
       ['https://app.example.com/done\r\nSet-Cookie: taken=1', null],
       ['https://198.18.0.1/done', null],
@@ -642,7 +642,7 @@ describe('Check-in pages', () => {
   describe('GET /participant/settings?token=…', () => {
     const settingsToken = async (checkin: Checkin) => {
       const { participant_id, group_id } = await member(checkin);
-      return t.app.get(LinkTokens).sign('settings', `${participant_id}:${group_id}`);
+      return t.app.get(LinkTokens).sign('settings', `${participant_id}:${group_id}`, Date.now(), 0);
     };
 
     it('shows and saves the privacy level and email preferences of one membership', async () => {
@@ -746,13 +746,13 @@ describe('Check-in pages', () => {
         '',
         '?token=',
         '?token=garbage',
-        `?token=${tokens.sign('settings', `${participant_id}:${group_id}`, Date.now() - dayAndAHour)}`,
+        `?token=${tokens.sign('settings', `${participant_id}:${group_id}`, Date.now() - dayAndAHour, 0)}`,
         `?token=${checkin.token}`,
-        `?token=${tokens.sign('settings', `${participant_id}:${other.groupID}`)}`,
-        `?token=${tokens.sign('settings', 'not-a-uuid:1')}`,
-        `?token=${tokens.sign('settings', `${participant_id}`)}`,
-        `?token=${tokens.sign('settings', `${participant_id}:99999999999999999999`)}`,
-        `?token=${tokens.sign('settings', `${participant_id}:${group_id}`)}&token=x`,
+        `?token=${tokens.sign('settings', `${participant_id}:${other.groupID}`, Date.now(), 0)}`,
+        `?token=${tokens.sign('settings', 'not-a-uuid:1', Date.now(), 0)}`,
+        `?token=${tokens.sign('settings', `${participant_id}`, Date.now(), 0)}`,
+        `?token=${tokens.sign('settings', `${participant_id}:99999999999999999999`, Date.now(), 0)}`,
+        `?token=${tokens.sign('settings', `${participant_id}:${group_id}`, Date.now(), 0)}&token=x`,
       ];
       for (const query of queries) {
         for (const [method, path] of [

@@ -2,8 +2,8 @@
  * Data at rest (docs/data-at-rest.md), end to end with the built service as real processes on one
  * database: transcripts never stored in clear, data keys and link secrets rotated by restarting
  * with a longer list (old data and links still work, new ones use the newest key), a removed key
- * retiring its links (the invalid-link page, never a 5xx), and transcripts stored before
- * encryption encrypted by the workers' pass.
+ * retiring its links (the invalid-link page, never a 5xx), and `data:reencrypt` moving everything
+ * to the newest key so that an older one can go.
  */
 import { shareAt } from './support/levels';
 import { randomBytes } from 'node:crypto';
@@ -200,33 +200,6 @@ describe('Data at rest (real processes, one database)', () => {
     await shareAt(db, 'everyone', 3);
     expect((await call('GET', `/sessions/${first.sessionID}`)).status).toBe(200);
     await shareAt(db, 'everyone', 4);
-  });
-
-  it('a transcript stored before encryption reads as before, and the workers encrypt it', async () => {
-    await service?.stop();
-    service = null;
-    const legacy = JSON.stringify([{ role: 'user', content: 'an old plaintext wombatline' }]);
-    // What the migration leaves of a jsonb transcript: its JSON text.
-    await db.query('UPDATE sessions SET transcript = $2::jsonb::text WHERE session_id = $1', [
-      second.sessionID,
-      legacy,
-    ]);
-    await start({
-      DATA_ENCRYPTION_KEYS: `k2:${K2},k1:${K1}`,
-      CHECKIN_TOKEN_SECRETS: `k2:${S2}`,
-      RUN_WORKERS: 'true',
-    });
-    const deadline = Date.now() + 10_000;
-    while ((await storedTranscript(second.sessionID)).startsWith('[')) {
-      if (Date.now() > deadline) throw new Error('the plaintext transcript was not encrypted');
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    expect(await storedTranscript(second.sessionID)).toMatch(/^v2\.k2\./);
-    const rows = await db.query<{ row: string }>('SELECT s::text AS row FROM sessions s');
-    expect(rows.rows.map((row) => row.row).join('\n')).not.toMatch(/wombatline|quokka/);
-    expect((await call('GET', `/sessions/${second.sessionID}`)).body).toMatchObject({
-      transcript: [{ role: 'user', content: 'an old plaintext wombatline' }],
-    });
   });
 
   it('data:reencrypt moves everything to k2; then k1 can be removed and every session reads', async () => {

@@ -204,8 +204,8 @@ describe('Result ingestion', () => {
     }
     // (A bucket holding only the session itself is exact either way: ½ of 1.)
     expect(approximated).toBeGreaterThan(0);
-    // The histograms equal a recount of the exact values through the SQL bucket function (which
-    // the migration uses), and the exact values what was posted.
+    // The histograms equal a recount of the exact values through the SQL bucket function (the
+    // schema's feature_bucket), and the exact values what was posted.
     const values = await t.db.query<{ name: string; value: number; count: number }>(
       'SELECT name, value, count FROM group_feature_values WHERE group_id = $1',
       [fresh.groupID],

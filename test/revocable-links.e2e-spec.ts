@@ -145,18 +145,10 @@ describe('Revocable links', () => {
     const nightLink = path(
       links.settingsUrl({ participantId: me.id, groupId: night.groupID, linkVersion: 0 }),
     );
-    // Links minted before link versions existed (no version claim) work until a sign-out.
-    const legacy = `/participant/settings?token=${t.app
-      .get(LinkTokens)
-      .sign('settings', `${me.id}:${day.groupID}`)}`;
-    const legacyUnsubscribe = `/participant/unsubscribe?token=${t.app
-      .get(LinkTokens)
-      .sign('unsubscribe', `${me.id}:privacyRequest`)}`;
-    for (const link of [fromMail.settings, nightLink, legacy]) {
+    for (const link of [fromMail.settings, nightLink]) {
       expect((await get(link)).status).toBe(200);
     }
     expect((await get(fromMail.unsubscribe)).status).toBe(200);
-    expect((await get(legacyUnsubscribe)).status).toBe(200);
 
     // The participant, in their own browser, signs out from the page the mail opened.
     const mine = new PageBrowser();
@@ -177,13 +169,9 @@ describe('Revocable links', () => {
     expect(freshPage.status).toBe(200);
     expect(freshPage.html).toContain(SAVED_MESSAGES['signed-out']);
 
-    // Every earlier link is dead, whichever group or era it was minted for.
+    // Every earlier link is dead, whichever group it was minted for.
     await expectRevoked(fromMail, { id: me.id, groupId: day.groupID });
     await expectRevoked({ settings: nightLink }, { id: me.id, groupId: night.groupID });
-    await expectRevoked(
-      { settings: legacy, unsubscribe: legacyUnsubscribe },
-      { id: me.id, groupId: day.groupID },
-    );
 
     // The fresh link works in this browser (its binding moved), and is refused in another.
     const freshSettings = fresh.replace('&saved=signed-out', '');

@@ -21,9 +21,9 @@ import {
   duration,
   durationList,
   integer,
-  LEGACY_KEY_ID,
   parseDurations,
   sender,
+  SINGLE_KEY_ID,
   tokenSecretList,
   trustProxy,
   url,
@@ -38,7 +38,7 @@ import {
   type Settings,
 } from './variable';
 
-export { KEY_ID_PATTERN, LEGACY_KEY_ID } from './validators';
+export { KEY_ID_PATTERN, SINGLE_KEY_ID } from './validators';
 
 /** The sections of docs/configuration.md and .env.example, in order. */
 export const GROUPS = {
@@ -411,7 +411,7 @@ const DECLARATIONS = {
       }),
       single: DATA_ENCRYPTION_KEY,
     },
-    ({ listed, single }) => [...(listed ?? []), { id: LEGACY_KEY_ID, key: single }],
+    ({ listed, single }) => [...(listed ?? []), { id: SINGLE_KEY_ID, key: single }],
   ),
   checkin: {
     /**
@@ -448,7 +448,7 @@ const DECLARATIONS = {
       },
       ({ single, listed }) => [
         ...(listed ?? []),
-        ...(single !== null ? [{ id: LEGACY_KEY_ID, secret: single }] : []),
+        ...(single !== null ? [{ id: SINGLE_KEY_ID, secret: single }] : []),
       ],
     ),
     tokenTtlHours: variable({

@@ -77,11 +77,11 @@ export const dataKey = () =>
     .transform((value) => secretBytes(value) as Buffer);
 
 /**
- * The key id of `DATA_ENCRYPTION_KEY` and `CHECKIN_TOKEN_SECRET`: what they signed or sealed
- * before key ids existed (`v1.` ciphertexts, two-part tokens) and since, while no list is set.
- * Reserved: the lists cannot name it.
+ * The key id of the single keys, `DATA_ENCRYPTION_KEY` and `CHECKIN_TOKEN_SECRET`: what they seal
+ * or sign while no list is set, and what still reads under them once a list is added. Reserved:
+ * the lists cannot name it.
  */
-export const LEGACY_KEY_ID = 'k0';
+export const SINGLE_KEY_ID = 'k0';
 
 /** A key id: short, and free of the separators of ciphertexts (`.`), lists (`,`, `:`). */
 export const KEY_ID_PATTERN = /^[A-Za-z0-9_-]{1,16}$/;
@@ -116,8 +116,8 @@ function keyList(kind: 'data' | 'token', validSecret: (secret: string) => boolea
           fail(
             `must be a comma-separated list of id:secret, newest first, with ids of 1 to 16 letters, digits, _ or - (${where} has no valid key id)`,
           );
-        } else if (id === LEGACY_KEY_ID) {
-          fail(`must not use the key id ${LEGACY_KEY_ID}, which names the single key (${where})`);
+        } else if (id === SINGLE_KEY_ID) {
+          fail(`must not use the key id ${SINGLE_KEY_ID}, which names the single key (${where})`);
         } else if (seen.has(id)) {
           fail(`names the key id ${id} twice`);
         } else if (!validSecret(secret)) {

@@ -3,21 +3,19 @@ import { Database, Sql } from '../database/database';
 
 /**
  * A column holding ciphertexts of the data keys, with its table's primary key (one column, or an
- * expression naming each row once) and whether values from before encryption may still be there
- * as JSON text (encrypted on the way).
+ * expression naming each row once).
  */
 export interface SealedColumn {
   table: string;
   key: string;
   column: string;
-  mayHoldPlaintextJson?: boolean;
 }
 
 /** Every column encrypted with the data keys (docs/data-at-rest.md). */
 export const SEALED_COLUMNS: readonly SealedColumn[] = [
-  { table: 'sessions', key: 'session_id', column: 'transcript', mayHoldPlaintextJson: true },
-  { table: 'sessions', key: 'session_id', column: 'features', mayHoldPlaintextJson: true },
-  { table: 'sessions', key: 'session_id', column: 'word_counts', mayHoldPlaintextJson: true },
+  { table: 'sessions', key: 'session_id', column: 'transcript' },
+  { table: 'sessions', key: 'session_id', column: 'features' },
+  { table: 'sessions', key: 'session_id', column: 'word_counts' },
   { table: 'participants', key: 'id', column: 'email_ciphertext' },
   { table: 'events', key: 'id', column: 'encrypted_pii' },
   { table: 'webhook_endpoints', key: 'id', column: 'secret_ciphertext' },
@@ -29,16 +27,12 @@ export const SEALED_COLUMNS: readonly SealedColumn[] = [
     table: 'idempotency_keys',
     key: `enterprise_id::text || '/' || key`,
     column: 'response_ciphertext',
-    mayHoldPlaintextJson: true,
   },
 ];
 
-/** The key id a stored value names: `k0` for `v1.`, `plaintext` for a transcript from before. */
+/** The key id a stored value names (`unknown`: not a ciphertext of ours). */
 const KEY_ID_OF = (column: string) =>
-  `CASE WHEN ${column} LIKE 'v1.%' THEN 'k0'
-        WHEN ${column} LIKE 'v2.%' THEN split_part(${column}, '.', 2)
-        WHEN ${column} LIKE '[%' OR ${column} LIKE '{%' THEN 'plaintext'
-        ELSE 'unknown' END`;
+  `CASE WHEN ${column} LIKE 'v2.%' THEN split_part(${column}, '.', 2) ELSE 'unknown' END`;
 
 /**
  * The SQL of re-encryption under the newest data key (the operator's `data:reencrypt`), across

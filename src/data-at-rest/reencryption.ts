@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { PiiCipher, RetiredKeyError } from '../common/crypto/pii-cipher';
 import { Database } from '../database/database';
-import { isPlaintextJson } from '../sessions/transcript-codec';
 import { ReencryptionRepository, SEALED_COLUMNS, SealedColumn } from './reencryption.repository';
 
 const BATCH = 500;
@@ -19,11 +18,9 @@ export interface ReencryptionReport {
 
 /**
  * Re-encrypts every stored ciphertext (emails, transcripts, event personal data, webhook secrets,
- * captured sandbox mails, idempotent answers) under the newest data key, so an older key can then be removed from
- * DATA_ENCRYPTION_KEYS without losing anything: the last step of a rotation
- * (docs/data-at-rest.md). Transcripts, features, word counts and idempotent answers stored before
- * encryption are encrypted on the way. Idempotent; safe beside
- * running processes (rows are locked while rewritten, and anything written meanwhile already uses
+ * captured sandbox mails, idempotent answers) under the newest data key, so an older key can then
+ * be removed from DATA_ENCRYPTION_KEYS without losing anything: the last step of a rotation
+ * (docs/data-at-rest.md). Idempotent; safe beside running processes (rows are locked while rewritten, and anything written meanwhile already uses
  * the newest key).
  */
 @Injectable()
@@ -68,7 +65,7 @@ export class Reencryption {
           );
           const rewritten: { key: string; value: string }[] = [];
           for (const row of rows) {
-            const plaintext = this.open(target, row.value);
+            const plaintext = this.open(row.value);
             if (plaintext === null) totals.unreadable += 1;
             else rewritten.push({ key: row.key, value: this.cipher.encrypt(plaintext) });
           }
@@ -83,8 +80,7 @@ export class Reencryption {
   }
 
   /** The plaintext of a stored value; null when its key is no longer configured. */
-  private open(target: SealedColumn, value: string): string | null {
-    if (target.mayHoldPlaintextJson && isPlaintextJson(value)) return value;
+  private open(value: string): string | null {
     try {
       return this.cipher.decrypt(value);
     } catch (error) {

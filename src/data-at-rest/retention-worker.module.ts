@@ -4,15 +4,13 @@ import { MetricRollupsModule } from '../metrics/rollups/metric-rollups.module';
 import { EventsModule } from '../webhooks/events/events.module';
 import { RetentionSweeper } from './retention.sweeper';
 import { SessionRetention } from './session-retention';
-import { TranscriptEncryption } from './transcript-encryption';
 
 /**
- * Data at rest, worker side: the encryption pass over transcripts stored before encryption and
- * the retention sweeps (RetentionSweeper). Imported by the worker process, and by the API process
+ * Data at rest, worker side: the retention sweeps (RetentionSweeper). Imported by the worker process, and by the API process
  * only with RUN_WORKERS=true. It serves no HTTP route and consumes no queue.
  */
 @Module({
   imports: [SessionRecordsModule, EventsModule, MetricRollupsModule],
-  providers: [TranscriptEncryption, SessionRetention, RetentionSweeper],
+  providers: [SessionRetention, RetentionSweeper],
 })
 export class RetentionWorkerModule {}

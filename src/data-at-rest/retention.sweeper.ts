@@ -10,7 +10,6 @@ import { APP_CONFIG } from '../config/config.module';
 import { IdempotencyRepository } from '../sessions/idempotency.repository';
 import { EventsRepository } from '../webhooks/events/events.repository';
 import { SessionRetention } from './session-retention';
-import { TranscriptEncryption } from './transcript-encryption';
 
 /** Rows per statement: every statement of a sweep is bounded. */
 export const RETENTION_BATCH = 1_000;
@@ -18,21 +17,20 @@ const DAY_MS = 86_400_000;
 
 /** What one sweep did, per step (rows). */
 export interface SweepReport {
-  transcriptsEncrypted: number;
   transcriptsRemoved: number;
   idempotencyRecordsDeleted: number;
   eventPiiCleared: number;
 }
 
 /**
- * Data at rest, in every worker (docs/data-at-rest.md): at start-up and every RETENTION_SWEEP_INTERVAL_MS,
- * encrypt any transcript still in plaintext, then remove transcripts and features of sessions
- * completed more than TRANSCRIPT_RETENTION_DAYS ago (0: never), idempotency records after 24 h,
- * and events' personal data once all their deliveries are final — each through its table's owner
-(SessionRetention, IdempotencyRepository, EventsRepository). Each step runs bounded batches
- * until one comes back short; sweeps in one process never overlap, and two workers sweeping at
- * once take disjoint rows (SKIP LOCKED). Email logs need no sweep: they never store the SMTP
- * server's text (mailer.ts `smtpFailureCode`).
+ * Data at rest, in every worker (docs/data-at-rest.md): at start-up and every
+ * RETENTION_SWEEP_INTERVAL_MS, remove transcripts and features of sessions completed more than
+ * TRANSCRIPT_RETENTION_DAYS ago (0: never), idempotency records after 24 h, and events' personal
+ * data once all their deliveries are final — each through its table's owner (SessionRetention,
+ * IdempotencyRepository, EventsRepository). Each step runs bounded batches until one comes back
+ * short; sweeps in one process never overlap, and two workers sweeping at once take disjoint rows
+ * (SKIP LOCKED). Email logs need no sweep: they never store the SMTP server's text (mailer.ts
+ * `smtpFailureCode`).
  */
 @Injectable()
 export class RetentionSweeper implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -45,7 +43,6 @@ export class RetentionSweeper implements OnApplicationBootstrap, BeforeApplicati
     private readonly sessionRetention: SessionRetention,
     private readonly idempotency: IdempotencyRepository,
     private readonly events: EventsRepository,
-    private readonly transcripts: TranscriptEncryption,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -76,9 +73,6 @@ export class RetentionSweeper implements OnApplicationBootstrap, BeforeApplicati
 
   private async sweepOnce(): Promise<SweepReport> {
     const report = emptyReport();
-    report.transcriptsEncrypted = await this.drain(() =>
-      this.transcripts.encryptBatch(RETENTION_BATCH),
-    );
     const days = this.config.retention.transcriptDays;
     if (days > 0) {
       const completedBefore = new Date(Date.now() - days * DAY_MS);
@@ -109,7 +103,6 @@ export class RetentionSweeper implements OnApplicationBootstrap, BeforeApplicati
 }
 
 const emptyReport = (): SweepReport => ({
-  transcriptsEncrypted: 0,
   transcriptsRemoved: 0,
   idempotencyRecordsDeleted: 0,
   eventPiiCleared: 0,

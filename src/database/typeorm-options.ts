@@ -45,6 +45,10 @@ export function buildDataSourceOptions(
     migrationsTableName: 'typeorm_migrations',
     migrationsTransactionMode: 'each',
     synchronize: false,
+    // The schema is the migrations' alone: TypeORM would otherwise create the uuid-ossp extension
+    // at every connection for the entities' uuid keys, which use PostgreSQL's own
+    // gen_random_uuid().
+    installExtensions: false,
     logging: false,
     extra: {
       max: overrides.poolSize ?? config.database.poolSize,

@@ -290,7 +290,6 @@ export class MetricsRepository {
   private groupCells(scope: MetricScope & { kind: 'group' }, series: CohortSeries): string {
     return `FROM (SELECT id, last_day FROM cohort_cells
                    WHERE group_id = ${ownerIn(scope)} AND series = '${series}'
-                     AND participants IS NOT NULL
                      AND ($3::date IS NULL OR last_day >= $3::date)
                      AND ($4::date IS NULL OR last_day <= $4::date)) c`;
   }

@@ -97,9 +97,8 @@ export class BrowserBinding {
   /**
    * Whether this browser holds the link. Only a minted value can hold one (bind() mints), so a
    * planted value is never 'here', and a replaced one holds nothing any more (what it held
-   * moved). On an https host the plain cookie still counts here, for links bound before
-   * `__Host-` (it is never adopted for new ones). A browser refused here that brings a replaced
-   * identity is logged and counted.
+   * moved). On an https host only the `__Host-` cookie counts. A browser refused here that brings
+   * a replaced identity is logged and counted.
    */
   async state(link: string, browser: Browser): Promise<Binding> {
     const holder = await this.bindings.holderOf(link);
@@ -113,14 +112,13 @@ export class BrowserBinding {
   }
 
   /**
-   * The identities (SHA-256 of cookie values) this browser holds links under: its own cookie, and
-   * on an https host also the plain one of links bound before `__Host-`. A planted value holds no
-   * link (only minted values are bound), so it matches nothing.
+   * The identities (SHA-256 of cookie values) this browser holds links under: its own cookie
+   * (this host's name), or none. A planted value holds no link (only minted values are bound), so
+   * it matches nothing.
    */
   identities(browser: Browser): string[] {
-    const values =
-      browser === null ? [] : this.secure ? [browser.host, browser.plain] : [browser.plain];
-    return values.filter((value) => value !== null).map((value) => sha256Hex(value));
+    const own = this.ownValue(browser);
+    return own === null ? [] : [sha256Hex(own)];
   }
 
   /** The identity (SHA-256) holding a link; null while it is unbound. */

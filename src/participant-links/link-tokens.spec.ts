@@ -1,4 +1,3 @@
-import { createHmac } from 'node:crypto';
 import { loadConfig } from '../config/config';
 import { LinkTokens } from './link-tokens';
 
@@ -44,25 +43,30 @@ describe('LinkTokens', () => {
   it('links in emails (settings, unsubscribe) live EMAIL_LINK_TTL_DAYS (14 by default), not a day', () => {
     const issuedAt = Date.UTC(2026, 0, 1);
     const day = 24 * 3600_000;
-    const token = tokens.sign('settings', 'p:1', issuedAt);
+    const token = tokens.sign('settings', 'p:1', issuedAt, 0);
     expect(tokens.verify('settings', token, issuedAt + 25 * 3600_000)).toBe('p:1');
     expect(tokens.verify('settings', token, issuedAt + 14 * day - 1000)).toBe('p:1');
     expect(tokens.verify('settings', token, issuedAt + 14 * day)).toBeNull();
-    const unsubscribe = tokens.sign('unsubscribe', 'p:checkinReminder', issuedAt);
+    const unsubscribe = tokens.sign('unsubscribe', 'p:checkinReminder:1', issuedAt, 0);
     expect(tokens.verify('unsubscribe', unsubscribe, issuedAt + 13 * day)).toBe(
-      'p:checkinReminder',
+      'p:checkinReminder:1',
     );
     expect(tokens.verify('unsubscribe', unsubscribe, issuedAt + 14 * day)).toBeNull();
     expect(tokens.verify('settings', unsubscribe, issuedAt)).toBeNull();
   });
 
-  it('carries the link version it was signed with; links without one read as version 0', () => {
+  it('settings and unsubscribe links carry the link version they were signed with; check-in links none', () => {
     expect(tokens.verifyClaims('settings', tokens.sign('settings', 'p:1', undefined, 3))).toEqual({
       id: 'p:1',
       version: 3,
     });
-    expect(tokens.verifyClaims('settings', tokens.sign('settings', 'p:1'))).toEqual({
-      id: 'p:1',
+    expect(
+      tokens.verifyClaims('unsubscribe', tokens.sign('unsubscribe', 'p:x:1', undefined, 0)),
+    ).toEqual({ id: 'p:x:1', version: 0 });
+    expect(tokens.verifyClaims('settings', tokens.sign('settings', 'p:1'))).toBeNull();
+    expect(tokens.verifyClaims('unsubscribe', tokens.sign('unsubscribe', 'p:x:1'))).toBeNull();
+    expect(tokens.verifyClaims('checkin', tokens.sign('checkin', 'ses_a'))).toEqual({
+      id: 'ses_a',
       version: 0,
     });
   });
@@ -88,35 +92,29 @@ describe('LinkTokens', () => {
     });
 
     it('verifies an older key while it is configured; a removed key retires its links', () => {
-      const underK1 = k1Only.sign('settings', 'p:1');
+      const underK1 = k1Only.sign('settings', 'p:1', undefined, 0);
       expect(k2k1.verify('settings', underK1)).toBe('p:1');
       expect(k2Only.verify('settings', underK1)).toBeNull();
-      expect(k2Only.verify('settings', k2k1.sign('settings', 'p:1'))).toBe('p:1');
+      expect(k2Only.verify('settings', k2k1.sign('settings', 'p:1', undefined, 0))).toBe('p:1');
     });
 
-    it('a link from before key ids (claims.signature) verifies with CHECKIN_TOKEN_SECRET as k0', () => {
-      const legacySecret = secret('L');
-      const claims = Buffer.from(
-        JSON.stringify({ p: 'c', id: 'ses_old', exp: Math.floor(Date.now() / 1000) + 3600 }),
-      ).toString('base64url');
-      const legacy = `${claims}.${createHmac('sha256', legacySecret).update(claims).digest('base64url')}`;
-      const withLegacy = new LinkTokens(
+    it('k0 is CHECKIN_TOKEN_SECRET: its links verify while it is set beside a list', () => {
+      const single = secret('S');
+      const underK0 = new LinkTokens(
+        loadConfig({ NODE_ENV: 'test', CHECKIN_TOKEN_SECRET: single }),
+      ).sign('checkin', 'ses_a');
+      expect(underK0).toMatch(/^k0\./);
+      const both = new LinkTokens(
         loadConfig({
           NODE_ENV: 'test',
-          CHECKIN_TOKEN_SECRET: legacySecret,
+          CHECKIN_TOKEN_SECRET: single,
           CHECKIN_TOKEN_SECRETS: `k1:${secret('1')}`,
         }),
       );
-      expect(withLegacy.verify('checkin', legacy)).toBe('ses_old');
-      expect(withLegacy.sign('checkin', 'ses_new')).toMatch(/^k1\./);
-      expect(
-        new LinkTokens(loadConfig({ NODE_ENV: 'test', CHECKIN_TOKEN_SECRET: legacySecret })).verify(
-          'checkin',
-          legacy,
-        ),
-      ).toBe('ses_old');
-      // The list alone retires k0, and with it every link signed before key ids.
-      expect(k1Only.verify('checkin', legacy)).toBeNull();
+      expect(both.verify('checkin', underK0)).toBe('ses_a');
+      expect(both.sign('checkin', 'ses_b')).toMatch(/^k1\./);
+      // The list alone retires k0.
+      expect(k1Only.verify('checkin', underK0)).toBeNull();
     });
   });
 });

@@ -7,12 +7,11 @@
  *
  * Rotation (docs/data-at-rest.md): new links are signed with the newest secret (`CHECKIN_TOKEN_SECRETS`,
  * first entry); a link verifies while its key id is configured, so removing a key retires its
- * links (they read as invalid). Two-part tokens, `claims.HMAC`, were signed before key ids
- * existed, with CHECKIN_TOKEN_SECRET: they verify with key `k0` while it is configured.
+ * links (they read as invalid). `k0` is CHECKIN_TOKEN_SECRET.
  */
 import { Inject, Injectable } from '@nestjs/common';
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { LEGACY_KEY_ID, type AppConfig } from '../config/config';
+import type { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
 
 export type TokenPurpose = 'checkin' | 'settings' | 'unsubscribe';
@@ -25,15 +24,14 @@ interface Claims {
   id: string;
   /** expiry, seconds since the epoch */
   exp: number;
-  /** the membership's link version (settings, unsubscribe); absent on check-in links and on
-   * links from before versions, which read as 0 */
+  /** the membership's link version: on settings and unsubscribe links, never on check-in links */
   v?: number;
 }
 
 /** What a valid token names. */
 export interface VerifiedToken {
   id: string;
-  /** The link version it was signed with (0 when it carries none). */
+  /** The link version it was signed with (0 for a check-in link, which carries none). */
   version: number;
 }
 
@@ -76,13 +74,10 @@ export class LinkTokens {
   verifyClaims(purpose: TokenPurpose, token: string, now = Date.now()): VerifiedToken | null {
     if (typeof token !== 'string' || token.length > 1024) return null;
     const parts = token.split('.');
-    // Three parts: key id, claims, signature. Two: a link from before key ids (key k0).
-    if (parts.length !== 2 && parts.length !== 3) return null;
-    const [keyId, payload, signature] =
-      parts.length === 3 ? parts : [LEGACY_KEY_ID, parts[0], parts[1]];
+    if (parts.length !== 3) return null;
+    const [keyId, payload, signature] = parts;
     if (!keyId || !payload || !signature || !this.secrets.has(keyId)) return null;
-    const signed = parts.length === 3 ? `${keyId}.${payload}` : payload;
-    const expected = Buffer.from(this.mac(keyId, signed));
+    const expected = Buffer.from(this.mac(keyId, `${keyId}.${payload}`));
     const given = Buffer.from(signature);
     if (expected.length !== given.length || !timingSafeEqual(expected, given)) return null;
     let claims: Claims;
@@ -93,8 +88,10 @@ export class LinkTokens {
     }
     if (claims.p !== PURPOSE_CODE[purpose] || typeof claims.id !== 'string') return null;
     if (typeof claims.exp !== 'number' || claims.exp * 1000 <= now) return null;
-    const version = claims.v ?? 0;
-    if (!Number.isSafeInteger(version) || version < 0) return null;
+    // Settings and unsubscribe links carry their membership's link version; check-in links none.
+    if (purpose === 'checkin') return { id: claims.id, version: 0 };
+    const version = claims.v;
+    if (typeof version !== 'number' || !Number.isSafeInteger(version) || version < 0) return null;
     return { id: claims.id, version };
   }
 

@@ -19,16 +19,15 @@ export interface MembershipLink extends MembershipKey {
 export interface UnsubscribeTarget {
   participantId: string;
   emailType: string;
-  /** The membership whose mail carried the link, and its link version; null on links from
-   * before link versions (valid only while none of the participant's links was revoked). */
-  membership: { groupId: number; linkVersion: number } | null;
+  /** The membership whose mail carried the link, and the link version it was signed with. */
+  membership: { groupId: number; linkVersion: number };
 }
 
 /** A settings token names `<participant uuid>:<group id>`. */
 const MEMBERSHIP_ID =
   /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}):([1-9]\d{0,14})$/i;
-/** An unsubscribe token names `<participant uuid>:<email type>[:<group id>]`. */
-const UNSUBSCRIBE_ID = /^([0-9a-f-]{36}):([A-Za-z]+)(?::([1-9]\d{0,14}))?$/i;
+/** An unsubscribe token names `<participant uuid>:<email type>:<group id>`. */
+const UNSUBSCRIBE_ID = /^([0-9a-f-]{36}):([A-Za-z]+):([1-9]\d{0,14})$/i;
 
 /**
  * The participant's links, minted and read in one place: the check-in link (`redirectUrl` of
@@ -108,8 +107,7 @@ export class ParticipantLinks {
     return {
       participantId: match[1],
       emailType: match[2],
-      membership:
-        match[3] === undefined ? null : { groupId: Number(match[3]), linkVersion: claims.version },
+      membership: { groupId: Number(match[3]), linkVersion: claims.version },
     };
   }
 

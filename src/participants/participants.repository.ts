@@ -24,20 +24,16 @@ export const PREFERENCE_COLUMN: Record<EmailPreference, string> = {
 /** What an unsubscribe link names (ParticipantLinks.unsubscribeTargetOf). */
 export interface UnsubscribeLink {
   participantId: string;
-  /** The membership whose mail carried it, at the link version signed; null: a link from
-   * before link versions. */
-  membership: { groupId: number; linkVersion: number } | null;
+  /** The membership whose mail carried it, at the link version signed. */
+  membership: { groupId: number; linkVersion: number };
 }
 
 /**
- * An unsubscribe link is current while its membership's link version is the one it carries; a
- * link from before versions ($2 null) while none of the participant's links was ever revoked.
+ * An unsubscribe link is current while its membership's link version is the one it carries.
  * Parameters: $1 participant, $2 group, $3 version (see linkParameters); `p` is the participant.
  */
-const LINK_CURRENT = `CASE WHEN $2::bigint IS NULL
-    THEN NOT EXISTS (SELECT 1 FROM memberships m WHERE m.participant_id = p.id AND m.link_version > 0)
-    ELSE EXISTS (SELECT 1 FROM memberships m WHERE m.participant_id = p.id
-                    AND m.group_id = $2::bigint AND m.link_version = $3::integer) END`;
+const LINK_CURRENT = `EXISTS (SELECT 1 FROM memberships m WHERE m.participant_id = p.id
+    AND m.group_id = $2::bigint AND m.link_version = $3::integer)`;
 
 /** What an unsubscribe page shows of its participant. */
 export interface UnsubscribeTarget extends Pick<ParticipantEntity, 'language'> {
@@ -46,8 +42,8 @@ export interface UnsubscribeTarget extends Pick<ParticipantEntity, 'language'> {
 
 const linkParameters = ({ participantId, membership }: UnsubscribeLink) => [
   participantId,
-  membership?.groupId ?? null,
-  membership?.linkVersion ?? null,
+  membership.groupId,
+  membership.linkVersion,
 ];
 
 /** The participant an erasure is about, locked for its transaction. */

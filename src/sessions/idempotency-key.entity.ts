@@ -23,7 +23,7 @@ export class IdempotencyKeyEntity {
 
   /**
    * The first answer's JSON, encrypted with the data keys (it holds a live check-in link); null
-   * while the first request runs. Records from before encryption hold the JSON text itself.
+   * while the first request runs.
    */
   @Column({ name: 'response_ciphertext', type: 'text', nullable: true })
   responseCiphertext!: string | null;

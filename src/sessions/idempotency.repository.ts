@@ -20,16 +20,12 @@ const IDEMPOTENCY_RETENTION = "interval '24 hours'";
 export class IdempotencyRepository {
   constructor(private readonly db: Database) {}
 
-  /**
-   * Claims `key` for a request fingerprinted `requestHash`, or answers what its first use left.
-   * `alsoMatching`: another fingerprint the same request had when earlier records were written.
-   */
+  /** Claims `key` for a request fingerprinted `requestHash`, or answers what its first use left. */
   async claim(
     enterpriseId: string,
     key: string,
     requestHash: string,
     sql: Sql = this.db,
-    alsoMatching?: string,
   ): Promise<IdempotencyClaim> {
     await sql.rows(
       `DELETE FROM idempotency_keys
@@ -53,7 +49,7 @@ export class IdempotencyRepository {
     const matches =
       existing !== undefined &&
       existing.responseCiphertext !== null &&
-      (existing.requestHash === requestHash || existing.requestHash === alsoMatching);
+      existing.requestHash === requestHash;
     if (!matches) return { kind: 'mismatch' };
     return { kind: 'replay', sealedResponse: existing.responseCiphertext as string };
   }

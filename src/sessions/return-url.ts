@@ -9,8 +9,8 @@
  *
  * An accepted value is stored normalised, as `new URL(value).href`: pure ASCII (a host in
  * punycode, anything else beyond ASCII percent-encoded), so it always fits a `Location` header.
- * `/done` reads stored values through the same function, so rows written before normalisation
- * (or before a rule was added) can never make it fail.
+ * `/done` reads stored values through the same function, so a row these rules would not accept
+ * now (a rule added in a later release, a value written by hand) can never make it fail.
  */
 import { isIP } from 'node:net';
 import { isPublicAddress } from '../common/net/public-address';

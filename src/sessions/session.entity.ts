@@ -34,13 +34,6 @@ export interface TranscriptTurn {
 @Index('sessions_participant_created_idx', ['participantId', 'createdAt'])
 // The retention sweep's work list: completed sessions still holding a transcript, oldest first.
 @Index('sessions_transcript_retention_idx', ['completedAt'], { where: 'transcript IS NOT NULL' })
-// Transcripts still in plaintext (from before encryption), for the workers' encryption pass: empty
-// once it has run, so finding "none left" costs nothing and writes never add to it.
-@Index('sessions_plaintext_transcript_idx', ['sessionId'], { where: "transcript LIKE '[%'" })
-// Features and word counts still in plaintext (moved out of their tables before encryption).
-@Index('sessions_plaintext_details_idx', ['sessionId'], {
-  where: "((features LIKE '{%') OR (word_counts LIKE '{%'))",
-})
 // What the workers' reconciliation of the group comparisons reads (docs/checkin-flow.md): sessions
 // shared at level 5 whose features are not counted yet, and counted ones whose level went below
 // 5. Both are empty while every change goes through the participant's choices.

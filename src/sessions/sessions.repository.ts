@@ -32,14 +32,6 @@ export interface SessionFeatures {
   features: string;
 }
 
-/** Values of a session still in plaintext (null: not plaintext, nothing to do). */
-export interface PlaintextDetails {
-  sessionId: string;
-  transcript: string | null;
-  features: string | null;
-  wordCounts: string | null;
-}
-
 /** A completed session's result, as stored (the transcript sealed). */
 export interface StoredResult {
   completedAt: Date;
@@ -269,44 +261,6 @@ export class SessionsRepository {
       [participantId, groupId, browserHashes, exceptSessionId],
     );
     return row.n;
-  }
-
-  /**
-   * Up to `limit` sessions with a transcript, features or word counts still in plaintext (stored
-   * before encryption; each value null unless it is plaintext), locked for the caller's
-   * transaction; `FOR UPDATE SKIP LOCKED`, so two workers take disjoint rows.
-   */
-  async lockPlaintextDetails(limit: number, sql: Sql = this.db): Promise<PlaintextDetails[]> {
-    return sql.rows(
-      `SELECT session_id AS "sessionId",
-              CASE WHEN transcript LIKE '[%' THEN transcript END AS transcript,
-              CASE WHEN features LIKE '{%' THEN features END AS features,
-              CASE WHEN word_counts LIKE '{%' THEN word_counts END AS "wordCounts"
-         FROM sessions
-        WHERE transcript LIKE '[%' OR features LIKE '{%' OR word_counts LIKE '{%'
-        LIMIT $1
-        FOR UPDATE SKIP LOCKED`,
-      [limit],
-    );
-  }
-
-  /** Stores the sealed values of {@link lockPlaintextDetails}' rows (null: unchanged). */
-  async storeSealedDetails(sealed: PlaintextDetails[], sql: Sql = this.db): Promise<void> {
-    await sql.rows(
-      `UPDATE sessions s
-          SET transcript = coalesce(v.transcript, s.transcript),
-              features = coalesce(v.features, s.features),
-              word_counts = coalesce(v.word_counts, s.word_counts)
-         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[])
-              AS v(session_id, transcript, features, word_counts)
-        WHERE s.session_id = v.session_id`,
-      [
-        sealed.map((row) => row.sessionId),
-        sealed.map((row) => row.transcript),
-        sealed.map((row) => row.features),
-        sealed.map((row) => row.wordCounts),
-      ],
-    );
   }
 
   /**

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { normaliseEmail, PiiCipher } from '../common/crypto/pii-cipher';
-import { sameSecret, sha256Hex } from '../common/crypto/secrets';
+import { sameSecret } from '../common/crypto/secrets';
 import { ApiError } from '../common/errors/api-error';
 import {
   EXTERNAL_ID_PATTERN,
@@ -91,8 +91,6 @@ export class SessionsService {
           idempotencyKey,
           this.cipher.requestFingerprint(requestText),
           sql,
-          // Records written before 2026-11-26 hold a plain SHA-256 (gone after their 24 h).
-          sha256Hex(requestText),
         );
         if (claim.kind === 'replay') {
           return openJson<SessionCreatedDto>(this.cipher, claim.sealedResponse);

@@ -1,25 +1,19 @@
 /**
  * What one person said or measured, at rest (docs/data-at-rest.md): `sessions.transcript` (the
  * turns), `sessions.features` and `sessions.word_counts` hold their JSON encrypted with the data
- * keys (PiiCipher: AES-256-GCM, `v2.<key id>.…`). A value starting with `[` or `{` was written
- * before encryption (a migration turned it into its JSON text); it is read as it is until the
- * workers' encryption pass (TranscriptEncryption) encrypts it.
+ * keys (PiiCipher: AES-256-GCM, `v2.<key id>.…`); so does an idempotency record's answer.
  */
 import type { PiiCipher } from '../common/crypto/pii-cipher';
 import type { TranscriptTurn } from './session.entity';
-
-/** Whether a stored value is still the plaintext JSON of before encryption. */
-export const isPlaintextJson = (stored: string): boolean =>
-  stored.startsWith('[') || stored.startsWith('{');
 
 /** The stored form of a value: its JSON, encrypted under the newest data key. */
 export function sealJson(cipher: PiiCipher, value: unknown): string {
   return cipher.encrypt(JSON.stringify(value));
 }
 
-/** The value of a stored JSON (encrypted or, until the pass has run, plaintext). */
+/** The value of a stored JSON. */
 export function openJson<T>(cipher: PiiCipher, stored: string): T {
-  return JSON.parse(isPlaintextJson(stored) ? stored : cipher.decrypt(stored)) as T;
+  return JSON.parse(cipher.decrypt(stored)) as T;
 }
 
 /** The stored form of a transcript: its JSON, encrypted under the newest data key. */
@@ -27,7 +21,7 @@ export function sealTranscript(cipher: PiiCipher, turns: readonly TranscriptTurn
   return cipher.encrypt(JSON.stringify(turns.map(({ role, content }) => ({ role, content }))));
 }
 
-/** The turns of a stored transcript (encrypted or, until the pass has run, plaintext). */
+/** The turns of a stored transcript. */
 export function openTranscript(cipher: PiiCipher, stored: string): TranscriptTurn[] {
   return openJson<TranscriptTurn[]>(cipher, stored);
 }

@@ -21,12 +21,6 @@ export const DELIVERY_ERRORS = [
 
 export type DeliveryError = (typeof DELIVERY_ERRORS)[number];
 
-const KNOWN: ReadonlySet<string> = new Set(DELIVERY_ERRORS);
-
-export function isDeliveryError(text: string): text is DeliveryError {
-  return KNOWN.has(text);
-}
-
 /** getaddrinfo's failures (dns.lookup, which every request resolves through). */
 const DNS_CODES = new Set([
   'ENOTFOUND',
@@ -80,17 +74,6 @@ export function deliveryErrorFor(
   // EHOSTUNREACH, ENETUNREACH, EADDRNOTAVAIL, … : the socket never connected.
   if (/^E[A-Z]+$/.test(code) || typeof syscall === 'string') return 'connection failed';
   return 'internal error';
-}
-
-/**
- * What the API answers for a stored text: the text itself when it is one of the set. Older
- * texts were rewritten by migration 1765800000000-GenericDeliveryErrors; a text that is still
- * not one (written by a worker of an older release during a rolling deploy) is answered as
- * `connection failed`, never as stored.
- */
-export function shownDeliveryError(stored: string | null): DeliveryError | null {
-  if (stored === null) return null;
-  return isDeliveryError(stored) ? stored : 'connection failed';
 }
 
 /**

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../database/database';
 import { columnsOf, RowOf } from '../database/entity-columns';
+import type { DeliveryError } from './delivery-errors';
 import { DELIVERIES_CHANNEL } from './events/events';
 import { WebhookDeliveryEntity } from './webhook-delivery.entity';
 import { EndpointStatus, WebhookEndpointEntity } from './webhook-endpoint.entity';
@@ -26,7 +27,8 @@ export type DeliveryRecord = Pick<
     startedAt: string;
     durationMs: number;
     statusCode: number | null;
-    error: string | null;
+    /** Only ever a fixed text (delivery-errors.ts): the worker stores nothing else. */
+    error: DeliveryError | null;
   }[];
 };
 

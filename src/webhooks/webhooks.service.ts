@@ -18,7 +18,6 @@ import {
   WebhookDto,
   WebhookWithSecretDto,
 } from './dto/webhook.dto';
-import { shownDeliveryError } from './delivery-errors';
 import { isAllowedWebhookUrl } from './safe-http';
 import { newWebhookSecret } from './webhook-signer';
 import { REPLAY_MAX_EVENTS, WebhookErrors } from './webhooks.errors';
@@ -158,7 +157,6 @@ export class WebhooksService {
       attemptLog: delivery.attemptLog.map((attempt) => ({
         ...attempt,
         startedAt: new Date(attempt.startedAt).toISOString(),
-        error: shownDeliveryError(attempt.error),
       })),
     }));
   }

@@ -428,8 +428,10 @@ describe('Schema fuzz', () => {
       fc.constantFrom(...people.flatMap((person) => [person.checkin, person.settings])),
       fc.constantFrom(...people.flatMap((person) => person.unsubscribe)),
       fc.constant(tokens.sign('checkin', 'ses_AAAAAAAAAAAAAAAAAAAAAAAA')),
-      fc.constant(tokens.sign('settings', '00000000-0000-0000-0000-000000000000:1')),
-      fc.constant(tokens.sign('unsubscribe', '00000000-0000-0000-0000-000000000000:nope')),
+      fc.constant(tokens.sign('settings', '00000000-0000-0000-0000-000000000000:1', Date.now(), 0)),
+      fc.constant(
+        tokens.sign('unsubscribe', '00000000-0000-0000-0000-000000000000:nope:1', Date.now(), 0),
+      ),
       fc.constant(tokens.sign('checkin', 'ses_AAAAAAAAAAAAAAAAAAAAAAAB', Date.now() - 86_400_000)),
       nasty,
     );

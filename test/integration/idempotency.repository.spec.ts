@@ -130,16 +130,6 @@ describe('IdempotencyRepository (PostgreSQL)', () => {
     expect(await storedText(enterpriseId, key)).toBe(sealed({ enterprise: 'a' }).sealedResponse);
   });
 
-  it('matches a record written under the earlier fingerprint of the same request', async () => {
-    const key = newKey();
-    await repo.claim(enterpriseId, key, 'sha256-of-request');
-    await repo.complete(enterpriseId, key, sealed({ legacy: true }));
-    expect(await repo.claim(enterpriseId, key, 'hmac-of-request')).toEqual({ kind: 'mismatch' });
-    expect(
-      await repo.claim(enterpriseId, key, 'hmac-of-request', t.db, 'sha256-of-request'),
-    ).toEqual({ kind: 'replay', sealedResponse: sealed({ legacy: true }).sealedResponse });
-  });
-
   it("forgets the records whose answer names an erased participant, that enterprise's only", async () => {
     const [mine, theirs, anothers] = [newKey(), newKey(), newKey()];
     const erased = `ok_${'ef'.repeat(24)}`;

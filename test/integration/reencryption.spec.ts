@@ -1,24 +1,13 @@
 /**
  * Re-encryption under the newest data key (CLI `data:reencrypt`) against real PostgreSQL: every
- * sealed column, older and legacy keys rewritten, plaintext transcripts encrypted, values under a
- * key no longer configured left alone and counted, batches past the first.
+ * sealed column, values under older keys (`k0` = DATA_ENCRYPTION_KEY, `k1`) rewritten, values
+ * under a key no longer configured left alone and counted, batches past the first.
  */
-import { createCipheriv, hkdfSync, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { PiiCipher } from '../../src/common/crypto/pii-cipher';
 import { Reencryption } from '../../src/data-at-rest/reencryption';
 import { ReencryptionRepository } from '../../src/data-at-rest/reencryption.repository';
 import { TestDatabase } from './support';
-
-/** A `v1.` ciphertext, as written before key ids, under the root key. */
-function legacyV1(rootKey: Buffer, plaintext: string): string {
-  const key = Buffer.from(
-    hkdfSync('sha256', rootKey, Buffer.alloc(0), 'checkin/pii-encryption/v1', 32),
-  );
-  const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', key, iv);
-  const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-  return `v1.${Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64url')}`;
-}
 
 describe('Re-encryption under the newest data key (PostgreSQL)', () => {
   let t: TestDatabase;
@@ -33,12 +22,13 @@ describe('Re-encryption under the newest data key (PostgreSQL)', () => {
   afterAll(() => t.close());
 
   it('rewrites every sealed column under the newest key; a retired key is left and counted', async () => {
+    const underK0 = new PiiCipher(root);
     const underK1 = new PiiCipher(root, [k1]);
     const underK9 = new PiiCipher(root, [k9]);
     const enterpriseId = await t.enterprise();
     const groupId = await t.group(enterpriseId);
     const emails = [
-      legacyV1(root, 'old@example.com'),
+      underK0.encrypt('old@example.com'),
       underK1.encrypt('k1@example.com'),
       underK9.encrypt('retired@example.com'),
     ];
@@ -52,16 +42,17 @@ describe('Re-encryption under the newest data key (PostgreSQL)', () => {
     const session = await t.session(enterpriseId, participants[0], groupId, {
       completedAt: new Date().toISOString(),
     });
-    await t.rows(`UPDATE sessions SET transcript = '[{"role": "user", "content": "hi"}]'`);
-    // Features in plaintext (from before encryption), word counts under k1.
-    await t.rows(`UPDATE sessions SET features = '{"pitch": 0.8}', word_counts = $1`, [
+    // The transcript and features under k0, the word counts under k1.
+    await t.rows(`UPDATE sessions SET transcript = $1, features = $2, word_counts = $3`, [
+      underK0.encrypt('[{"role":"user","content":"hi"}]'),
+      underK0.encrypt('{"pitch":0.8}'),
       underK1.encrypt('{"hi":1}'),
     ]);
     const event = await t.event(enterpriseId, groupId, {
       encryptedPii: underK1.encrypt('{"email":"old@example.com"}'),
     });
     const endpoint = await t.endpoint(enterpriseId, groupId, {
-      secretCiphertext: legacyV1(root, 'whsec_old'),
+      secretCiphertext: underK0.encrypt('whsec_old'),
     });
     const mail = await t.email(participants[0], groupId, { status: 'sent' });
     await t.rows(
@@ -69,12 +60,12 @@ describe('Re-encryption under the newest data key (PostgreSQL)', () => {
        VALUES ($1, $2, 'Subject', $3)`,
       [mail, enterpriseId, underK1.encrypt('Your settings: https://…')],
     );
-    // Idempotent answers: one from before encryption (JSON text), two under k1, the same key in
-    // two enterprises (the primary key is the pair).
+    // Idempotent answers: one under k0, two under k1, the same key in two enterprises (the
+    // primary key is the pair).
     const otherEnterpriseId = await t.enterprise();
     const answer = '{"redirectUrl":"https://checkin.example.com/checkin/live"}';
     for (const [enterprise, key, stored] of [
-      [enterpriseId, 'retry-1', answer],
+      [enterpriseId, 'retry-1', underK0.encrypt(answer)],
       [enterpriseId, 'retry-2', underK1.encrypt(answer)],
       [otherEnterpriseId, 'retry-1', underK1.encrypt(answer)],
     ]) {

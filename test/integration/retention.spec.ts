@@ -1,13 +1,10 @@
 /**
  * Data at rest against real PostgreSQL: the retention sweeps (exactly which rows go and which
- * stay, at the boundary; bounded batches; two sweepers at once) and the encryption pass over
- * transcripts stored before encryption.
+ * stay, at the boundary; bounded batches; two sweepers at once).
  */
 import { randomBytes } from 'node:crypto';
-import { EMAIL_ERROR_CODES } from '../../migrations/1764550800000-DataAtRest';
 import { PiiCipher } from '../../src/common/crypto/pii-cipher';
 import { SessionRetention } from '../../src/data-at-rest/session-retention';
-import { TranscriptEncryption } from '../../src/data-at-rest/transcript-encryption';
 import type { Database } from '../../src/database/database';
 import { MetricRollupsRepository } from '../../src/metrics/rollups/metric-rollups.repository';
 import { SharedFeatures } from '../../src/metrics/rollups/shared-features';
@@ -30,7 +27,6 @@ const TURNS = [
 describe('Retention and encryption at rest (PostgreSQL)', () => {
   let t: TestDatabase;
   // Retention's statements, each in its table's owner (docs/design.md, "Table ownership").
-  let sessions: SessionsRepository;
   let retention: SessionRetention;
   let idempotency: IdempotencyRepository;
   let events: EventsRepository;
@@ -41,7 +37,6 @@ describe('Retention and encryption at rest (PostgreSQL)', () => {
 
   beforeAll(async () => {
     t = await TestDatabase.create();
-    sessions = new SessionsRepository(t.db);
     retention = retentionOn(t.db);
     idempotency = new IdempotencyRepository(t.db);
     events = new EventsRepository(t.db, cipher);
@@ -113,8 +108,9 @@ describe('Retention and encryption at rest (PostgreSQL)', () => {
       await t.rows(
         `WITH cell AS (
            INSERT INTO cohort_cells
-                  (group_id, series, first_day, last_day, sessions, hidden_participants, floor)
-           VALUES ($1, 'words', '2025-01-01', '2025-01-01', 3, 3, 3) RETURNING id)
+                  (group_id, series, first_day, last_day, sessions, hidden_participants, floor,
+                   participants, epsilon)
+           VALUES ($1, 'words', '2025-01-01', '2025-01-01', 3, 3, 3, 3, 1) RETURNING id)
          INSERT INTO cohort_cell_words (cell_id, word, count) SELECT id, 'tired', 3 FROM cell`,
         [groupId],
       );
@@ -228,83 +224,6 @@ describe('Retention and encryption at rest (PostgreSQL)', () => {
       ]);
       expect(await events.clearDeliveredPii(1_000)).toBe(1);
       expect(await events.clearDeliveredPii(1_000)).toBe(0);
-    });
-  });
-
-  describe('email logs (the migration)', () => {
-    it('turns stored SMTP texts into their status code, keeping our own words', async () => {
-      const texts = [
-        "Can't send mail - all recipients were rejected: 550 5.1.1 <ana@example.com>: no such user",
-        '421 4.7.0 try again later, bob@example.com',
-        'Connection closed unexpectedly (to carol@example.com)',
-        'preference turned off',
-        'smtp 451',
-        null,
-      ];
-      const ids = [];
-      for (const text of texts) {
-        const id = await t.email(participantId, groupId, { status: 'failed' });
-        await t.rows('UPDATE email_messages SET error = $2 WHERE id = $1', [id, text]);
-        ids.push(id);
-      }
-      await t.rows(EMAIL_ERROR_CODES);
-      const errors = [];
-      for (const id of ids) errors.push((await t.emailRow(id)).error);
-      expect(errors).toEqual([
-        'smtp 550',
-        'smtp 421',
-        'error',
-        'preference turned off',
-        'smtp 451',
-        null,
-      ]);
-    });
-  });
-
-  describe('transcripts stored before encryption', () => {
-    it('are encrypted in batches by the pass (transcripts, features and word counts), readable the same; encrypted ones are left alone', async () => {
-      const encryption = new TranscriptEncryption(t.db, sessions, cipher);
-      const plain = [];
-      for (let i = 0; i < 5; i += 1) {
-        const sessionId = await t.session(enterpriseId, participantId, groupId, {
-          completedAt: new Date().toISOString(),
-        });
-        // As the migration left them: the jsonb's own text, keys reordered, spaces added.
-        await t.rows(`UPDATE sessions SET transcript = $2::jsonb::text WHERE session_id = $1`, [
-          sessionId,
-          JSON.stringify([{ content: `line ${i} — "quoted"`, role: 'user' }]),
-        ]);
-        plain.push(sessionId);
-      }
-      // Features and word counts as their migration left them: plaintext JSON text.
-      await t.rows(
-        `UPDATE sessions SET features = '{"pitch": 0.8}', word_counts = '{"tired": 2}'
-          WHERE session_id = $1`,
-        [plain[0]],
-      );
-      const sealed = await completedSession(new Date());
-      const sealedBefore = (await sessionState(sealed)).transcript;
-
-      expect(await encryption.encryptBatch(2)).toBe(2);
-      expect(await encryption.encryptBatch(2)).toBe(2);
-      expect(await encryption.encryptBatch(2)).toBe(1);
-      expect(await encryption.encryptBatch(2)).toBe(0);
-
-      for (const [i, sessionId] of plain.entries()) {
-        const { transcript } = await sessionState(sessionId);
-        expect(transcript).toMatch(/^v2\.k0\./);
-        expect(transcript).not.toContain('quoted');
-        expect(openTranscript(cipher, transcript as string)).toEqual([
-          { role: 'user', content: `line ${i} — "quoted"` },
-        ]);
-      }
-      const details = await sessionState(plain[0]);
-      for (const value of [details.features, details.wordCounts]) {
-        expect(value).toMatch(/^v2\.k0\./);
-      }
-      expect(openJson(cipher, details.features!)).toEqual({ pitch: 0.8 });
-      expect(openJson(cipher, details.wordCounts!)).toEqual({ tired: 2 });
-      expect((await sessionState(sealed)).transcript).toBe(sealedBefore);
     });
   });
 });

@@ -4,8 +4,8 @@
  * owner (exact data) and by another enterprise (nothing).
  */
 import { randomBytes } from 'node:crypto';
-import { SEALED_CELLS_BACKFILL } from '../../migrations/1765500000000-SealedCohortCells';
 import { PiiCipher } from '../../src/common/crypto/pii-cipher';
+import { sealJson } from '../../src/sessions/transcript-codec';
 import { CohortCellsRepository } from '../../src/metrics/cohorts/cohort-cells.repository';
 import { binOf, participantScore, SCORE_MECHANISM } from '../../src/metrics/releases/score-release';
 import { MetricRange, MetricScope, MetricsRepository } from '../../src/metrics/metrics.repository';
@@ -13,6 +13,22 @@ import { DeliveryLeaseRepository } from '../../src/webhooks/delivery/delivery-le
 import { WebhooksRepository } from '../../src/webhooks/webhooks.repository';
 import { match } from '../support/matchers';
 import { TestDatabase, WebhookWorld } from './support';
+
+/**
+ * What ingestion leaves for stored completed sessions: each pending in both series of cohort
+ * cells, and the per-day session counts of group `count`.
+ */
+const PENDING_AND_DAY_COUNTS = [
+  `INSERT INTO cohort_pending (session_id, series, group_id)
+   SELECT s.session_id, series.name, s.group_id
+     FROM sessions s CROSS JOIN (VALUES ('scores'), ('words')) AS series(name)
+    WHERE s.completed_at IS NOT NULL`,
+  `INSERT INTO group_day_counts (group_id, day, sessions)
+   SELECT group_id, (completed_at AT TIME ZONE 'UTC')::date, count(*)
+     FROM sessions
+    WHERE completed_at IS NOT NULL
+    GROUP BY 1, 2`,
+];
 
 const ALL: MetricRange = { from: null, to: null, groupBy: null };
 const BY_DAY: MetricRange = { from: null, to: null, groupBy: 'day' };
@@ -158,6 +174,7 @@ describe('tenancy of enterprise-scoped reads (PostgreSQL)', () => {
   });
 
   describe('MetricsRepository', () => {
+    const cipher = new PiiCipher(randomBytes(32));
     let repo: MetricsRepository;
     let member: string;
     let group: MetricScope;
@@ -166,7 +183,7 @@ describe('tenancy of enterprise-scoped reads (PostgreSQL)', () => {
     const foreign = (scope: MetricScope): MetricScope => ({ ...scope, enterpriseId: globexId });
 
     beforeAll(async () => {
-      repo = new MetricsRepository(t.db, new PiiCipher(randomBytes(32)));
+      repo = new MetricsRepository(t.db, cipher);
       const { enterpriseId, groupId } = acme;
       member = await t.participant(enterpriseId);
       const colleague = await t.participant(enterpriseId);
@@ -198,8 +215,7 @@ describe('tenancy of enterprise-scoped reads (PostgreSQL)', () => {
         [2, 'happy', 3],
         [3, 'angry', 5],
       ];
-      // Each session's word counts, as stored before the encryption pass (plaintext JSON, which
-      // is read as it is).
+      // Each session's word counts, sealed as ingestion stores them.
       const perSession = new Map<number, Record<string, number>>();
       for (const [session, word, count] of words) {
         perSession.set(session, { ...perSession.get(session), [word]: count });
@@ -207,12 +223,12 @@ describe('tenancy of enterprise-scoped reads (PostgreSQL)', () => {
       for (const [session, counts] of perSession) {
         await t.rows(
           'UPDATE sessions SET word_counts = $2, counted_words = 1 WHERE session_id = $1',
-          [sessions[session], JSON.stringify(counts)],
+          [sessions[session], sealJson(cipher, counts)],
         );
       }
       // The day counts ingestion would have written, and one sealed cell per day and series, as
       // sealing would have made them at a floor of 1 (sealing itself: sealed-cells.e2e-spec.ts).
-      for (const statement of SEALED_CELLS_BACKFILL) await t.rows(statement);
+      for (const statement of PENDING_AND_DAY_COUNTS) await t.rows(statement);
       await sealedCell(groupId, 'scores', '2025-03-01', [
         [40, 1],
         [60, 1],

@@ -499,7 +499,6 @@ describe('WebhooksService (PostgreSQL)', () => {
           responseExcerpt: null,
         },
       );
-      // A detailed text an older worker stored is shown as `connection failed`.
       await leases.finish(
         first.id,
         {
@@ -513,7 +512,7 @@ describe('WebhooksService (PostgreSQL)', () => {
           startedAt: started[1],
           durationMs: 3,
           statusCode: null,
-          error: 'refused: vm resolves to a private or reserved address',
+          error: 'connection failed',
           responseExcerpt: null,
         },
       );

@@ -1,16 +1,5 @@
-import { createCipheriv, hkdfSync, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { normaliseEmail, PiiCipher, RetiredKeyError } from './pii-cipher';
-
-/** A ciphertext as the service wrote it before key ids: `v1.<iv | tag | ciphertext>`. */
-function legacyV1(rootKey: Buffer, plaintext: string): string {
-  const key = Buffer.from(
-    hkdfSync('sha256', rootKey, Buffer.alloc(0), 'checkin/pii-encryption/v1', 32),
-  );
-  const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', key, iv);
-  const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-  return `v1.${Buffer.concat([iv, cipher.getAuthTag(), ciphertext]).toString('base64url')}`;
-}
 
 describe('PiiCipher', () => {
   const cipher = new PiiCipher(randomBytes(32));
@@ -65,14 +54,6 @@ describe('PiiCipher', () => {
       expect(() => withK2.decrypt(underK1)).toThrow(RetiredKeyError);
       expect(() => withK2.decrypt(underK1)).toThrow('the data key k1 is not configured');
       expect(withK2.decrypt(withK2K1.encrypt('new'))).toBe('new');
-    });
-
-    it('legacy v1 ciphertexts are k0 (DATA_ENCRYPTION_KEY), whatever keys are newer', () => {
-      const old = legacyV1(root, 'person@example.com');
-      expect(PiiCipher.keyIdOf(old)).toBe('k0');
-      expect(new PiiCipher(root).decrypt(old)).toBe('person@example.com');
-      expect(withK2K1.decrypt(old)).toBe('person@example.com');
-      expect(() => new PiiCipher(randomBytes(32), [k2]).decrypt(old)).toThrow();
     });
 
     it('the key id is authenticated: relabelling a ciphertext does not decrypt', () => {

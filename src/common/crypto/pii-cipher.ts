@@ -7,8 +7,7 @@
  * Key ids and rotation: every ciphertext is `v2.<key id>.<base64url(iv | tag | ciphertext)>`
  * (the `v2.<key id>` prefix is authenticated as associated data). New ciphertexts use the newest
  * key; older ones decrypt while their key is configured; a removed key's ciphertexts fail with
- * `RetiredKeyError`. `v1.<…>` ciphertexts (written before key ids) are `k0`'s, i.e.
- * DATA_ENCRYPTION_KEY's.
+ * `RetiredKeyError`. `k0` is DATA_ENCRYPTION_KEY.
  *
  * The look-up hash is not rotated with the data keys: it is a look-up key (participants are
  * found by it, and a unique constraint holds one identity per email), so a new hash key would
@@ -17,11 +16,10 @@
  */
 import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
 
-const LEGACY_VERSION = 'v1';
 const VERSION = 'v2';
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
-/** The key id of the root key (`DATA_ENCRYPTION_KEY`): config's LEGACY_KEY_ID. */
+/** The key id of the root key (`DATA_ENCRYPTION_KEY`): config's SINGLE_KEY_ID. */
 const ROOT_KEY_ID = 'k0';
 
 /** A configured data key. */
@@ -93,16 +91,8 @@ export class PiiCipher {
    */
   decrypt(value: string): string {
     const parts = value.split('.');
-    let keyId: string;
-    let body: string;
-    let aad: Buffer | null;
-    if (parts.length === 2 && parts[0] === LEGACY_VERSION) {
-      [keyId, body, aad] = [ROOT_KEY_ID, parts[1], null];
-    } else if (parts.length === 3 && parts[0] === VERSION) {
-      [keyId, body, aad] = [parts[1], parts[2], Buffer.from(`${VERSION}.${parts[1]}`)];
-    } else {
-      throw new Error('unknown ciphertext format');
-    }
+    if (parts.length !== 3 || parts[0] !== VERSION) throw new Error('unknown ciphertext format');
+    const [, keyId, body] = parts;
     const key = this.keys.get(keyId);
     if (!key) throw new RetiredKeyError(keyId);
     const sealed = Buffer.from(body, 'base64url');
@@ -110,7 +100,7 @@ export class PiiCipher {
     const iv = sealed.subarray(0, IV_BYTES);
     const tag = sealed.subarray(IV_BYTES, IV_BYTES + TAG_BYTES);
     const decipher = createDecipheriv('aes-256-gcm', key, iv);
-    if (aad) decipher.setAAD(aad);
+    decipher.setAAD(Buffer.from(`${VERSION}.${keyId}`));
     decipher.setAuthTag(tag);
     return Buffer.concat([
       decipher.update(sealed.subarray(IV_BYTES + TAG_BYTES)),
@@ -118,10 +108,9 @@ export class PiiCipher {
     ]).toString('utf8');
   }
 
-  /** The key id a ciphertext names (`k0` for `v1.`), or null when it is not one of ours. */
+  /** The key id a ciphertext names, or null when it is not one of ours. */
   static keyIdOf(value: string): string | null {
     const parts = value.split('.');
-    if (parts.length === 2 && parts[0] === LEGACY_VERSION) return ROOT_KEY_ID;
     if (parts.length === 3 && parts[0] === VERSION) return parts[1];
     return null;
   }

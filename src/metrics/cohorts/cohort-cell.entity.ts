@@ -14,8 +14,6 @@ export type CohortSeries = (typeof COHORT_SERIES)[number];
  * words, cohort_cell_words). A released cell never changes (not with later results, level changes,
  * erasure, retention, a new floor or ε); group `mhci` and `wordcloud` read nothing else. A cell
  * belongs to its last day; a group's cells of one series are ordered by it, one per day at most.
- * `participants` is null only for a cell sealed before releases were noisy and not yet released
- * (its sessions wait in cohort_pending with its id).
  */
 @Entity({ name: 'cohort_cells' })
 @Index('cohort_cells_group_series_last_day_key', ['groupId', 'series', 'lastDay'], { unique: true })
@@ -57,12 +55,12 @@ export class CohortCellEntity {
   floor!: number;
 
   /** Participants who gave the series a value (released exactly: who took part is not secret). */
-  @Column({ type: 'integer', nullable: true })
-  participants!: number | null;
+  @Column({ type: 'integer' })
+  participants!: number;
 
   /** The ε the cell was released at (docs/metrics.md). */
-  @Column({ type: 'numeric', precision: 4, scale: 2, nullable: true })
-  epsilon!: string | null;
+  @Column({ type: 'numeric', precision: 4, scale: 2 })
+  epsilon!: string;
 
   /** Scores: the participants' values summed, in hundredths of MHCI, plus noise. */
   @Column({ name: 'noisy_sum', type: 'bigint', nullable: true })

@@ -201,33 +201,11 @@ export class CohortCellsRepository {
            JOIN sessions s ON s.session_id = p.session_id
            JOIN memberships m ON m.participant_id = s.participant_id AND m.group_id = s.group_id
           CROSS JOIN sealed
-          WHERE p.group_id = $1 AND p.series = $2 AND p.cell_id IS NULL)
+          WHERE p.group_id = $1 AND p.series = $2)
        SELECT session_id AS "sessionId", participant_id AS "participantId", day::text AS day,
               hidden, contributes
          FROM due WHERE day <= $3::date`,
       [groupId, series, closedDay, shows],
-    );
-  }
-
-  /**
-   * The group's cells of a series sealed before releases were noisy and not released yet, oldest
-   * first, each with its sessions (found again by the migration 1766000000000-PrivateReleases).
-   */
-  async awaitingRelease(
-    groupId: number,
-    series: CohortSeries,
-    sql: Sql,
-  ): Promise<{ cellId: number; lastDay: string; sessionIds: string[] }[]> {
-    return sql.rows(
-      `SELECT c.id AS "cellId", c.last_day::text AS "lastDay",
-              coalesce(array_agg(p.session_id ORDER BY p.session_id)
-                         FILTER (WHERE p.session_id IS NOT NULL), '{}') AS "sessionIds"
-         FROM cohort_cells c
-         LEFT JOIN cohort_pending p ON p.cell_id = c.id
-        WHERE c.group_id = $1 AND c.series = $2 AND c.participants IS NULL
-        GROUP BY c.id
-        ORDER BY c.last_day`,
-      [groupId, series],
     );
   }
 
@@ -295,26 +273,6 @@ export class CohortCellsRepository {
       ],
     );
     return cell.id;
-  }
-
-  /**
-   * Releases a cell sealed before releases were noisy (its sessions found again by the
-   * migration); its sessions are no longer pending.
-   */
-  async releaseSealed(cellId: number, release: CellRelease, sql: Sql): Promise<void> {
-    await sql.rows(
-      `WITH done AS (DELETE FROM cohort_pending WHERE cell_id = $1)
-       UPDATE cohort_cells
-          SET participants = $2, epsilon = $3::numeric / 100, noisy_sum = $4, noisy_bins = $5,
-              bin_noise_variance = $6
-        WHERE id = $1`,
-      [cellId, ...releaseParams(release)],
-    );
-  }
-
-  /** A cell sealed before releases were noisy whose sessions are all gone (erased): nothing to release. */
-  async dropEmpty(cellId: number, sql: Sql): Promise<void> {
-    await sql.rows(`DELETE FROM cohort_cells WHERE id = $1 AND participants IS NULL`, [cellId]);
   }
 
   /**

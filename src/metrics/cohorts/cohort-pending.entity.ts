@@ -2,14 +2,12 @@ import { Check, Entity, Index, PrimaryColumn } from 'typeorm';
 import { ForeignKey } from '../../database/entity-columns';
 import { GroupEntity } from '../../groups/group.entity';
 import { SessionEntity } from '../../sessions/session.entity';
-import { CohortCellEntity, type CohortSeries } from './cohort-cell.entity';
+import type { CohortSeries } from './cohort-cell.entity';
 
 /**
  * Schema of `cohort_pending`: completed sessions not yet in a released cell of a series. Added at
  * ingestion, removed when their cell is released; an erased participant's go with their sessions
- * (ON DELETE CASCADE), and with them their share of the unsealed runs. A row with a `cellId`
- * belongs to a cell sealed before releases were noisy, waiting for its release (migration
- * 1766000000000-PrivateReleases).
+ * (ON DELETE CASCADE), and with them their share of the unsealed runs.
  */
 @Entity({ name: 'cohort_pending' })
 @Index('cohort_pending_group_series_idx', ['groupId', 'series'])
@@ -25,7 +23,4 @@ export class CohortPendingEntity {
 
   @ForeignKey(() => GroupEntity, 'bigint', 'cohort_pending_group_fkey')
   groupId!: number;
-
-  @ForeignKey(() => CohortCellEntity, 'bigint', 'cohort_pending_cell_fkey', { nullable: true })
-  cellId!: number | null;
 }

@@ -21,9 +21,9 @@ export const RELEASE_RANDOMNESS = Symbol('RELEASE_RANDOMNESS');
 /**
  * Seals and releases cohort cells (docs/metrics.md, "Sealed cohort cells" and "Differentially
  * private releases"), for the workers' sweep and for a group read: per series, under the group's
- * advisory lock and in one transaction, first the cells sealed before releases were noisy are
- * released, then the runs of pending sessions up to the last closed day that blend enough hidden
- * participants become cells, each released once, with its noise drawn now. Idempotent: sealing
+ * advisory lock and in one transaction, the runs of pending sessions up to the last closed day
+ * that blend enough hidden participants become cells, each released once, with its noise drawn
+ * now. Idempotent: sealing
  * again finds nothing new to seal.
  */
 @Injectable()
@@ -44,7 +44,7 @@ export class CohortSealer {
   /**
    * Seals what is due in the group's `series` (both by default) at `now`, unless it was already
    * sealed through the last closed day and nothing made that stale; answers how many cells it
-   * sealed or released.
+   * sealed.
    */
   async sealGroup(
     groupId: number,
@@ -61,16 +61,6 @@ export class CohortSealer {
         const floor = await this.cells.floorOf(groupId, sql);
         if (!floor) return 0;
         let count = 0;
-        for (const cell of await this.cells.awaitingRelease(groupId, series, sql)) {
-          const release = await this.release(series, cell.sessionIds, floor, sql);
-          if (!release || release.cell.participants === 0) {
-            await this.cells.dropEmpty(cell.cellId, sql);
-            continue;
-          }
-          await this.cells.releaseSealed(cell.cellId, release.cell, sql);
-          await this.addToPrefixes(groupId, series, cell.cellId, cell.lastDay, release, sql);
-          count += 1;
-        }
         const k = series === 'scores' ? floor.minCohortScores : floor.minCohortWords;
         for (const run of sealableRuns(
           await this.cells.pending(groupId, series, closedDay, sql),

@@ -18,7 +18,7 @@ export const SHARED_FEATURES_BATCH = 500;
  * group with a newly closed day or a stale check. Two workers at once are safe: each group is
  * sealed under its advisory lock, and the second finds it done. Then it brings the group
  * comparisons in line with the sessions shown at level 5 (SharedFeatures), for whatever a
- * transaction skipped, and after the migration that emptied them.
+ * transaction skipped.
  */
 @Injectable()
 export class CohortSealingSweeper implements OnApplicationBootstrap, BeforeApplicationShutdown {

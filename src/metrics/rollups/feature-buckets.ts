@@ -1,6 +1,6 @@
 /**
  * Histogram buckets of feature values, identical to the SQL function `feature_bucket`
- * (migrations/1764205200000-FeatureHistograms.ts): the float64's bits as an order-preserving
+ * (migrations/1767000000000-Baseline.ts): the float64's bits as an order-preserving
  * signed 64-bit integer, shifted right by {@link BUCKET_SHIFT}. Buckets are about 0.8 % of the
  * value wide, so a group needs at most a few thousand buckets per feature, however many sessions.
  */

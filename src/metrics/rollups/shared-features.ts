@@ -15,7 +15,7 @@ import { featureValues, MetricRollupsRepository } from './metric-rollups.reposit
  * exactly those sessions' values, and `sessions.features_shared` says which. Kept in line where a
  * level changes (ingestion, the participant's choices, in their transaction), where features go
  * (erasure, retention), and by the workers' sweep for anything a transaction skipped (a row
- * another one held) and after the migration that emptied the histograms.
+ * another one held).
  */
 @Injectable()
 export class SharedFeatures {
