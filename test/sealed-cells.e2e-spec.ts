@@ -264,8 +264,8 @@ describe('Group metrics no subtraction can undo (sealed cohort cells)', () => {
     const cloud = (await metric(group, 'wordcloud', '?top=200')) as {
       all: Record<string, number>;
     };
-    expect(Object.keys(cloud.all)).toEqual(['exhausted', 'overtime']);
-    expect(cloud.all.exhausted).toBeGreaterThan(cloud.all.overtime);
+    // 30 and 29 speakers are one apart: their noisy counts may come out in either order.
+    expect(Object.keys(cloud.all).sort()).toEqual(['exhausted', 'overtime']);
     expect(cloud.all.exhausted + cloud.all.overtime).toBeCloseTo(1, 12);
     const stored = await t.db.query<{ word: string; count: string }>(
       `SELECT w.word, w.count FROM cohort_cell_words w JOIN cohort_cells c ON c.id = w.cell_id
