@@ -40,6 +40,9 @@ async function main(): Promise<void> {
     `Listening on ${config.host}:${config.port} (public URL ${config.publicBaseUrl}, Swagger UI ${config.publicBaseUrl}/docs)`,
   );
   if (config.demoBootstrap) await app.get(DemoBootstrap).runOnEmptyDatabase();
+  // The last start-up step is done (the demo bootstrap included): what a test or a supervisor
+  // can wait for.
+  logger.log('Start-up complete');
 }
 
 main().catch((error: unknown) => {

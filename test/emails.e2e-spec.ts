@@ -369,14 +369,14 @@ describe('Emails', () => {
     expect(smtp.dataAttempts - before).toBe(1);
   });
 
-  it('answers a 5 000-member group without waiting for a mail, then delivers to all', async () => {
+  it('answers a 1 000-member group without waiting for a mail, then delivers to all', async () => {
     const group = await t.newGroup(acme, 'Big');
-    // 5 000 members straight into the database (creating them through the API is not the point).
+    // 1 000 members straight into the database (creating them through the API is not the point).
     await t.db.query(
       `WITH p AS (
          INSERT INTO participants (enterprise_id, external_id, email_ciphertext, email_hash)
          SELECT $1, 'ok_' || lpad(to_hex(i), 48, '0'), $3, 'bulk' || i
-           FROM generate_series(1, 5000) AS i
+           FROM generate_series(1, 1000) AS i
          RETURNING id)
        INSERT INTO memberships (participant_id, group_id) SELECT id, $2 FROM p`,
       [acme.enterpriseId, group.groupID, t.app.get(PiiCipher).encrypt('bulk@example.com')],
@@ -396,12 +396,12 @@ describe('Emails', () => {
         [group.groupID],
       );
       sent = rows.rows[0].n;
-      if (sent === 5000) break;
+      if (sent === 1000) break;
       await sleep(100);
     }
-    expect(sent).toBe(5000);
+    expect(sent).toBe(1000);
     expect(smtp.mails.filter((mail) => mail.to.includes('bulk@example.com')).length - before).toBe(
-      5000,
+      1000,
     );
   }, 180_000);
 });

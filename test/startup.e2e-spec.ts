@@ -6,9 +6,24 @@ import { renderPage } from '../src/pages/page-templates';
 import { PAGE_ERRORS } from '../src/pages/pages.messages';
 import { SANDBOX_NOTE } from '../src/enterprises/enterprises.service';
 import { databaseUrl, dropDatabase, testDatabasePrefix } from './support/databases';
-import { createEnterpriseWithCli, freePort, runToExit, startService } from './support/processes';
+import {
+  createEnterpriseWithCli,
+  freePort,
+  RunningProcess,
+  runToExit,
+  startService,
+} from './support/processes';
 
 const stderrLines = (stderr: string) => stderr.split('\n').filter((line) => line.trim() !== '');
+
+/** Resolves once the process logged its last start-up step (src/main.ts), within 15 s. */
+async function startUpComplete(service: RunningProcess): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  while (!service.output().includes('Start-up complete')) {
+    if (Date.now() > deadline) throw new Error(`no "Start-up complete": ${service.output()}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
 
 describe('Start-up', () => {
   const fresh = `${testDatabasePrefix()}startup_${process.pid}`;
@@ -271,7 +286,7 @@ describe('Start-up', () => {
 
   it('two processes starting together on a missing database: created once, migrated once, one demo enterprise printed once', async () => {
     await dropDatabase(fresh);
-    const env = { DATABASE_URL: databaseUrl(fresh), DEMO_BOOTSTRAP: 'true', LOG_LEVEL: 'warn' };
+    const env = { DATABASE_URL: databaseUrl(fresh), DEMO_BOOTSTRAP: 'true', LOG_LEVEL: 'info' };
     const started = await Promise.allSettled([
       freePort().then((port) => startService(env, port)),
       freePort().then((port) => startService(env, port)),
@@ -286,8 +301,8 @@ describe('Start-up', () => {
     }
     const [a, b] = running;
     try {
-      // Give the losing process time to run its (empty) bootstrap too.
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      // Both have run their bootstrap (the loser's finds the enterprise and does nothing).
+      await Promise.all([startUpComplete(a), startUpComplete(b)]);
       const printed = [a.output(), b.output()].join('\n').match(/ck_[0-9A-Za-z]{40}/g) ?? [];
       expect(new Set(printed).size).toBe(1);
       expect([a.output(), b.output()].join('\n')).toContain(SANDBOX_NOTE);
@@ -313,7 +328,7 @@ describe('Start-up', () => {
 
     // A restart on a non-empty database prints no key.
     const again = await startService(env, await freePort());
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await startUpComplete(again);
     expect(again.output()).not.toMatch(/ck_[0-9A-Za-z]{40}/);
     expect(await again.stop()).toBe(true);
   });
