@@ -175,25 +175,6 @@ describe('A check-in is shared at its own level', () => {
     expect(await levelShown(past.sessionId)).toBe(5);
   });
 
-  it('a check-in is shared at the level of its hand-off; the settings page raises earlier ones only with "Also share", in this browser', async () => {
-    const { group, externalId } = await newMember();
-    const mine = new PageBrowser(t.baseUrl);
-    const atTwo = await checkIn(mine, group, externalId, 2);
-    expect(await levelShown(atTwo.sessionId)).toBe(2);
-    const settings = settingsPathOf(await membershipOf(atTwo.sessionId));
-
-    // The settings link, first used in this browser: the box is offered.
-    expect((await mine.get(settings(''))).html).toContain(
-      'Also share my 1 earlier check-in done in this browser',
-    );
-    expect((await mine.post(settings('/privacy'), { privacyLevel: '4' })).status).toBe(303);
-    expect(await levelShown(atTwo.sessionId)).toBe(2);
-    expect(
-      (await mine.post(settings('/privacy'), { privacyLevel: '4', shareEarlier: 'on' })).status,
-    ).toBe(303);
-    expect(await levelShown(atTwo.sessionId)).toBe(4);
-  });
-
   it('a raise made in another browser is asked about before the next check-in here is handed off: keep it or go back', async () => {
     const { group, externalId } = await newMember();
     const mine = new PageBrowser(t.baseUrl);

@@ -156,14 +156,6 @@ describe('Check-in pages', () => {
     expect(response.status).toBe(200);
   };
 
-  const requestParticipantPrivacy = async (externalId: string, names: string[]) => {
-    const response = await t.request('POST', `/configure/participants/${externalId}/privacy`, {
-      apiKey: acme.apiKey,
-      body: { requestedPrivacyLevel: names },
-    });
-    expect(response.status).toBe(200);
-  };
-
   const requireConsent = async (group: TestGroup) => {
     const response = await t.request('PUT', `/groups/${group.groupID}`, {
       apiKey: acme.apiKey,
@@ -345,13 +337,6 @@ describe('Check-in pages', () => {
       expect((await post(t, `${checkin.path}/consent`)).status).toBe(303);
       expect((await member(checkin)).consented_at).toEqual(consentedAt);
     });
-
-    it('is not asked when the group does not require it', async () => {
-      const checkin = await newCheckin('No consent needed');
-      const page = await fetchPage(t, checkin.path);
-      expect(page.html).not.toContain(PageTexts.consentHeading);
-      expect(page.html).toContain('privacyLevel');
-    });
   });
 
   describe('privacy level', () => {
@@ -390,26 +375,6 @@ describe('Check-in pages', () => {
       expect((await post(t, `${checkin.path}/privacy`, { privacyLevel: '1' })).status).toBe(303);
       expect((await member(checkin)).privacy_level).toBe(1);
       expect((await fetchPage(t, checkin.path)).html).toContain(PageTexts.privacyNoticeHeading);
-    });
-
-    it('shows the privacy section with no request pending (participants own their level)', async () => {
-      const checkin = await newCheckin('Nobody asks');
-      const page = await fetchPage(t, checkin.path);
-      expect(page.html).toContain(`>${PageTexts.privacyHeading}</h2>`);
-      expect(page.html).not.toContain(PageTexts.privacyNoticeHeading);
-      expect(page.html).not.toContain('tag requested');
-      expect((await post(t, `${checkin.path}/privacy`, { privacyLevel: '2' })).status).toBe(303);
-      expect((await member(checkin)).privacy_level).toBe(2);
-    });
-
-    it("lets the participant's own request override the group's", async () => {
-      const checkin = await newCheckin('Overrides');
-      await requestGroupPrivacy(checkin.group, ['features']);
-      await requestParticipantPrivacy(checkin.externalId, []);
-      expect((await fetchPage(t, checkin.path)).html).not.toContain(PageTexts.privacyNoticeHeading);
-      await requestParticipantPrivacy(checkin.externalId, ['groupPerecntiles']);
-      const page = await fetchPage(t, checkin.path);
-      expect(page.html).toContain(PageTexts.privacyNoticeRequest('Overrides', 2));
     });
 
     it('refuses anything but a whole number from 0 to 5 with a 400 page, changing nothing', async () => {

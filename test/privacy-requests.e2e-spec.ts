@@ -126,19 +126,6 @@ describe('Privacy requests', () => {
   });
 
   describe('POST /configure/participants/{externalID}/privacy', () => {
-    it('stores the request on the participant', async () => {
-      const response = await post(participantPath(), {
-        requestedPrivacyLevel: ['userPercentiles', 'mhci'],
-      });
-      expect(response.status).toBe(200);
-      expect(response.body).toEqual({ message: 'success' });
-      const stored = await t.db.query<{ requested_privacy: string[] }>(
-        'SELECT requested_privacy FROM participants WHERE external_id = $1',
-        [participant.userIdentifier],
-      );
-      expect(stored.rows[0].requested_privacy).toEqual(['mhci', 'userPercentiles']);
-    });
-
     it('errors: missing externalID, body, unknown and foreign participants', async () => {
       expect((await post('/configure/participants//privacy', {})).body).toEqual({
         error: ParticipantErrors.ExternalIdMissing,

@@ -78,12 +78,6 @@ describe('Webhooks', () => {
         status: 'disabled',
       });
     });
-  /** Backdates the start of the endpoint's failure streak by `interval`. */
-  const failingFor = (endpoint: Endpoint, interval: string) =>
-    t.db.query('UPDATE webhook_endpoints SET failing_since = now() - $2::interval WHERE id = $1', [
-      endpoint.id,
-      interval,
-    ]);
 
   describe('endpoint management', () => {
     it('creates an enabled endpoint for both events, with a whsec_ secret', async () => {
@@ -379,15 +373,6 @@ describe('Webhooks', () => {
       expect(again.headers['webhook-id']).toBe(first.headers['webhook-id']);
     });
 
-    it('honours Retry-After', async () => {
-      const { group, inbox } = await groupWithReceiver('RetryAfter', [
-        { status: 503, headers: { 'retry-after': '3' } },
-      ]);
-      await firstSession(group);
-      const [first, second] = await inbox.waitFor(2, 15_000);
-      expect(second.at - first.at).toBeGreaterThanOrEqual(2_800);
-    });
-
     it('a 410 disables the endpoint', async () => {
       const { group, inbox, endpoint } = await groupWithReceiver('Gone', [{ status: 410 }]);
       await firstSession(group);
@@ -405,38 +390,6 @@ describe('Webhooks', () => {
         },
       ]);
       expect(inbox.received).toHaveLength(1);
-    });
-
-    it('an endpoint failing continuously for 5 days is disabled at its next failure', async () => {
-      const { group, inbox, endpoint } = await groupWithReceiver('Five days', [{ status: 500 }]);
-      await failingFor(endpoint, '5 days 1 minute');
-      await firstSession(group);
-      await inbox.waitFor(1);
-      await eventuallyDisabled(group, endpoint);
-      // Disabling cancelled the retry the failure had scheduled: nothing more can come.
-      expect(await finalDeliveries(t.db, [endpoint.id])).toEqual([
-        {
-          endpointId: endpoint.id,
-          eventId: inbox.received[0].headers['webhook-id'],
-          status: 'cancelled',
-          attempts: 1,
-        },
-      ]);
-      expect(inbox.received).toHaveLength(1);
-    });
-
-    it('a success ends the failure streak', async () => {
-      const { group, inbox, endpoint } = await groupWithReceiver('Streak');
-      await failingFor(endpoint, '4 days');
-      await firstSession(group);
-      await inbox.waitFor(1);
-      await eventually(async () => {
-        const stored = await t.db.query(
-          'SELECT failing_since, status FROM webhook_endpoints WHERE id = $1',
-          [endpoint.id],
-        );
-        expect(stored.rows[0]).toEqual({ failing_since: null, status: 'enabled' });
-      });
     });
 
     it('does not follow redirects', async () => {
