@@ -12,6 +12,7 @@ import {
   MetricRollupsRepository,
 } from '../metrics/rollups/metric-rollups.repository';
 import { SharedFeatures } from '../metrics/rollups/shared-features';
+import { midRankPercentiles } from '../metrics/rollups/mid-rank';
 import { Database, Sql } from '../database/database';
 import { SessionsRepository } from '../sessions/sessions.repository';
 import { openJson, sealJson, sealTranscript } from '../sessions/transcript-codec';
@@ -149,9 +150,8 @@ export class IngestionService {
   /**
    * Mid-rank percentile of each of the session's features among the participant's own other
    * completed sessions shown at level 5 now (every group; what the enterprise may read anyway)
-   * and itself: (below + ½·(equal + 1)) / (n + 1); a feature none of them has is left out, so
-   * with nothing to compare the answer is {}. Their values are stored only encrypted, so they
-   * are opened here — a participant has few sessions.
+   * and itself (midRankPercentiles, metrics/rollups/mid-rank.ts). Their values are stored only
+   * encrypted, so they are opened here — a participant has few sessions.
    */
   private async userPercentiles(
     session: LockedSession,
@@ -161,15 +161,6 @@ export class IngestionService {
     const others = (
       await this.sessions.levelFiveFeaturesOf(session.participantId, session.sessionId, sql)
     ).map((row) => openJson<Record<string, number>>(this.cipher, row.features));
-    const percentiles: Record<string, number> = {};
-    for (const name of Object.keys(features).sort()) {
-      const mine = features[name];
-      const values = others.flatMap((other) => (name in other ? [other[name]] : []));
-      if (values.length === 0) continue;
-      const below = values.filter((value) => value < mine).length;
-      const equal = values.filter((value) => value === mine).length;
-      percentiles[name] = (below + 0.5 * (equal + 1)) / (values.length + 1);
-    }
-    return percentiles;
+    return midRankPercentiles(features, others);
   }
 }
