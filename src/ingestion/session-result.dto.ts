@@ -41,10 +41,35 @@ export const isFeatures = (value: unknown): boolean =>
 const CLOCK_SKEW_MS = 5 * 60_000;
 /** No check-in happened before the service existed: earlier dates are mistakes (docs/security.md). */
 const EARLIEST_COMPLETION = Date.UTC(2000, 0, 1);
-const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
+const ISO_DATE_TIME =
+  /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-](\d{2}):(\d{2}))$/;
+
+/**
+ * Whether the fields name a real calendar day and time: `Date.parse` rolls 2026-02-30 over to
+ * March 2nd rather than refusing it.
+ */
+const isRealDateTime = (fields: (string | undefined)[]): boolean => {
+  const [year, month, day, hour, minute, second = '0', offsetHours = '0', offsetMinutes = '0'] =
+    fields;
+  const daysInMonth = new Date(Date.UTC(Number(year), Number(month), 0)).getUTCDate();
+  return (
+    Number(month) >= 1 &&
+    Number(month) <= 12 &&
+    Number(day) >= 1 &&
+    Number(day) <= daysInMonth &&
+    Number(hour) <= 23 &&
+    Number(minute) <= 59 &&
+    Number(second) <= 59 &&
+    Number(offsetHours) <= 23 &&
+    Number(offsetMinutes) <= 59
+  );
+};
 
 export const isPlausibleCompletionTime = (value: string): boolean => {
-  if (!ISO_DATE_TIME.test(value)) return false;
+  const match = ISO_DATE_TIME.exec(value);
+  if (!match || !isRealDateTime(match.slice(1))) {
+    return false;
+  }
   const time = Date.parse(value);
   return Number.isFinite(time) && time >= EARLIEST_COMPLETION && time <= Date.now() + CLOCK_SKEW_MS;
 };
