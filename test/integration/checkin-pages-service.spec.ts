@@ -44,12 +44,12 @@ import {
   sessionOf,
   sharedLevels,
   TestBrowser,
+  BROWSER_SET_COOKIE,
 } from './participant-fixtures';
 import { TestDatabase } from './support';
 
 const REPLACED = 'checkin_browser_replaced_identity_total';
-const COOKIE =
-  /^checkin_browser=[A-Za-z0-9_-]{43}; Max-Age=15552000; Path=\/; HttpOnly; SameSite=Lax$/;
+const COOKIE = BROWSER_SET_COOKIE;
 
 describe('The check-in page service (PostgreSQL)', () => {
   let t: TestDatabase;

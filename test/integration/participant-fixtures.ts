@@ -534,3 +534,7 @@ export const comparedValuesOf = async (t: TestDatabase, groupId: number): Promis
       [groupId],
     )
   ).map((row) => `${row.name}=${row.value} ×${row.count}`);
+
+/** The browser cookie a binding sets on an http host (docs/privacy.md). */
+export const BROWSER_SET_COOKIE =
+  /^checkin_browser=[A-Za-z0-9_-]{43}; Max-Age=15552000; Path=\/; HttpOnly; SameSite=Lax$/;

@@ -44,11 +44,11 @@ import {
   ParticipantServices,
   sharedLevels,
   TestBrowser,
+  BROWSER_SET_COOKIE,
 } from './participant-fixtures';
 import { TestDatabase } from './support';
 
-const COOKIE =
-  /^checkin_browser=[A-Za-z0-9_-]{43}; Max-Age=15552000; Path=\/; HttpOnly; SameSite=Lax$/;
+const COOKIE = BROWSER_SET_COOKIE;
 
 describe('The settings and unsubscribe pages (PostgreSQL)', () => {
   let t: TestDatabase;
