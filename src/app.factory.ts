@@ -1,3 +1,4 @@
+import { answerClientError } from './common/http/client-errors';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -53,6 +54,8 @@ export async function createApp(
     frameworkErrors: (_error: Error, request: FastifyRequest, reply: FastifyReply) =>
       answerUnroutable(request, reply),
     bodyLimit: BODY_LIMIT_BYTES,
+    // What Node's HTTP parser refuses (an unknown method token, …) in the one error shape.
+    clientErrorHandler: answerClientError,
     // Check-in tokens travel as a path parameter (~125 characters; Fastify's default limit is 100).
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 2048 },
     genReqId: requestIdFor,

@@ -1,6 +1,28 @@
 import { CommonErrors } from '../src/common/errors/common.errors';
 import { GroupErrors } from '../src/groups/groups.errors';
+import { connect } from 'node:net';
 import { startTestApp, TestApp, TestEnterprise } from './support/test-app';
+
+/** One request written as raw bytes (a method fetch would refuse to send); its status and body. */
+function rawRequest(
+  baseUrl: string,
+  head: string,
+): Promise<{ status: number; contentType: string | null; body: string }> {
+  const { hostname, port } = new URL(baseUrl);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => socket.write(head));
+    let received = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => (received += chunk));
+    socket.on('error', reject);
+    socket.on('end', () => {
+      const [headers, ...rest] = received.split('\r\n\r\n');
+      const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(headers)?.[1]);
+      const contentType = /\r\ncontent-type: ([^\r]*)/i.exec(headers)?.[1] ?? null;
+      resolve({ status, contentType, body: rest.join('\r\n\r\n') });
+    });
+  });
+}
 
 describe('Error contract', () => {
   let t: TestApp;
@@ -84,6 +106,61 @@ describe('Error contract', () => {
       expect(response.body).toEqual({ error: CommonErrors.UnsupportedMediaType });
       const anonymous = await t.request('POST', '/groups', { rawBody: 'groupName=x', contentType });
       expect(anonymous.status).toBe(401);
+    },
+  );
+
+  it('answers a method no route has, even one HTTP does not define, 404 {"error":"Not found"}, with or without a key', async () => {
+    for (const method of ['QUERY', 'FOO', 'PROPFIND', 'BREW']) {
+      for (const apiKey of [undefined, acme.apiKey]) {
+        const answer = await rawRequest(
+          t.baseUrl,
+          `${method} /groups HTTP/1.1\r\nHost: 127.0.0.1\r\n` +
+            (apiKey ? `x-api-key: ${apiKey}\r\n` : '') +
+            'Connection: close\r\n\r\n',
+        );
+        expect({ method, apiKey: Boolean(apiKey), ...answer }).toEqual({
+          method,
+          apiKey: Boolean(apiKey),
+          status: 404,
+          contentType: 'application/json; charset=utf-8',
+          body: JSON.stringify({ error: CommonErrors.NotFound }),
+        });
+      }
+    }
+  });
+
+  it.each([
+    ['PUT', '/groups/{groupID}'],
+    ['PUT', '/webhooks/{groupID}/{webhookID}'],
+    ['POST', '/groups'],
+    ['POST', '/session/create'],
+  ])(
+    '%s %s with JSON that is not an object answers Invalid JSON body and changes nothing',
+    async (method, template) => {
+      const group = await t.newGroup(acme, `Not an object ${method} ${template}`);
+      const webhook = await t.request('POST', `/webhooks/${group.groupID}`, {
+        apiKey: acme.apiKey,
+        body: { url: 'https://hooks.example.com/in' },
+      });
+      const webhookID = (webhook.body as { webhookID: string }).webhookID;
+      const path = template
+        .replace('{groupID}', String(group.groupID))
+        .replace('{webhookID}', webhookID);
+      const read = async () => ({
+        group: (await t.request('GET', `/groups/${group.groupID}`, { apiKey: acme.apiKey })).body,
+        webhooks: (await t.request('GET', `/webhooks/${group.groupID}`, { apiKey: acme.apiKey }))
+          .body,
+      });
+      const before = await read();
+      for (const rawBody of ['[]', '"str"', '42', 'null', 'false', '[{"groupName":"x"}]']) {
+        const answer = await t.request(method, path, { apiKey: acme.apiKey, rawBody });
+        expect({ rawBody, status: answer.status, body: answer.body }).toEqual({
+          rawBody,
+          status: 400,
+          body: { error: CommonErrors.InvalidJsonBody },
+        });
+      }
+      expect(await read()).toEqual(before);
     },
   );
 

@@ -81,12 +81,18 @@ describe('Groups', () => {
       expect(GroupErrors.GroupIdNotNumber).toBe('groupID must be a number');
     });
 
-    it('reports a missing groupName for an absent body or one that is not an object', async () => {
+    it('reports a missing groupName for an absent body, and Invalid JSON body for JSON that is not an object', async () => {
       expect((await as(acme).post('/groups')).body).toEqual({
         error: GroupErrors.GroupNameMissing,
       });
-      const array = await t.request('POST', '/groups', { apiKey: acme.apiKey, rawBody: '[]' });
-      expect(array.body).toEqual({ error: GroupErrors.GroupNameMissing });
+      for (const rawBody of ['[]', '"str"', '42', 'null', 'true', '[{"groupName":"x"}]']) {
+        const answer = await t.request('POST', '/groups', { apiKey: acme.apiKey, rawBody });
+        expect({ rawBody, status: answer.status, body: answer.body }).toEqual({
+          rawBody,
+          status: 400,
+          body: { error: CommonErrors.InvalidJsonBody },
+        });
+      }
     });
 
     it('ignores unknown fields and never stores them', async () => {

@@ -1,5 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, Inject, Logger, Optional } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError } from '../errors/api-error';
+import { CommonErrors } from '../errors/common.errors';
 import { markDeliberateAnswer } from '../logging/logger-options';
 import { logUnexpected, toErrorResponse } from './error-response';
 import { PAGE_ERROR_HANDLER, type PageErrorHandler } from './page-error-handler';
@@ -26,7 +28,11 @@ export class AllExceptionsFilter implements ExceptionFilter {
       this.pages.catch(exception, host);
       return;
     }
-    const response = toErrorResponse(exception);
+    // On no route at all (Fastify's not-found route), whatever Fastify objected to first — a
+    // QUERY without a Content-Type, say — the answer is that there is no such route.
+    const response = toErrorResponse(
+      request.is404 ? new ApiError(404, CommonErrors.NotFound) : exception,
+    );
     if (response.unexpected) logUnexpected(this.logger, request, exception, response.status);
     else if (response.status >= 500) markDeliberateAnswer(reply.raw);
     void reply.status(response.status).headers(response.headers).send(response.body);

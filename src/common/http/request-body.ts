@@ -1,6 +1,6 @@
 /**
  * Request bodies. The JSON parser does not reject a malformed body (nor one nested deeper than
- * MAX_JSON_DEPTH) itself: it marks it, and
+ * MAX_JSON_DEPTH, nor JSON that is not an object) itself: it marks it, and
  * the body pipe (which runs after the ApiKeyGuard) answers 400 `Invalid JSON body`.
  * That keeps "authentication before any validation" true for bodies as well. Routes that take no
  * body ignore whatever was sent, as HTTP allows. Bodies over 1 MiB
@@ -67,7 +67,10 @@ export function installBodyParsers(
       if (nestsDeeperThan(body, MAX_JSON_DEPTH))
         return done(null, new MalformedBody('invalid-json'));
       void parseJson(request, body, (error, parsed) => {
-        done(null, error ? new MalformedBody('invalid-json') : parsed);
+        // Every body the API takes is a JSON object: an array, a string, a number, true/false or
+        // null in its place is no request the API understands (docs/api.md).
+        const object = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed);
+        done(null, error || !object ? new MalformedBody('invalid-json') : parsed);
       });
     },
   );
