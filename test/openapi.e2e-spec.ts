@@ -111,6 +111,61 @@ describe('OpenAPI document', () => {
     ]);
   });
 
+  it('documents, on every operation that takes a body, Invalid JSON body first, the control-character messages, 413 and 415', () => {
+    const messagesOf = (response: OpenAPIV3.ResponseObject) => {
+      const schema = response.content?.['application/json']?.schema as OpenAPIV3.SchemaObject;
+      const error = schema.properties?.error as OpenAPIV3.SchemaObject;
+      return (error.enum ?? (error.anyOf?.[0] as OpenAPIV3.SchemaObject).enum) as string[];
+    };
+    let operations = 0;
+    for (const [path, item] of Object.entries(document.paths)) {
+      for (const method of ['post', 'put'] as const) {
+        const operation = item?.[method];
+        if (!operation?.requestBody) continue;
+        operations += 1;
+        const responses = operation.responses as Record<string, OpenAPIV3.ResponseObject>;
+        expect({ path, method, first: messagesOf(responses['400'])[0] }).toEqual({
+          path,
+          method,
+          first: CommonErrors.InvalidJsonBody,
+        });
+        expect(messagesOf(responses['413'])).toEqual([CommonErrors.PayloadTooLarge]);
+        expect(messagesOf(responses['415'])).toEqual([CommonErrors.UnsupportedMediaType]);
+      }
+    }
+    expect(operations).toBeGreaterThanOrEqual(12);
+    const putGroup = document.paths['/groups/{groupID}']!.put!;
+    expect(messagesOf(putGroup.responses['400'] as OpenAPIV3.ResponseObject)).toContain(
+      'groupName must not contain control characters',
+    );
+  });
+
+  it('gives parameters the exact schema the service accepts, and the engine token no JWT format', () => {
+    for (const [path, item] of Object.entries(document.paths)) {
+      for (const operation of Object.values(item ?? {}) as OpenAPIV3.OperationObject[]) {
+        for (const parameter of (operation.parameters ?? []) as OpenAPIV3.ParameterObject[]) {
+          if (parameter.name === 'groupID') {
+            expect({ path, schema: parameter.schema }).toEqual({
+              path,
+              schema: { type: 'integer', minimum: 0, example: 42 },
+            });
+          }
+          if (path.startsWith('/metrics/') && ['from', 'to'].includes(parameter.name)) {
+            expect(parameter.schema).toMatchObject({ type: 'string', format: 'date' });
+          }
+          if (parameter.name === 'top') {
+            expect(parameter.schema).toMatchObject({ type: 'integer', minimum: 1, maximum: 200 });
+          }
+        }
+      }
+    }
+    const engine = document.components?.securitySchemes?.[
+      'engine-token'
+    ] as OpenAPIV3.HttpSecurityScheme;
+    expect(engine).toMatchObject({ type: 'http', scheme: 'bearer' });
+    expect(engine.bearerFormat).toBeUndefined();
+  });
+
   it("documents the groups endpoints with the spec's exact 400 messages", () => {
     const find = (method: string, path: string) =>
       operations().find((op) => op.method === method && op.path === path)!.operation;

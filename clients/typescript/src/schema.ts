@@ -1228,10 +1228,12 @@ export interface operations {
       };
       /**
        * @description The first failing check, in this order:
+       *     - `Invalid JSON body` (a body that is not one JSON object: malformed, nested deeper than 32 levels, or an array, a string, a number, a boolean or null)
        *     - `You are missing the path parameter groupName`
        *     - `groupName must be a string`
        *     - `groupName must not be empty`
        *     - `groupName must be at most 200 characters`
+       *     - `groupName must not contain control characters` (the first field holding a control character)
        */
       400: {
         headers: {
@@ -1241,10 +1243,12 @@ export interface operations {
           'application/json': {
             /** @enum {string} */
             error:
+              | 'Invalid JSON body'
               | 'You are missing the path parameter groupName'
               | 'groupName must be a string'
               | 'groupName must not be empty'
-              | 'groupName must be at most 200 characters';
+              | 'groupName must be at most 200 characters'
+              | 'groupName must not contain control characters';
           };
         };
       };
@@ -1257,6 +1261,30 @@ export interface operations {
           'application/json': {
             /** @enum {string} */
             error: 'Unauthorized';
+          };
+        };
+      };
+      /** @description The body is over 1 MiB; nothing was read or changed. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Payload too large';
+          };
+        };
+      };
+      /** @description The body is not `application/json`; nothing was changed. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Unsupported media type';
           };
         };
       };
@@ -1281,6 +1309,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description The group’s ID, in decimal digits (no sign, point or exponent). */
         groupID: number;
       };
       cookie?: never;
@@ -1301,11 +1330,13 @@ export interface operations {
       };
       /**
        * @description The first failing check, in this order:
+       *     - `Invalid JSON body` (a body that is not one JSON object: malformed, nested deeper than 32 levels, or an array, a string, a number, a boolean or null)
        *     - `You are missing the path parameter groupID`
        *     - `groupID must be a number`
        *     - `groupName must be a string`
        *     - `groupName must not be empty`
        *     - `groupName must be at most 200 characters`
+       *     - `groupName must not contain control characters` (the first field holding a control character)
        *     - `consentRequired must be 'true' or 'false'`
        *     - `Group not found`
        */
@@ -1317,11 +1348,13 @@ export interface operations {
           'application/json': {
             /** @enum {string} */
             error:
+              | 'Invalid JSON body'
               | 'You are missing the path parameter groupID'
               | 'groupID must be a number'
               | 'groupName must be a string'
               | 'groupName must not be empty'
               | 'groupName must be at most 200 characters'
+              | 'groupName must not contain control characters'
               | "consentRequired must be 'true' or 'false'"
               | 'Group not found';
           };
@@ -1336,6 +1369,30 @@ export interface operations {
           'application/json': {
             /** @enum {string} */
             error: 'Unauthorized';
+          };
+        };
+      };
+      /** @description The body is over 1 MiB; nothing was read or changed. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Payload too large';
+          };
+        };
+      };
+      /** @description The body is not `application/json`; nothing was changed. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Unsupported media type';
           };
         };
       };
@@ -1360,6 +1417,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description The group’s ID, in decimal digits (no sign, point or exponent). */
         groupID: number;
       };
       cookie?: never;
@@ -1427,6 +1485,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description The group’s ID, in decimal digits (no sign, point or exponent). */
         groupID: number;
       };
       cookie?: never;
@@ -1767,6 +1826,7 @@ export interface operations {
       };
       /**
        * @description The first failing check, in this order:
+       *     - `Invalid JSON body` (a body that is not one JSON object: malformed, nested deeper than 32 levels, or an array, a string, a number, a boolean or null)
        *     - `You are missing the body parameter groupID`
        *     - `groupID must be a number`
        *     - `You are missing the body parameter groupKey`
@@ -1776,6 +1836,9 @@ export interface operations {
        *     - `You are missing the body parameter returnURL`
        *     - `returnURL must be a string`
        *     - `returnURL must be an HTTPS address`
+       *     - `groupKey must not contain control characters` (the first field holding a control character)
+       *     - `userIdentifier must not contain control characters` (the first field holding a control character)
+       *     - `returnURL must not contain control characters` (the first field holding a control character)
        *     - `Idempotency-Key must be 1 to 255 visible ASCII characters`
        *     - `Group not found`
        *     - `Invalid groupKey`
@@ -1814,6 +1877,30 @@ export interface operations {
           'application/json': {
             /** @enum {string} */
             error: 'Idempotency-Key reused with a different request';
+          };
+        };
+      };
+      /** @description The body is over 1 MiB; nothing was read or changed. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Payload too large';
+          };
+        };
+      };
+      /** @description The body is not `application/json`; nothing was changed. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Unsupported media type';
           };
         };
       };
@@ -1901,6 +1988,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description The group’s ID, in decimal digits (no sign, point or exponent). */
         groupID: number;
       };
       cookie?: never;
@@ -1921,10 +2009,12 @@ export interface operations {
       };
       /**
        * @description The first failing check, in this order:
+       *     - `Invalid JSON body` (a body that is not one JSON object: malformed, nested deeper than 32 levels, or an array, a string, a number, a boolean or null)
        *     - `You are missing the path parameter groupID`
        *     - `groupID must be a number`
        *     - `You are missing the body parameter requestedPrivacyLevel`
        *     - `Invalid requestedPrivacyLevel. Should be an array with elements in ['mhci', 'groupPerecntiles', 'userPercentiles', 'transcript', 'features'].`
+       *     - `requestedPrivacyLevel must not contain control characters` (the first field holding a control character)
        *     - `Group not found`
        *     - `Group doesn't exist in associated groups`
        */
@@ -1936,10 +2026,12 @@ export interface operations {
           'application/json': {
             /** @enum {string} */
             error:
+              | 'Invalid JSON body'
               | 'You are missing the path parameter groupID'
               | 'groupID must be a number'
               | 'You are missing the body parameter requestedPrivacyLevel'
               | "Invalid requestedPrivacyLevel. Should be an array with elements in ['mhci', 'groupPerecntiles', 'userPercentiles', 'transcript', 'features']."
+              | 'requestedPrivacyLevel must not contain control characters'
               | 'Group not found'
               | "Group doesn't exist in associated groups";
           };
@@ -1954,6 +2046,30 @@ export interface operations {
           'application/json': {
             /** @enum {string} */
             error: 'Unauthorized';
+          };
+        };
+      };
+      /** @description The body is over 1 MiB; nothing was read or changed. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Payload too large';
+          };
+        };
+      };
+      /** @description The body is not `application/json`; nothing was changed. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Unsupported media type';
           };
         };
       };
@@ -1998,9 +2114,11 @@ export interface operations {
       };
       /**
        * @description The first failing check, in this order:
+       *     - `Invalid JSON body` (a body that is not one JSON object: malformed, nested deeper than 32 levels, or an array, a string, a number, a boolean or null)
        *     - `You are missing the path parameter externalID`
        *     - `You are missing the body parameter requestedPrivacyLevel`
        *     - `Invalid requestedPrivacyLevel. Should be an array with elements in ['mhci', 'groupPerecntiles', 'userPercentiles', 'transcript', 'features'].`
+       *     - `requestedPrivacyLevel must not contain control characters` (the first field holding a control character)
        *     - `Participant not found`
        */
       400: {
@@ -2011,9 +2129,11 @@ export interface operations {
           'application/json': {
             /** @enum {string} */
             error:
+              | 'Invalid JSON body'
               | 'You are missing the path parameter externalID'
               | 'You are missing the body parameter requestedPrivacyLevel'
               | "Invalid requestedPrivacyLevel. Should be an array with elements in ['mhci', 'groupPerecntiles', 'userPercentiles', 'transcript', 'features']."
+              | 'requestedPrivacyLevel must not contain control characters'
               | 'Participant not found';
           };
         };
@@ -2027,6 +2147,30 @@ export interface operations {
           'application/json': {
             /** @enum {string} */
             error: 'Unauthorized';
+          };
+        };
+      };
+      /** @description The body is over 1 MiB; nothing was read or changed. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Payload too large';
+          };
+        };
+      };
+      /** @description The body is not `application/json`; nothing was changed. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Unsupported media type';
           };
         };
       };
@@ -2071,6 +2215,7 @@ export interface operations {
       };
       /**
        * @description The first failing check, in this order:
+       *     - `Invalid JSON body` (a body that is not one JSON object: malformed, nested deeper than 32 levels, or an array, a string, a number, a boolean or null)
        *     - `You are missing the path parameter sessionID`
        *     - `You are missing the body parameter version`
        *     - `version must be a string`
@@ -2084,6 +2229,11 @@ export interface operations {
        *     - `You are missing the body parameter features`
        *     - `features must be an object of at most 500 names (letters, digits, _ . -, up to 64 characters) mapping to finite numbers`
        *     - `Invalid completedAt`
+       *     - `version must not contain control characters` (the first field holding a control character)
+       *     - `subscores must not contain control characters` (the first field holding a control character)
+       *     - `transcript must not contain control characters` (the first field holding a control character)
+       *     - `features must not contain control characters` (the first field holding a control character)
+       *     - `completedAt must not contain control characters` (the first field holding a control character)
        *     - `Session not found`
        */
       400: {
@@ -2094,6 +2244,7 @@ export interface operations {
           'application/json': {
             /** @enum {string} */
             error:
+              | 'Invalid JSON body'
               | 'You are missing the path parameter sessionID'
               | 'You are missing the body parameter version'
               | 'version must be a string'
@@ -2107,6 +2258,11 @@ export interface operations {
               | 'You are missing the body parameter features'
               | 'features must be an object of at most 500 names (letters, digits, _ . -, up to 64 characters) mapping to finite numbers'
               | 'Invalid completedAt'
+              | 'version must not contain control characters'
+              | 'subscores must not contain control characters'
+              | 'transcript must not contain control characters'
+              | 'features must not contain control characters'
+              | 'completedAt must not contain control characters'
               | 'Session not found';
           };
         };
@@ -2138,6 +2294,30 @@ export interface operations {
           };
         };
       };
+      /** @description The body is over 1 MiB; nothing was read or changed. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Payload too large';
+          };
+        };
+      };
+      /** @description The body is not `application/json`; nothing was changed. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Unsupported media type';
+          };
+        };
+      };
       /** @description Too many requests from this client address (`PUBLIC_RATE_LIMIT_REQUESTS` per minute), or too many of them refused for a wrong credential (`AUTH_FAILURE_LIMIT` per minute); retry after the `Retry-After` header (seconds). Nothing was changed. */
       429: {
         headers: {
@@ -2159,6 +2339,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description The group’s ID, in decimal digits (no sign, point or exponent). */
         groupID: number;
       };
       cookie?: never;
@@ -2226,6 +2407,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description The group’s ID, in decimal digits (no sign, point or exponent). */
         groupID: number;
       };
       cookie?: never;
@@ -2246,6 +2428,7 @@ export interface operations {
       };
       /**
        * @description The first failing check, in this order:
+       *     - `Invalid JSON body` (a body that is not one JSON object: malformed, nested deeper than 32 levels, or an array, a string, a number, a boolean or null)
        *     - `You are missing the path parameter groupID`
        *     - `groupID must be a number`
        *     - `You are missing the body parameter url`
@@ -2255,6 +2438,9 @@ export interface operations {
        *     - `description must be a string`
        *     - `description must be at most 500 characters`
        *     - `Invalid enabledEvents. Should be an array with elements in ['user.created', 'user.session.result', 'user.privacy.updated', 'user.deleted'].`
+       *     - `url must not contain control characters` (the first field holding a control character)
+       *     - `description must not contain control characters` (the first field holding a control character)
+       *     - `enabledEvents must not contain control characters` (the first field holding a control character)
        *     - `Group not found`
        */
       400: {
@@ -2265,6 +2451,7 @@ export interface operations {
           'application/json': {
             /** @enum {string} */
             error:
+              | 'Invalid JSON body'
               | 'You are missing the path parameter groupID'
               | 'groupID must be a number'
               | 'You are missing the body parameter url'
@@ -2274,6 +2461,9 @@ export interface operations {
               | 'description must be a string'
               | 'description must be at most 500 characters'
               | "Invalid enabledEvents. Should be an array with elements in ['user.created', 'user.session.result', 'user.privacy.updated', 'user.deleted']."
+              | 'url must not contain control characters'
+              | 'description must not contain control characters'
+              | 'enabledEvents must not contain control characters'
               | 'Group not found';
           };
         };
@@ -2287,6 +2477,30 @@ export interface operations {
           'application/json': {
             /** @enum {string} */
             error: 'Unauthorized';
+          };
+        };
+      };
+      /** @description The body is over 1 MiB; nothing was read or changed. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Payload too large';
+          };
+        };
+      };
+      /** @description The body is not `application/json`; nothing was changed. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Unsupported media type';
           };
         };
       };
@@ -2311,6 +2525,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description The group’s ID, in decimal digits (no sign, point or exponent). */
         groupID: number;
         webhookID: string;
       };
@@ -2332,6 +2547,7 @@ export interface operations {
       };
       /**
        * @description The first failing check, in this order:
+       *     - `Invalid JSON body` (a body that is not one JSON object: malformed, nested deeper than 32 levels, or an array, a string, a number, a boolean or null)
        *     - `You are missing the path parameter groupID`
        *     - `groupID must be a number`
        *     - `You are missing the path parameter webhookID`
@@ -2341,6 +2557,9 @@ export interface operations {
        *     - `description must be at most 500 characters`
        *     - `status must be 'enabled' or 'disabled'`
        *     - `Invalid enabledEvents. Should be an array with elements in ['user.created', 'user.session.result', 'user.privacy.updated', 'user.deleted'].`
+       *     - `url must not contain control characters` (the first field holding a control character)
+       *     - `description must not contain control characters` (the first field holding a control character)
+       *     - `enabledEvents must not contain control characters` (the first field holding a control character)
        *     - `Group not found`
        *     - `Webhook not found`
        */
@@ -2352,6 +2571,7 @@ export interface operations {
           'application/json': {
             /** @enum {string} */
             error:
+              | 'Invalid JSON body'
               | 'You are missing the path parameter groupID'
               | 'groupID must be a number'
               | 'You are missing the path parameter webhookID'
@@ -2361,6 +2581,9 @@ export interface operations {
               | 'description must be at most 500 characters'
               | "status must be 'enabled' or 'disabled'"
               | "Invalid enabledEvents. Should be an array with elements in ['user.created', 'user.session.result', 'user.privacy.updated', 'user.deleted']."
+              | 'url must not contain control characters'
+              | 'description must not contain control characters'
+              | 'enabledEvents must not contain control characters'
               | 'Group not found'
               | 'Webhook not found';
           };
@@ -2375,6 +2598,30 @@ export interface operations {
           'application/json': {
             /** @enum {string} */
             error: 'Unauthorized';
+          };
+        };
+      };
+      /** @description The body is over 1 MiB; nothing was read or changed. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Payload too large';
+          };
+        };
+      };
+      /** @description The body is not `application/json`; nothing was changed. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Unsupported media type';
           };
         };
       };
@@ -2399,6 +2646,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description The group’s ID, in decimal digits (no sign, point or exponent). */
         groupID: number;
         webhookID: string;
       };
@@ -2471,6 +2719,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description The group’s ID, in decimal digits (no sign, point or exponent). */
         groupID: number;
         webhookID: string;
       };
@@ -2543,6 +2792,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description The group’s ID, in decimal digits (no sign, point or exponent). */
         groupID: number;
         webhookID: string;
       };
@@ -2618,6 +2868,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description The group’s ID, in decimal digits (no sign, point or exponent). */
         groupID: number;
         webhookID: string;
       };
@@ -2690,6 +2941,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description The group’s ID, in decimal digits (no sign, point or exponent). */
         groupID: number;
         webhookID: string;
         deliveryID: string;
@@ -2765,6 +3017,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description The group’s ID, in decimal digits (no sign, point or exponent). */
         groupID: number;
         webhookID: string;
       };
@@ -2786,6 +3039,7 @@ export interface operations {
       };
       /**
        * @description The first failing check, in this order:
+       *     - `Invalid JSON body` (a body that is not one JSON object: malformed, nested deeper than 32 levels, or an array, a string, a number, a boolean or null)
        *     - `You are missing the path parameter groupID`
        *     - `groupID must be a number`
        *     - `You are missing the path parameter webhookID`
@@ -2796,6 +3050,8 @@ export interface operations {
        *     - `until must be an ISO-8601 date or date-time with a time zone`
        *     - `since must not be in the future`
        *     - `until must be later than since`
+       *     - `since must not contain control characters` (the first field holding a control character)
+       *     - `until must not contain control characters` (the first field holding a control character)
        *     - `Group not found`
        *     - `Webhook not found`
        *     - `The replay window holds more than 10000 events; narrow since/until`
@@ -2808,6 +3064,7 @@ export interface operations {
           'application/json': {
             /** @enum {string} */
             error:
+              | 'Invalid JSON body'
               | 'You are missing the path parameter groupID'
               | 'groupID must be a number'
               | 'You are missing the path parameter webhookID'
@@ -2818,6 +3075,8 @@ export interface operations {
               | 'until must be an ISO-8601 date or date-time with a time zone'
               | 'since must not be in the future'
               | 'until must be later than since'
+              | 'since must not contain control characters'
+              | 'until must not contain control characters'
               | 'Group not found'
               | 'Webhook not found'
               | 'The replay window holds more than 10000 events; narrow since/until';
@@ -2848,6 +3107,30 @@ export interface operations {
           };
         };
       };
+      /** @description The body is over 1 MiB; nothing was read or changed. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Payload too large';
+          };
+        };
+      };
+      /** @description The body is not `application/json`; nothing was changed. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Unsupported media type';
+          };
+        };
+      };
       /** @description The API key's rate limit is spent (`RATE_LIMIT_REQUESTS` per `RATE_LIMIT_WINDOW`, shared by all routes), or this request failed authentication and too many from its client address already had (`AUTH_FAILURE_LIMIT` per minute; a valid key is never refused for them); retry after the `Retry-After` header (seconds). Nothing was changed. */
       429: {
         headers: {
@@ -2869,6 +3152,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description The group’s ID, in decimal digits (no sign, point or exponent). */
         groupID: number;
       };
       cookie?: never;
@@ -2889,6 +3173,7 @@ export interface operations {
       };
       /**
        * @description The first failing check, in this order:
+       *     - `Invalid JSON body` (a body that is not one JSON object: malformed, nested deeper than 32 levels, or an array, a string, a number, a boolean or null)
        *     - `You are missing the path parameter groupID`
        *     - `groupID must be a number`
        *     - `You are missing the body parameter emailType`
@@ -2904,6 +3189,7 @@ export interface operations {
           'application/json': {
             /** @enum {string} */
             error:
+              | 'Invalid JSON body'
               | 'You are missing the path parameter groupID'
               | 'groupID must be a number'
               | 'You are missing the body parameter emailType'
@@ -2922,6 +3208,30 @@ export interface operations {
           'application/json': {
             /** @enum {string} */
             error: 'Unauthorized';
+          };
+        };
+      };
+      /** @description The body is over 1 MiB; nothing was read or changed. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Payload too large';
+          };
+        };
+      };
+      /** @description The body is not `application/json`; nothing was changed. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Unsupported media type';
           };
         };
       };
@@ -2966,6 +3276,7 @@ export interface operations {
       };
       /**
        * @description The first failing check, in this order:
+       *     - `Invalid JSON body` (a body that is not one JSON object: malformed, nested deeper than 32 levels, or an array, a string, a number, a boolean or null)
        *     - `You are missing the path parameter externalID`
        *     - `You are missing the body parameter emailType`
        *     - `Invalid email type. Should be one of ['checkinReminder', 'privacyRequest'].`
@@ -2979,6 +3290,7 @@ export interface operations {
           'application/json': {
             /** @enum {string} */
             error:
+              | 'Invalid JSON body'
               | 'You are missing the path parameter externalID'
               | 'You are missing the body parameter emailType'
               | "Invalid email type. Should be one of ['checkinReminder', 'privacyRequest']."
@@ -2995,6 +3307,30 @@ export interface operations {
           'application/json': {
             /** @enum {string} */
             error: 'Unauthorized';
+          };
+        };
+      };
+      /** @description The body is over 1 MiB; nothing was read or changed. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Payload too large';
+          };
+        };
+      };
+      /** @description The body is not `application/json`; nothing was changed. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Unsupported media type';
           };
         };
       };
@@ -3026,6 +3362,7 @@ export interface operations {
       };
       header?: never;
       path: {
+        /** @description The group’s ID, in decimal digits (no sign, point or exponent). */
         groupID: number;
       };
       cookie?: never;
@@ -3108,6 +3445,7 @@ export interface operations {
       };
       header?: never;
       path: {
+        /** @description The group’s ID, in decimal digits (no sign, point or exponent). */
         groupID: number;
       };
       cookie?: never;
@@ -3187,11 +3525,12 @@ export interface operations {
         to?: string;
         /** @description Keys become periods: YYYY-MM-DD, the ISO week's Monday, or YYYY-MM. */
         groupBy?: 'day' | 'week' | 'month';
-        /** @description How many words, 1–200 (default 50). */
-        top?: string;
+        /** @description How many words, 1–200 (default 50). In decimal digits, without a leading zero. */
+        top?: number;
       };
       header?: never;
       path: {
+        /** @description The group’s ID, in decimal digits (no sign, point or exponent). */
         groupID: number;
       };
       cookie?: never;
@@ -3433,8 +3772,8 @@ export interface operations {
         to?: string;
         /** @description Keys become periods: YYYY-MM-DD, the ISO week's Monday, or YYYY-MM. */
         groupBy?: 'day' | 'week' | 'month';
-        /** @description How many words, 1–200 (default 50). */
-        top?: string;
+        /** @description How many words, 1–200 (default 50). In decimal digits, without a leading zero. */
+        top?: number;
       };
       header?: never;
       path: {
@@ -3533,6 +3872,7 @@ export interface operations {
       };
       /**
        * @description The first failing check, in this order:
+       *     - `Invalid JSON body` (a body that is not one JSON object: malformed, nested deeper than 32 levels, or an array, a string, a number, a boolean or null)
        *     - `You are missing the path parameter sessionID`
        *     - `You are missing the body parameter version`
        *     - `version must be a string`
@@ -3546,6 +3886,11 @@ export interface operations {
        *     - `You are missing the body parameter features`
        *     - `features must be an object of at most 500 names (letters, digits, _ . -, up to 64 characters) mapping to finite numbers`
        *     - `Invalid completedAt`
+       *     - `version must not contain control characters` (the first field holding a control character)
+       *     - `subscores must not contain control characters` (the first field holding a control character)
+       *     - `transcript must not contain control characters` (the first field holding a control character)
+       *     - `features must not contain control characters` (the first field holding a control character)
+       *     - `completedAt must not contain control characters` (the first field holding a control character)
        *     - `Session not found`
        */
       400: {
@@ -3556,6 +3901,7 @@ export interface operations {
           'application/json': {
             /** @enum {string} */
             error:
+              | 'Invalid JSON body'
               | 'You are missing the path parameter sessionID'
               | 'You are missing the body parameter version'
               | 'version must be a string'
@@ -3569,6 +3915,11 @@ export interface operations {
               | 'You are missing the body parameter features'
               | 'features must be an object of at most 500 names (letters, digits, _ . -, up to 64 characters) mapping to finite numbers'
               | 'Invalid completedAt'
+              | 'version must not contain control characters'
+              | 'subscores must not contain control characters'
+              | 'transcript must not contain control characters'
+              | 'features must not contain control characters'
+              | 'completedAt must not contain control characters'
               | 'Session not found';
           };
         };
@@ -3607,6 +3958,30 @@ export interface operations {
             /** @enum {string} */
             error:
               'Session already completed' | 'The participant has not consented to this check-in';
+          };
+        };
+      };
+      /** @description The body is over 1 MiB; nothing was read or changed. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Payload too large';
+          };
+        };
+      };
+      /** @description The body is not `application/json`; nothing was changed. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Unsupported media type';
           };
         };
       };

@@ -5,6 +5,7 @@ import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import type { FastifyInstance } from 'fastify';
 import { API_KEY_HEADER } from '../auth/enterprise.decorator';
 import { API_KEY_SECURITY } from './api-errors.decorator';
+import { completeOperations } from './body-answers';
 import { namedSchemas } from './named-schemas';
 import { installSwaggerUiHeaders } from './swagger-ui-headers';
 
@@ -66,6 +67,7 @@ export function buildOpenApiDocument(app: INestApplication, publicBaseUrl: strin
     ...document.components,
     schemas: { ...document.components?.schemas, ...namedSchemas() },
   };
+  completeOperations(document);
   return document;
 }
 

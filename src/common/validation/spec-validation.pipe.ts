@@ -10,8 +10,8 @@ const PRIMITIVES: unknown[] = [String, Boolean, Number, Array, Object];
 /**
  * The global pipe for bodies and queries (registered as APP_PIPE). It validates DTO classes
  * decorated with `@Rules` and answers 400 with the first failing field's message. Unknown fields
- * are dropped (forward compatible, never stored). A body that is not a JSON object is treated as
- * an empty one, so the first required field is reported missing.
+ * are dropped (forward compatible, never stored). A body that is not a JSON object never gets
+ * here: the JSON parser marks it, and it is answered `Invalid JSON body` (request-body.ts).
  *
  * Then, whatever the DTO's own rules: no string kept from the input (values and keys, nested ones
  * too) may hold a control character, except tab, line feed and carriage return in fields declared
