@@ -416,6 +416,27 @@ describe('DeliveryLeaseRepository (PostgreSQL)', () => {
       expect((await claimNext())?.id).toBe(sending);
     });
 
+    it('finishMany drops the outcome of a delivery whose endpoint was deleted meanwhile, and records the rest', async () => {
+      const [kept] = await t.dueDeliveries(world, 1);
+      const other = await t.webhookWorld();
+      const [gone] = await t.dueDeliveries(other, 1);
+      await repo.claimDue(10, LEASE_MS);
+      // The enterprise deletes the other endpoint while its delivery is being sent.
+      await t.rows('DELETE FROM webhook_endpoints WHERE id = $1', [other.endpointId]);
+      const outcome = (deliveryId: string) => ({
+        deliveryId,
+        status: 'delivered' as const,
+        statusCode: 200,
+        error: null,
+        countsAsAttempt: true,
+        attempt: attempt(200, null),
+      });
+      await repo.finishMany([outcome(gone), outcome(kept)]);
+      expect(await t.deliveryRow(kept)).toMatchObject({ status: 'delivered', leased: false });
+      expect((await t.attemptRows(kept)).length).toBe(1);
+      expect(await t.attemptRows(gone)).toEqual([]);
+    });
+
     it('finishMany ends a batch in one statement: each outcome its own, each attempt logged once', async () => {
       const [a, b, c] = await t.dueDeliveries(world, 3);
       await repo.claimDue(10, LEASE_MS);

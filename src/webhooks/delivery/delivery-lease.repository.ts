@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Database } from '../../database/database';
+import { Database, type Sql } from '../../database/database';
 import { columnsOf, RowOf } from '../../database/entity-columns';
 import type { EventEntity } from '../events/event.entity';
 import type { DeliveryAttemptEntity } from '../delivery-attempt.entity';
@@ -185,8 +185,30 @@ export class DeliveryLeaseRepository {
    */
   async finishMany(outcomes: DeliveryOutcome[], leaseMs: number | null = null): Promise<void> {
     if (outcomes.length === 0) return;
+    await this.db.transaction(async (sql) => {
+      // The deliveries still there, held to the end: an endpoint deleted while its delivery was
+      // being sent took the delivery with it, and that one outcome is dropped, not the batch.
+      const live = await sql.rows<{ id: string }>(
+        'SELECT id FROM webhook_deliveries WHERE id = ANY ($1::uuid[]) FOR KEY SHARE',
+        [outcomes.map((outcome) => outcome.deliveryId)],
+      );
+      const kept = new Set(live.map((row) => row.id));
+      await this.record(
+        outcomes.filter((outcome) => kept.has(outcome.deliveryId)),
+        leaseMs,
+        sql,
+      );
+    });
+  }
+
+  private async record(
+    outcomes: DeliveryOutcome[],
+    leaseMs: number | null,
+    sql: Sql,
+  ): Promise<void> {
+    if (outcomes.length === 0) return;
     const column = <T>(pick: (outcome: DeliveryOutcome) => T) => outcomes.map(pick);
-    await this.db.rows(
+    await sql.rows(
       `WITH o AS (
          SELECT * FROM unnest($1::uuid[], $2::text[], $3::int[], $4::text[], $5::int[],
                               $6::timestamptz[], $7::boolean[], $8::timestamptz[], $9::int[],
