@@ -11,22 +11,57 @@
  * which the service accepts in development (WEBHOOK_ALLOW_PRIVATE_URLS, on by default there).
  * Every call goes through the typed client: no hand-written request code. Any failure is one line
  * on stderr and exit code 1: the step, and the API's answer, or the address that did not answer.
+ *
+ * It leaves nothing that keeps working after it exits: the webhook endpoint would go on sending
+ * the group's events to a receiver that is gone (and retrying them), so it is deleted before the
+ * receiver closes — after every step, after a failed one, and on Ctrl-C or SIGTERM (the run stops
+ * before its next call, and exits at the latest STOP_GRACE_MS after the signal). The group, the
+ * participant and the session stay, as data to look at; the last lines name what is left and the
+ * calls that delete it.
  */
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { constants } from 'node:os';
 import { Webhook } from 'standardwebhooks';
-import { createCheckinClient } from '../src';
+import { createCheckinClient, type CheckinClient, type Schemas } from '../src';
 
 const EXPECTED_EVENTS = ['user.created', 'user.session.result'] as const;
 const WEBHOOK_TIMEOUT_MS = 30_000;
+/** How long to wait for the service to record the outcome of the deliveries received. */
+const RECORDING_TIMEOUT_MS = 5_000;
+/** After a signal: how long the call under way, that wait and the deletion may take in all. */
+const STOP_GRACE_MS = 10_000;
 const DEFAULT_BASE_URL = 'http://localhost:3000';
 const baseUrl = process.env.CHECKIN_BASE_URL || DEFAULT_BASE_URL;
+const say = (line: string) => process.stdout.write(`${line}\n`);
 
 interface ApiResult<T> {
   data?: T;
   error?: unknown;
   response: Response;
+}
+
+/** What this run made in the enterprise, noted as each call answers: what to delete, what is left. */
+const made: {
+  group?: { groupID: number; groupName: string };
+  webhook?: { id: string; deleted: boolean; failure?: string };
+  participant?: string;
+  session?: string;
+} = {};
+
+/** The run was stopped by a signal (Ctrl-C is SIGINT). */
+class Interrupted extends Error {
+  constructor(readonly signal: 'SIGINT' | 'SIGTERM') {
+    super(`interrupted by ${signal}`);
+  }
+}
+
+/** The first signal received: no call starts after it. */
+let interruption: Interrupted | undefined;
+
+function stopIfInterrupted(): void {
+  if (interruption) throw interruption;
 }
 
 /**
@@ -53,7 +88,7 @@ function unreachable(step: string, failure: TypeError): Error {
  * The answer's data, or a clear failure naming the step: the status and the API's error, or the
  * address that did not answer.
  */
-async function must<T>(step: string, call: Promise<ApiResult<T>>): Promise<NonNullable<T>> {
+async function answer<T>(step: string, call: Promise<ApiResult<T>>): Promise<NonNullable<T>> {
   let result: ApiResult<T>;
   try {
     result = await call;
@@ -66,6 +101,15 @@ async function must<T>(step: string, call: Promise<ApiResult<T>>): Promise<NonNu
     throw new Error(`${step}: HTTP ${response.status} ${JSON.stringify(error ?? null)}`);
   }
   return data;
+}
+
+/**
+ * A step of the flow: `call` is made only if no signal came (so whatever a call creates is
+ * noted before the run stops), and answers as {@link answer}.
+ */
+function must<T>(step: string, call: () => Promise<ApiResult<T>>): Promise<NonNullable<T>> {
+  stopIfInterrupted();
+  return answer(step, call());
 }
 
 interface VerifiedEvent {
@@ -81,11 +125,15 @@ interface VerifiedEvent {
 async function startReceiver() {
   let verifier: Webhook | undefined;
   const events: VerifiedEvent[] = [];
+  /** How many times each event (its `webhook-id`) was answered, whatever the answer. */
+  const answered = new Map<string, number>();
   let notify = () => {};
   const server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
+      const eventId = request.headers['webhook-id'];
+      if (typeof eventId === 'string') answered.set(eventId, (answered.get(eventId) ?? 0) + 1);
       try {
         if (!verifier) throw new Error('secret not known yet');
         const headers = Object.fromEntries(
@@ -95,10 +143,10 @@ async function startReceiver() {
           verifier.verify(Buffer.concat(chunks).toString('utf8'), headers) as VerifiedEvent,
         );
         response.writeHead(204).end();
-        notify();
       } catch {
         response.writeHead(400).end();
       }
+      notify();
     });
   });
   server.listen(0, '127.0.0.1');
@@ -106,13 +154,20 @@ async function startReceiver() {
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}/checkin-webhooks`,
+    answered,
     useSecret(secret: string) {
       verifier = new Webhook(secret);
     },
-    /** Resolves once an event of every type in `types` has arrived (rejects after the timeout). */
+    /** Ends a wait at once (a signal came). */
+    wake: () => notify(),
+    /**
+     * Resolves once an event of every type in `types` has arrived (rejects after the timeout, or
+     * when a signal came).
+     */
     async waitFor(types: readonly string[]): Promise<VerifiedEvent[]> {
       const deadline = Date.now() + WEBHOOK_TIMEOUT_MS;
       while (!types.every((type) => events.some((event) => event.type === type))) {
+        stopIfInterrupted();
         const left = deadline - Date.now();
         if (left <= 0) {
           const seen = events.map((event) => event.type).join(', ') || 'none';
@@ -137,6 +192,201 @@ async function startReceiver() {
   };
 }
 
+type Receiver = Awaited<ReturnType<typeof startReceiver>>;
+
+/**
+ * The endpoint's deliveries, once the service has recorded the outcome of each one the receiver
+ * answered (or after RECORDING_TIMEOUT_MS). It records them moments after the answer; deleting
+ * the endpoint before then would make that recording fail.
+ */
+async function recordedDeliveries(
+  checkin: CheckinClient,
+  groupID: number,
+  webhookID: string,
+  receiver: Receiver,
+): Promise<Schemas['DeliveryDto'][]> {
+  const deadline = Date.now() + RECORDING_TIMEOUT_MS;
+  for (;;) {
+    const deliveries = await answer(
+      'list the deliveries',
+      checkin.GET('/webhooks/{groupID}/{webhookID}/deliveries', {
+        params: { path: { groupID, webhookID } },
+      }),
+    );
+    const recorded = [...receiver.answered].every(([eventId, answers]) =>
+      deliveries.some((delivery) => delivery.eventId === eventId && delivery.attempts >= answers),
+    );
+    if (recorded || Date.now() >= deadline) return deliveries;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/**
+ * Deletes the webhook endpoint this run made, if any, once the deliveries it received are
+ * recorded. Never throws: a failure is noted in `made.webhook` (and named with what is left).
+ */
+async function deleteWebhook(checkin: CheckinClient, receiver: Receiver): Promise<void> {
+  const { group, webhook } = made;
+  if (!group || !webhook || webhook.deleted) return;
+  try {
+    await recordedDeliveries(checkin, group.groupID, webhook.id, receiver);
+  } catch {
+    // Delete it all the same: the deletion says what went wrong, if anything.
+  }
+  try {
+    await answer(
+      'delete the webhook',
+      checkin.DELETE('/webhooks/{groupID}/{webhookID}', {
+        params: { path: { groupID: group.groupID, webhookID: webhook.id } },
+      }),
+    );
+    webhook.deleted = true;
+    say(
+      `Webhook ${webhook.id} deleted (DELETE /webhooks/${group.groupID}/${webhook.id}): ` +
+        'nothing is sent to this receiver after it exits.',
+    );
+  } catch (error) {
+    webhook.failure = (error as Error).message;
+  }
+}
+
+/** Says what the run made and left in the enterprise, and the calls that delete it. */
+function tellWhatIsLeft(): void {
+  const { group, webhook, participant, session } = made;
+  if (!group) return;
+  const left: string[] = [];
+  const calls: string[] = [];
+  const call = (path: string, what: string) =>
+    calls.push(`  curl -X DELETE -H "x-api-key: $CHECKIN_API_KEY" ${baseUrl}${path}    # ${what}`);
+  if (webhook && !webhook.deleted) {
+    const why = webhook.failure
+      ? `deleting it failed: ${webhook.failure}`
+      : `the service did not answer within ${STOP_GRACE_MS} ms of the signal`;
+    left.push(
+      `webhook ${webhook.id}, still enabled: it sends the group's events to a receiver that is ` +
+        `gone (${why})`,
+    );
+    call(`/webhooks/${group.groupID}/${webhook.id}`, 'the webhook');
+  }
+  left.push(`group ${group.groupID} "${group.groupName}"`);
+  call(`/groups/${group.groupID}`, 'the group, with its sessions, events and webhooks');
+  if (participant) {
+    left.push(`participant ${participant}` + (session ? ` and their session ${session}` : ''));
+    call(`/participants/${participant}`, 'the participant (erased)');
+  }
+  say(`Left in your enterprise: ${left.join('; ')}. To delete (your key in CHECKIN_API_KEY):`);
+  for (const line of calls) say(line);
+}
+
+/**
+ * Ctrl-C (SIGINT) and SIGTERM stop the run before its next call: it deletes the webhook and exits,
+ * within STOP_GRACE_MS whatever the service does. Later signals change nothing: `npm run` passes
+ * the terminal's Ctrl-C on to the script, which then gets it twice.
+ */
+function stopOnSignals(receiver: Receiver): void {
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.on(signal, () => {
+      if (interruption) return;
+      const stop = new Interrupted(signal);
+      interruption = stop;
+      say(`${signal}: stopping after the call under way.`);
+      receiver.wake();
+      setTimeout(() => exit(stop), STOP_GRACE_MS).unref();
+    });
+  }
+}
+
+/** The steps, each noting in `made` what it created. */
+async function run(checkin: CheckinClient, receiver: Receiver): Promise<void> {
+  // 1. A group: participants belong to groups; its key is needed to start check-ins.
+  const group = await must('create a group', () =>
+    checkin.POST('/groups', {
+      body: { groupName: `Quickstart ${new Date().toISOString()}` },
+    }),
+  );
+  made.group = { groupID: group.groupID, groupName: group.groupName };
+  say(`1. Group ${group.groupID} "${group.groupName}" created.`);
+
+  // 2. A webhook endpoint for the group; its secret verifies every delivery.
+  const webhook = await must('subscribe a webhook', () =>
+    checkin.POST('/webhooks/{groupID}', {
+      params: { path: { groupID: group.groupID } },
+      body: { url: receiver.url, description: 'quickstart receiver' },
+    }),
+  );
+  made.webhook = { id: webhook.id, deleted: false };
+  receiver.useSecret(webhook.secret);
+  say(`2. Webhook ${webhook.id} → ${webhook.url} (events: ${webhook.enabledEvents.join(', ')}).`);
+
+  // 3. A check-in for a new participant (an email the first time; their ok_ id afterwards).
+  const email = `quickstart-${Date.now()}@example.com`;
+  const session = await must('start a check-in', () =>
+    checkin.POST('/session/create', {
+      body: {
+        groupID: group.groupID,
+        groupKey: group.key,
+        userIdentifier: email,
+        returnURL: 'https://example.com/checkin-done',
+      },
+    }),
+  );
+  made.participant = session.userIdentifier;
+  made.session = session.sessionID;
+  say(`3. Session ${session.sessionID} for ${session.userIdentifier}; the participant would open:`);
+  say(`   ${session.redirectUrl}`);
+
+  // 4. Sandbox only: complete it as if the participant had checked in (the real ingestion path).
+  await must('complete the session (sandbox)', () =>
+    checkin.POST('/sandbox/sessions/{sessionID}/complete', {
+      params: { path: { sessionID: session.sessionID } },
+    }),
+  );
+  say('4. Session completed through the sandbox (a synthetic result).');
+
+  // 5. The result, as far as the participant's privacy level lets the enterprise see it.
+  const result = await must('read the session', () =>
+    checkin.GET('/sessions/{sessionID}', {
+      params: { path: { sessionID: session.sessionID } },
+    }),
+  );
+  // A new participant shares nothing beyond level 0 until they choose more on their pages.
+  const shown = Object.keys(result).join(', ');
+  say(`5. GET /sessions/${session.sessionID} shows what the participant's level allows: ${shown}`);
+
+  // 6. Aggregates: the count is always answered; mhci stays null under the privacy floor.
+  const count = await must('read the count', () =>
+    checkin.GET('/metrics/groups/{groupID}/count', {
+      params: { path: { groupID: group.groupID } },
+    }),
+  );
+  const mhci = await must('read the MHCI statistics', () =>
+    checkin.GET('/metrics/groups/{groupID}/mhci', {
+      params: { path: { groupID: group.groupID } },
+    }),
+  );
+  say(
+    `6. Metrics: count ${JSON.stringify(count)}, mhci ${JSON.stringify(mhci)}` +
+      (mhci.all === null
+        ? ' (no sealed cohort cell yet: group scores come once a cell seals)'
+        : ''),
+  );
+
+  // 7. The webhooks, signature verified.
+  const events = await receiver.waitFor(EXPECTED_EVENTS);
+  for (const event of events) {
+    say(`7. Webhook ${event.type} ${event.id} verified: ${JSON.stringify(event.data.object)}`);
+  }
+
+  // 8. What the service recorded of those deliveries (where to look when one goes wrong).
+  stopIfInterrupted();
+  const deliveries = await recordedDeliveries(checkin, group.groupID, webhook.id, receiver);
+  const outcomes = deliveries
+    .toReversed() // the list comes newest first
+    .map((delivery) => `${delivery.eventType} ${delivery.status}`)
+    .join(', ');
+  say(`8. GET /webhooks/${group.groupID}/${webhook.id}/deliveries: ${outcomes}.`);
+}
+
 async function main(): Promise<void> {
   const apiKey = process.env.CHECKIN_API_KEY;
   if (!apiKey) {
@@ -152,101 +402,35 @@ async function main(): Promise<void> {
     );
   }
   const checkin = createCheckinClient({ baseUrl, apiKey });
-  const say = (line: string) => process.stdout.write(`${line}\n`);
   const receiver = await startReceiver();
+  stopOnSignals(receiver);
   try {
-    // 1. A group: participants belong to groups; its key is needed to start check-ins.
-    const group = await must(
-      'create a group',
-      checkin.POST('/groups', {
-        body: { groupName: `Quickstart ${new Date().toISOString()}` },
-      }),
-    );
-    say(`1. Group ${group.groupID} "${group.groupName}" created.`);
-
-    // 2. A webhook endpoint for the group; its secret verifies every delivery.
-    const webhook = await must(
-      'subscribe a webhook',
-      checkin.POST('/webhooks/{groupID}', {
-        params: { path: { groupID: group.groupID } },
-        body: { url: receiver.url, description: 'quickstart receiver' },
-      }),
-    );
-    receiver.useSecret(webhook.secret);
-    say(`2. Webhook ${webhook.id} → ${webhook.url} (events: ${webhook.enabledEvents.join(', ')}).`);
-
-    // 3. A check-in for a new participant (an email the first time; their ok_ id afterwards).
-    const email = `quickstart-${Date.now()}@example.com`;
-    const session = await must(
-      'start a check-in',
-      checkin.POST('/session/create', {
-        body: {
-          groupID: group.groupID,
-          groupKey: group.key,
-          userIdentifier: email,
-          returnURL: 'https://example.com/checkin-done',
-        },
-      }),
-    );
-    say(
-      `3. Session ${session.sessionID} for ${session.userIdentifier}; the participant would open:`,
-    );
-    say(`   ${session.redirectUrl}`);
-
-    // 4. Sandbox only: complete it as if the participant had checked in (the real ingestion path).
-    await must(
-      'complete the session (sandbox)',
-      checkin.POST('/sandbox/sessions/{sessionID}/complete', {
-        params: { path: { sessionID: session.sessionID } },
-      }),
-    );
-    say('4. Session completed through the sandbox (a synthetic result).');
-
-    // 5. The result, as far as the participant's privacy level lets the enterprise see it.
-    const result = await must(
-      'read the session',
-      checkin.GET('/sessions/{sessionID}', {
-        params: { path: { sessionID: session.sessionID } },
-      }),
-    );
-    // A new participant shares nothing beyond level 0 until they choose more on their pages.
-    const shown = Object.keys(result).join(', ');
-    say(
-      `5. GET /sessions/${session.sessionID} shows what the participant's level allows: ${shown}`,
-    );
-
-    // 6. Aggregates: the count is always answered; mhci stays null under the privacy floor.
-    const count = await must(
-      'read the count',
-      checkin.GET('/metrics/groups/{groupID}/count', {
-        params: { path: { groupID: group.groupID } },
-      }),
-    );
-    const mhci = await must(
-      'read the MHCI statistics',
-      checkin.GET('/metrics/groups/{groupID}/mhci', {
-        params: { path: { groupID: group.groupID } },
-      }),
-    );
-    say(
-      `6. Metrics: count ${JSON.stringify(count)}, mhci ${JSON.stringify(mhci)}` +
-        (mhci.all === null
-          ? ' (no sealed cohort cell yet: group scores come once a cell seals)'
-          : ''),
-    );
-
-    // 7. The webhooks, signature verified.
-    const events = await receiver.waitFor(EXPECTED_EVENTS);
-    for (const event of events) {
-      say(`7. Webhook ${event.type} ${event.id} verified: ${JSON.stringify(event.data.object)}`);
-    }
-    say('Done: the whole flow works. Next: the Swagger UI at ' + `${baseUrl}/docs`);
+    await run(checkin, receiver);
   } finally {
+    // Whatever happened above: the endpoint goes before the receiver does.
+    await deleteWebhook(checkin, receiver);
     await receiver.close();
   }
+  if (made.webhook?.failure) throw new Error(made.webhook.failure);
+  say(`Done: the whole flow works. Next: the Swagger UI at ${baseUrl}/docs`);
 }
 
-main().catch((error: unknown) => {
-  console.error(`Quickstart failed: ${(error as Error).message}`);
-  process.exit(1);
-});
+/**
+ * Ends the run: the failure (one line on stderr, exit code 1) or the interruption (exit code 128 +
+ * the signal's number, as a shell reports it), then what is left.
+ */
+function exit(error?: unknown): void {
+  if (error instanceof Interrupted) {
+    console.error(`Quickstart stopped: ${error.message}.`);
+  } else if (error !== undefined) {
+    console.error(`Quickstart failed: ${(error as Error).message}`);
+  }
+  tellWhatIsLeft();
+  if (error instanceof Interrupted) process.exit(128 + constants.signals[error.signal]);
+  if (error !== undefined) process.exit(1);
+}
+
+main().then(
+  () => exit(),
+  (error: unknown) => exit(error),
+);
