@@ -560,7 +560,7 @@ describe('OpenAPI document', () => {
     );
     expect({ status: check.status, stderr: check.stderr }).toEqual({ status: 0, stderr: '' });
     expect(check.stdout).toBe(
-      'openapi.json and clients/typescript/src/schema.ts are up to date.\n',
+      'openapi.json and clients/typescript/src/schema.ts and clients/typescript/package.json are up to date.\n',
     );
   });
 

@@ -277,8 +277,9 @@ describe('Sandbox enterprises', () => {
           explicitResult({ completedAt: new Date(Date.now() + 86_400_000).toISOString() }),
           IngestionErrors.CompletedAtInvalid,
         ],
-        [null, IngestionErrors.VersionMissing],
-        [[explicitResult()], IngestionErrors.VersionMissing],
+        // JSON that is not an object is no result at all.
+        [null, CommonErrors.InvalidJsonBody],
+        [[explicitResult()], CommonErrors.InvalidJsonBody],
       ];
       for (const [body, message] of badBodies) {
         const viaSandbox = await complete(sandbox, session.sessionID, body);

@@ -13,6 +13,7 @@ import { EnterprisesService } from '../../src/enterprises/enterprises.service';
 import { createTestDatabase, databaseUrl, dropDatabase } from './databases';
 import { EngineResult, engineResult, postResult } from './engine';
 import { HttpResult, request, RequestOptions } from './http';
+import { assertDocumentedAnswers, recordAnswer } from './openapi-conformance';
 import { deleteRedisKeys, runEnvironment } from './run-environment';
 
 export type { HttpResult, RequestOptions } from './http';
@@ -48,8 +49,17 @@ export class TestApp {
     readonly db: Pool,
   ) {}
 
-  request(method: string, path: string, options: RequestOptions = {}): Promise<HttpResult> {
-    return request(this.baseUrl, method, path, options);
+  /** One request; its answer is checked against openapi.json when the app closes. */
+  async request(method: string, path: string, options: RequestOptions = {}): Promise<HttpResult> {
+    const answer = await request(this.baseUrl, method, path, options);
+    recordAnswer(this.baseUrl, {
+      method,
+      path,
+      status: answer.status,
+      contentType: answer.headers.get('content-type'),
+      text: answer.text,
+    });
+    return answer;
   }
 
   /**
@@ -151,6 +161,8 @@ export class TestApp {
     await this.db.end();
     await dropDatabase(this.databaseName);
     await deleteRedisKeys(this.config.redis.url, `${this.config.redis.queuePrefix}:*`);
+    // Every answer this file received is one openapi.json documents (openapi-conformance.ts).
+    assertDocumentedAnswers(this.baseUrl);
   }
 }
 

@@ -1189,6 +1189,18 @@ export interface operations {
           };
         };
       };
+      /** @description No such route: a path parameter the router cannot read (a malformed %-escape, one over 2,048 characters). Nothing was changed. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Not found';
+          };
+        };
+      };
       /** @description The API key's rate limit is spent (`RATE_LIMIT_REQUESTS` per `RATE_LIMIT_WINDOW`, shared by all routes), or this request failed authentication and too many from its client address already had (`AUTH_FAILURE_LIMIT` per minute; a valid key is never refused for them); retry after the `Retry-After` header (seconds). Nothing was changed. */
       429: {
         headers: {
@@ -1200,6 +1212,30 @@ export interface operations {
           'application/json': {
             /** @enum {string} */
             error: 'Too many requests';
+          };
+        };
+      };
+      /** @description A fault of the service, logged with the request id (`x-request-id`); the answer never says more. Nothing was changed, as far as the service knows. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Internal server error';
+          };
+        };
+      };
+      /** @description PostgreSQL cannot be reached, or the process is shutting down; retry after `Retry-After` (seconds). */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Service unavailable';
           };
         };
       };
@@ -1264,6 +1300,18 @@ export interface operations {
           };
         };
       };
+      /** @description No such route: a path parameter the router cannot read (a malformed %-escape, one over 2,048 characters). Nothing was changed. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Not found';
+          };
+        };
+      };
       /** @description The body is over 1 MiB; nothing was read or changed. */
       413: {
         headers: {
@@ -1299,6 +1347,30 @@ export interface operations {
           'application/json': {
             /** @enum {string} */
             error: 'Too many requests';
+          };
+        };
+      };
+      /** @description A fault of the service, logged with the request id (`x-request-id`); the answer never says more. Nothing was changed, as far as the service knows. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Internal server error';
+          };
+        };
+      };
+      /** @description PostgreSQL cannot be reached, or the process is shutting down; retry after `Retry-After` (seconds). */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Service unavailable';
           };
         };
       };
@@ -1372,6 +1444,18 @@ export interface operations {
           };
         };
       };
+      /** @description No such route: a path parameter the router cannot read (a malformed %-escape, one over 2,048 characters). Nothing was changed. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Not found';
+          };
+        };
+      };
       /** @description The body is over 1 MiB; nothing was read or changed. */
       413: {
         headers: {
@@ -1410,6 +1494,30 @@ export interface operations {
           };
         };
       };
+      /** @description A fault of the service, logged with the request id (`x-request-id`); the answer never says more. Nothing was changed, as far as the service knows. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Internal server error';
+          };
+        };
+      };
+      /** @description PostgreSQL cannot be reached, or the process is shutting down; retry after `Retry-After` (seconds). */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Service unavailable';
+          };
+        };
+      };
     };
   };
   GroupsController_remove: {
@@ -1434,6 +1542,7 @@ export interface operations {
       };
       /**
        * @description The first failing check, in this order:
+       *     - `Invalid JSON body` (a body that is not one JSON object: malformed, nested deeper than 32 levels, or an array, a string, a number, a boolean or null)
        *     - `You are missing the path parameter groupID`
        *     - `groupID must be a number`
        *     - `Group not found`
@@ -1446,6 +1555,7 @@ export interface operations {
           'application/json': {
             /** @enum {string} */
             error:
+              | 'Invalid JSON body'
               | 'You are missing the path parameter groupID'
               | 'groupID must be a number'
               | 'Group not found';
@@ -1464,6 +1574,42 @@ export interface operations {
           };
         };
       };
+      /** @description No such route: a path parameter the router cannot read (a malformed %-escape, one over 2,048 characters). Nothing was changed. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Not found';
+          };
+        };
+      };
+      /** @description The body is over 1 MiB; nothing was read or changed. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Payload too large';
+          };
+        };
+      };
+      /** @description The body is not `application/json`; nothing was changed. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Unsupported media type';
+          };
+        };
+      };
       /** @description The API key's rate limit is spent (`RATE_LIMIT_REQUESTS` per `RATE_LIMIT_WINDOW`, shared by all routes), or this request failed authentication and too many from its client address already had (`AUTH_FAILURE_LIMIT` per minute; a valid key is never refused for them); retry after the `Retry-After` header (seconds). Nothing was changed. */
       429: {
         headers: {
@@ -1475,6 +1621,30 @@ export interface operations {
           'application/json': {
             /** @enum {string} */
             error: 'Too many requests';
+          };
+        };
+      };
+      /** @description A fault of the service, logged with the request id (`x-request-id`); the answer never says more. Nothing was changed, as far as the service knows. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Internal server error';
+          };
+        };
+      };
+      /** @description PostgreSQL cannot be reached, or the process is shutting down; retry after `Retry-After` (seconds). */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Service unavailable';
           };
         };
       };
@@ -1532,6 +1702,18 @@ export interface operations {
           };
         };
       };
+      /** @description No such route: a path parameter the router cannot read (a malformed %-escape, one over 2,048 characters). Nothing was changed. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Not found';
+          };
+        };
+      };
       /** @description The API key's rate limit is spent (`RATE_LIMIT_REQUESTS` per `RATE_LIMIT_WINDOW`, shared by all routes), or this request failed authentication and too many from its client address already had (`AUTH_FAILURE_LIMIT` per minute; a valid key is never refused for them); retry after the `Retry-After` header (seconds). Nothing was changed. */
       429: {
         headers: {
@@ -1543,6 +1725,30 @@ export interface operations {
           'application/json': {
             /** @enum {string} */
             error: 'Too many requests';
+          };
+        };
+      };
+      /** @description A fault of the service, logged with the request id (`x-request-id`); the answer never says more. Nothing was changed, as far as the service knows. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Internal server error';
+          };
+        };
+      };
+      /** @description PostgreSQL cannot be reached, or the process is shutting down; retry after `Retry-After` (seconds). */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Service unavailable';
           };
         };
       };
@@ -1595,6 +1801,18 @@ export interface operations {
           };
         };
       };
+      /** @description No such route: a path parameter the router cannot read (a malformed %-escape, one over 2,048 characters). Nothing was changed. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Not found';
+          };
+        };
+      };
       /** @description The API key's rate limit is spent (`RATE_LIMIT_REQUESTS` per `RATE_LIMIT_WINDOW`, shared by all routes), or this request failed authentication and too many from its client address already had (`AUTH_FAILURE_LIMIT` per minute; a valid key is never refused for them); retry after the `Retry-After` header (seconds). Nothing was changed. */
       429: {
         headers: {
@@ -1606,6 +1824,30 @@ export interface operations {
           'application/json': {
             /** @enum {string} */
             error: 'Too many requests';
+          };
+        };
+      };
+      /** @description A fault of the service, logged with the request id (`x-request-id`); the answer never says more. Nothing was changed, as far as the service knows. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Internal server error';
+          };
+        };
+      };
+      /** @description PostgreSQL cannot be reached, or the process is shutting down; retry after `Retry-After` (seconds). */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Service unavailable';
           };
         };
       };
@@ -1632,6 +1874,7 @@ export interface operations {
       };
       /**
        * @description The first failing check, in this order:
+       *     - `Invalid JSON body` (a body that is not one JSON object: malformed, nested deeper than 32 levels, or an array, a string, a number, a boolean or null)
        *     - `You are missing the path parameter externalID`
        *     - `Participant not found`
        */
@@ -1642,7 +1885,10 @@ export interface operations {
         content: {
           'application/json': {
             /** @enum {string} */
-            error: 'You are missing the path parameter externalID' | 'Participant not found';
+            error:
+              | 'Invalid JSON body'
+              | 'You are missing the path parameter externalID'
+              | 'Participant not found';
           };
         };
       };
@@ -1658,6 +1904,42 @@ export interface operations {
           };
         };
       };
+      /** @description No such route: a path parameter the router cannot read (a malformed %-escape, one over 2,048 characters). Nothing was changed. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Not found';
+          };
+        };
+      };
+      /** @description The body is over 1 MiB; nothing was read or changed. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Payload too large';
+          };
+        };
+      };
+      /** @description The body is not `application/json`; nothing was changed. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Unsupported media type';
+          };
+        };
+      };
       /** @description The API key's rate limit is spent (`RATE_LIMIT_REQUESTS` per `RATE_LIMIT_WINDOW`, shared by all routes), or this request failed authentication and too many from its client address already had (`AUTH_FAILURE_LIMIT` per minute; a valid key is never refused for them); retry after the `Retry-After` header (seconds). Nothing was changed. */
       429: {
         headers: {
@@ -1669,6 +1951,30 @@ export interface operations {
           'application/json': {
             /** @enum {string} */
             error: 'Too many requests';
+          };
+        };
+      };
+      /** @description A fault of the service, logged with the request id (`x-request-id`); the answer never says more. Nothing was changed, as far as the service knows. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Internal server error';
+          };
+        };
+      };
+      /** @description PostgreSQL cannot be reached, or the process is shutting down; retry after `Retry-After` (seconds). */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Service unavailable';
           };
         };
       };
@@ -1721,6 +2027,18 @@ export interface operations {
           };
         };
       };
+      /** @description No such route: a path parameter the router cannot read (a malformed %-escape, one over 2,048 characters). Nothing was changed. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Not found';
+          };
+        };
+      };
       /** @description The API key's rate limit is spent (`RATE_LIMIT_REQUESTS` per `RATE_LIMIT_WINDOW`, shared by all routes), or this request failed authentication and too many from its client address already had (`AUTH_FAILURE_LIMIT` per minute; a valid key is never refused for them); retry after the `Retry-After` header (seconds). Nothing was changed. */
       429: {
         headers: {
@@ -1732,6 +2050,30 @@ export interface operations {
           'application/json': {
             /** @enum {string} */
             error: 'Too many requests';
+          };
+        };
+      };
+      /** @description A fault of the service, logged with the request id (`x-request-id`); the answer never says more. Nothing was changed, as far as the service knows. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Internal server error';
+          };
+        };
+      };
+      /** @description PostgreSQL cannot be reached, or the process is shutting down; retry after `Retry-After` (seconds). */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Service unavailable';
           };
         };
       };
@@ -1784,6 +2126,18 @@ export interface operations {
           };
         };
       };
+      /** @description No such route: a path parameter the router cannot read (a malformed %-escape, one over 2,048 characters). Nothing was changed. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Not found';
+          };
+        };
+      };
       /** @description The API key's rate limit is spent (`RATE_LIMIT_REQUESTS` per `RATE_LIMIT_WINDOW`, shared by all routes), or this request failed authentication and too many from its client address already had (`AUTH_FAILURE_LIMIT` per minute; a valid key is never refused for them); retry after the `Retry-After` header (seconds). Nothing was changed. */
       429: {
         headers: {
@@ -1795,6 +2149,30 @@ export interface operations {
           'application/json': {
             /** @enum {string} */
             error: 'Too many requests';
+          };
+        };
+      };
+      /** @description A fault of the service, logged with the request id (`x-request-id`); the answer never says more. Nothing was changed, as far as the service knows. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Internal server error';
+          };
+        };
+      };
+      /** @description PostgreSQL cannot be reached, or the process is shutting down; retry after `Retry-After` (seconds). */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Service unavailable';
           };
         };
       };
@@ -1868,6 +2246,18 @@ export interface operations {
           };
         };
       };
+      /** @description No such route: a path parameter the router cannot read (a malformed %-escape, one over 2,048 characters). Nothing was changed. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Not found';
+          };
+        };
+      };
       /** @description The `Idempotency-Key` was used before with a different request (within 24 h); nothing was created. */
       409: {
         headers: {
@@ -1915,6 +2305,30 @@ export interface operations {
           'application/json': {
             /** @enum {string} */
             error: 'Too many requests';
+          };
+        };
+      };
+      /** @description A fault of the service, logged with the request id (`x-request-id`); the answer never says more. Nothing was changed, as far as the service knows. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Internal server error';
+          };
+        };
+      };
+      /** @description PostgreSQL cannot be reached, or the process is shutting down; retry after `Retry-After` (seconds). */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Service unavailable';
           };
         };
       };
@@ -1967,6 +2381,18 @@ export interface operations {
           };
         };
       };
+      /** @description No such route: a path parameter the router cannot read (a malformed %-escape, one over 2,048 characters). Nothing was changed. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Not found';
+          };
+        };
+      };
       /** @description The API key's rate limit is spent (`RATE_LIMIT_REQUESTS` per `RATE_LIMIT_WINDOW`, shared by all routes), or this request failed authentication and too many from its client address already had (`AUTH_FAILURE_LIMIT` per minute; a valid key is never refused for them); retry after the `Retry-After` header (seconds). Nothing was changed. */
       429: {
         headers: {
@@ -1978,6 +2404,30 @@ export interface operations {
           'application/json': {
             /** @enum {string} */
             error: 'Too many requests';
+          };
+        };
+      };
+      /** @description A fault of the service, logged with the request id (`x-request-id`); the answer never says more. Nothing was changed, as far as the service knows. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Internal server error';
+          };
+        };
+      };
+      /** @description PostgreSQL cannot be reached, or the process is shutting down; retry after `Retry-After` (seconds). */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Service unavailable';
           };
         };
       };
@@ -2049,6 +2499,18 @@ export interface operations {
           };
         };
       };
+      /** @description No such route: a path parameter the router cannot read (a malformed %-escape, one over 2,048 characters). Nothing was changed. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Not found';
+          };
+        };
+      };
       /** @description The body is over 1 MiB; nothing was read or changed. */
       413: {
         headers: {
@@ -2084,6 +2546,30 @@ export interface operations {
           'application/json': {
             /** @enum {string} */
             error: 'Too many requests';
+          };
+        };
+      };
+      /** @description A fault of the service, logged with the request id (`x-request-id`); the answer never says more. Nothing was changed, as far as the service knows. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Internal server error';
+          };
+        };
+      };
+      /** @description PostgreSQL cannot be reached, or the process is shutting down; retry after `Retry-After` (seconds). */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Service unavailable';
           };
         };
       };
@@ -2150,6 +2636,18 @@ export interface operations {
           };
         };
       };
+      /** @description No such route: a path parameter the router cannot read (a malformed %-escape, one over 2,048 characters). Nothing was changed. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Not found';
+          };
+        };
+      };
       /** @description The body is over 1 MiB; nothing was read or changed. */
       413: {
         headers: {
@@ -2185,6 +2683,30 @@ export interface operations {
           'application/json': {
             /** @enum {string} */
             error: 'Too many requests';
+          };
+        };
+      };
+      /** @description A fault of the service, logged with the request id (`x-request-id`); the answer never says more. Nothing was changed, as far as the service knows. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Internal server error';
+          };
+        };
+      };
+      /** @description PostgreSQL cannot be reached, or the process is shutting down; retry after `Retry-After` (seconds). */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Service unavailable';
           };
         };
       };
@@ -2279,6 +2801,18 @@ export interface operations {
           };
         };
       };
+      /** @description No such route: a path parameter the router cannot read (a malformed %-escape, one over 2,048 characters). Nothing was changed. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Not found';
+          };
+        };
+      };
       /** @description A different result was already recorded for this session; the group requires consent the participant has not given (or has withdrawn); or the session is a sandbox enterprise's. Nothing was stored. */
       409: {
         headers: {
@@ -2329,6 +2863,30 @@ export interface operations {
           'application/json': {
             /** @enum {string} */
             error: 'Too many requests';
+          };
+        };
+      };
+      /** @description A fault of the service, logged with the request id (`x-request-id`); the answer never says more. Nothing was changed, as far as the service knows. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Internal server error';
+          };
+        };
+      };
+      /** @description PostgreSQL cannot be reached, or the process is shutting down; retry after `Retry-After` (seconds). */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Service unavailable';
           };
         };
       };
@@ -2386,6 +2944,18 @@ export interface operations {
           };
         };
       };
+      /** @description No such route: a path parameter the router cannot read (a malformed %-escape, one over 2,048 characters). Nothing was changed. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Not found';
+          };
+        };
+      };
       /** @description The API key's rate limit is spent (`RATE_LIMIT_REQUESTS` per `RATE_LIMIT_WINDOW`, shared by all routes), or this request failed authentication and too many from its client address already had (`AUTH_FAILURE_LIMIT` per minute; a valid key is never refused for them); retry after the `Retry-After` header (seconds). Nothing was changed. */
       429: {
         headers: {
@@ -2397,6 +2967,30 @@ export interface operations {
           'application/json': {
             /** @enum {string} */
             error: 'Too many requests';
+          };
+        };
+      };
+      /** @description A fault of the service, logged with the request id (`x-request-id`); the answer never says more. Nothing was changed, as far as the service knows. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Internal server error';
+          };
+        };
+      };
+      /** @description PostgreSQL cannot be reached, or the process is shutting down; retry after `Retry-After` (seconds). */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Service unavailable';
           };
         };
       };
@@ -2480,6 +3074,18 @@ export interface operations {
           };
         };
       };
+      /** @description No such route: a path parameter the router cannot read (a malformed %-escape, one over 2,048 characters). Nothing was changed. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Not found';
+          };
+        };
+      };
       /** @description The body is over 1 MiB; nothing was read or changed. */
       413: {
         headers: {
@@ -2515,6 +3121,30 @@ export interface operations {
           'application/json': {
             /** @enum {string} */
             error: 'Too many requests';
+          };
+        };
+      };
+      /** @description A fault of the service, logged with the request id (`x-request-id`); the answer never says more. Nothing was changed, as far as the service knows. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Internal server error';
+          };
+        };
+      };
+      /** @description PostgreSQL cannot be reached, or the process is shutting down; retry after `Retry-After` (seconds). */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Service unavailable';
           };
         };
       };
@@ -2601,6 +3231,18 @@ export interface operations {
           };
         };
       };
+      /** @description No such route: a path parameter the router cannot read (a malformed %-escape, one over 2,048 characters). Nothing was changed. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Not found';
+          };
+        };
+      };
       /** @description The body is over 1 MiB; nothing was read or changed. */
       413: {
         headers: {
@@ -2639,6 +3281,30 @@ export interface operations {
           };
         };
       };
+      /** @description A fault of the service, logged with the request id (`x-request-id`); the answer never says more. Nothing was changed, as far as the service knows. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Internal server error';
+          };
+        };
+      };
+      /** @description PostgreSQL cannot be reached, or the process is shutting down; retry after `Retry-After` (seconds). */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Service unavailable';
+          };
+        };
+      };
     };
   };
   WebhooksController_remove: {
@@ -2664,6 +3330,7 @@ export interface operations {
       };
       /**
        * @description The first failing check, in this order:
+       *     - `Invalid JSON body` (a body that is not one JSON object: malformed, nested deeper than 32 levels, or an array, a string, a number, a boolean or null)
        *     - `You are missing the path parameter groupID`
        *     - `groupID must be a number`
        *     - `You are missing the path parameter webhookID`
@@ -2678,6 +3345,7 @@ export interface operations {
           'application/json': {
             /** @enum {string} */
             error:
+              | 'Invalid JSON body'
               | 'You are missing the path parameter groupID'
               | 'groupID must be a number'
               | 'You are missing the path parameter webhookID'
@@ -2698,6 +3366,42 @@ export interface operations {
           };
         };
       };
+      /** @description No such route: a path parameter the router cannot read (a malformed %-escape, one over 2,048 characters). Nothing was changed. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Not found';
+          };
+        };
+      };
+      /** @description The body is over 1 MiB; nothing was read or changed. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Payload too large';
+          };
+        };
+      };
+      /** @description The body is not `application/json`; nothing was changed. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Unsupported media type';
+          };
+        };
+      };
       /** @description The API key's rate limit is spent (`RATE_LIMIT_REQUESTS` per `RATE_LIMIT_WINDOW`, shared by all routes), or this request failed authentication and too many from its client address already had (`AUTH_FAILURE_LIMIT` per minute; a valid key is never refused for them); retry after the `Retry-After` header (seconds). Nothing was changed. */
       429: {
         headers: {
@@ -2709,6 +3413,30 @@ export interface operations {
           'application/json': {
             /** @enum {string} */
             error: 'Too many requests';
+          };
+        };
+      };
+      /** @description A fault of the service, logged with the request id (`x-request-id`); the answer never says more. Nothing was changed, as far as the service knows. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Internal server error';
+          };
+        };
+      };
+      /** @description PostgreSQL cannot be reached, or the process is shutting down; retry after `Retry-After` (seconds). */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Service unavailable';
           };
         };
       };
@@ -2737,6 +3465,7 @@ export interface operations {
       };
       /**
        * @description The first failing check, in this order:
+       *     - `Invalid JSON body` (a body that is not one JSON object: malformed, nested deeper than 32 levels, or an array, a string, a number, a boolean or null)
        *     - `You are missing the path parameter groupID`
        *     - `groupID must be a number`
        *     - `You are missing the path parameter webhookID`
@@ -2751,6 +3480,7 @@ export interface operations {
           'application/json': {
             /** @enum {string} */
             error:
+              | 'Invalid JSON body'
               | 'You are missing the path parameter groupID'
               | 'groupID must be a number'
               | 'You are missing the path parameter webhookID'
@@ -2771,6 +3501,42 @@ export interface operations {
           };
         };
       };
+      /** @description No such route: a path parameter the router cannot read (a malformed %-escape, one over 2,048 characters). Nothing was changed. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Not found';
+          };
+        };
+      };
+      /** @description The body is over 1 MiB; nothing was read or changed. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Payload too large';
+          };
+        };
+      };
+      /** @description The body is not `application/json`; nothing was changed. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Unsupported media type';
+          };
+        };
+      };
       /** @description The API key's rate limit is spent (`RATE_LIMIT_REQUESTS` per `RATE_LIMIT_WINDOW`, shared by all routes), or this request failed authentication and too many from its client address already had (`AUTH_FAILURE_LIMIT` per minute; a valid key is never refused for them); retry after the `Retry-After` header (seconds). Nothing was changed. */
       429: {
         headers: {
@@ -2782,6 +3548,30 @@ export interface operations {
           'application/json': {
             /** @enum {string} */
             error: 'Too many requests';
+          };
+        };
+      };
+      /** @description A fault of the service, logged with the request id (`x-request-id`); the answer never says more. Nothing was changed, as far as the service knows. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Internal server error';
+          };
+        };
+      };
+      /** @description PostgreSQL cannot be reached, or the process is shutting down; retry after `Retry-After` (seconds). */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Service unavailable';
           };
         };
       };
@@ -2813,6 +3603,7 @@ export interface operations {
       };
       /**
        * @description The first failing check, in this order:
+       *     - `Invalid JSON body` (a body that is not one JSON object: malformed, nested deeper than 32 levels, or an array, a string, a number, a boolean or null)
        *     - `You are missing the path parameter groupID`
        *     - `groupID must be a number`
        *     - `You are missing the path parameter webhookID`
@@ -2827,6 +3618,7 @@ export interface operations {
           'application/json': {
             /** @enum {string} */
             error:
+              | 'Invalid JSON body'
               | 'You are missing the path parameter groupID'
               | 'groupID must be a number'
               | 'You are missing the path parameter webhookID'
@@ -2847,6 +3639,42 @@ export interface operations {
           };
         };
       };
+      /** @description No such route: a path parameter the router cannot read (a malformed %-escape, one over 2,048 characters). Nothing was changed. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Not found';
+          };
+        };
+      };
+      /** @description The body is over 1 MiB; nothing was read or changed. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Payload too large';
+          };
+        };
+      };
+      /** @description The body is not `application/json`; nothing was changed. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Unsupported media type';
+          };
+        };
+      };
       /** @description The API key's rate limit is spent (`RATE_LIMIT_REQUESTS` per `RATE_LIMIT_WINDOW`, shared by all routes), or this request failed authentication and too many from its client address already had (`AUTH_FAILURE_LIMIT` per minute; a valid key is never refused for them); retry after the `Retry-After` header (seconds). Nothing was changed. */
       429: {
         headers: {
@@ -2858,6 +3686,30 @@ export interface operations {
           'application/json': {
             /** @enum {string} */
             error: 'Too many requests';
+          };
+        };
+      };
+      /** @description A fault of the service, logged with the request id (`x-request-id`); the answer never says more. Nothing was changed, as far as the service knows. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Internal server error';
+          };
+        };
+      };
+      /** @description PostgreSQL cannot be reached, or the process is shutting down; retry after `Retry-After` (seconds). */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Service unavailable';
           };
         };
       };
@@ -2920,6 +3772,18 @@ export interface operations {
           };
         };
       };
+      /** @description No such route: a path parameter the router cannot read (a malformed %-escape, one over 2,048 characters). Nothing was changed. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Not found';
+          };
+        };
+      };
       /** @description The API key's rate limit is spent (`RATE_LIMIT_REQUESTS` per `RATE_LIMIT_WINDOW`, shared by all routes), or this request failed authentication and too many from its client address already had (`AUTH_FAILURE_LIMIT` per minute; a valid key is never refused for them); retry after the `Retry-After` header (seconds). Nothing was changed. */
       429: {
         headers: {
@@ -2931,6 +3795,30 @@ export interface operations {
           'application/json': {
             /** @enum {string} */
             error: 'Too many requests';
+          };
+        };
+      };
+      /** @description A fault of the service, logged with the request id (`x-request-id`); the answer never says more. Nothing was changed, as far as the service knows. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Internal server error';
+          };
+        };
+      };
+      /** @description PostgreSQL cannot be reached, or the process is shutting down; retry after `Retry-After` (seconds). */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Service unavailable';
           };
         };
       };
@@ -2960,6 +3848,7 @@ export interface operations {
       };
       /**
        * @description The first failing check, in this order:
+       *     - `Invalid JSON body` (a body that is not one JSON object: malformed, nested deeper than 32 levels, or an array, a string, a number, a boolean or null)
        *     - `You are missing the path parameter groupID`
        *     - `groupID must be a number`
        *     - `You are missing the path parameter webhookID`
@@ -2975,6 +3864,7 @@ export interface operations {
           'application/json': {
             /** @enum {string} */
             error:
+              | 'Invalid JSON body'
               | 'You are missing the path parameter groupID'
               | 'groupID must be a number'
               | 'You are missing the path parameter webhookID'
@@ -2996,6 +3886,42 @@ export interface operations {
           };
         };
       };
+      /** @description No such route: a path parameter the router cannot read (a malformed %-escape, one over 2,048 characters). Nothing was changed. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Not found';
+          };
+        };
+      };
+      /** @description The body is over 1 MiB; nothing was read or changed. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Payload too large';
+          };
+        };
+      };
+      /** @description The body is not `application/json`; nothing was changed. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Unsupported media type';
+          };
+        };
+      };
       /** @description The API key's rate limit is spent (`RATE_LIMIT_REQUESTS` per `RATE_LIMIT_WINDOW`, shared by all routes), or this request failed authentication and too many from its client address already had (`AUTH_FAILURE_LIMIT` per minute; a valid key is never refused for them); retry after the `Retry-After` header (seconds). Nothing was changed. */
       429: {
         headers: {
@@ -3007,6 +3933,30 @@ export interface operations {
           'application/json': {
             /** @enum {string} */
             error: 'Too many requests';
+          };
+        };
+      };
+      /** @description A fault of the service, logged with the request id (`x-request-id`); the answer never says more. Nothing was changed, as far as the service knows. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Internal server error';
+          };
+        };
+      };
+      /** @description PostgreSQL cannot be reached, or the process is shutting down; retry after `Retry-After` (seconds). */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Service unavailable';
           };
         };
       };
@@ -3095,6 +4045,18 @@ export interface operations {
           };
         };
       };
+      /** @description No such route: a path parameter the router cannot read (a malformed %-escape, one over 2,048 characters). Nothing was changed. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Not found';
+          };
+        };
+      };
       /** @description The endpoint is disabled; nothing was created. */
       409: {
         headers: {
@@ -3142,6 +4104,30 @@ export interface operations {
           'application/json': {
             /** @enum {string} */
             error: 'Too many requests';
+          };
+        };
+      };
+      /** @description A fault of the service, logged with the request id (`x-request-id`); the answer never says more. Nothing was changed, as far as the service knows. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Internal server error';
+          };
+        };
+      };
+      /** @description PostgreSQL cannot be reached, or the process is shutting down; retry after `Retry-After` (seconds). */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Service unavailable';
           };
         };
       };
@@ -3211,6 +4197,18 @@ export interface operations {
           };
         };
       };
+      /** @description No such route: a path parameter the router cannot read (a malformed %-escape, one over 2,048 characters). Nothing was changed. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Not found';
+          };
+        };
+      };
       /** @description The body is over 1 MiB; nothing was read or changed. */
       413: {
         headers: {
@@ -3246,6 +4244,30 @@ export interface operations {
           'application/json': {
             /** @enum {string} */
             error: 'Too many requests';
+          };
+        };
+      };
+      /** @description A fault of the service, logged with the request id (`x-request-id`); the answer never says more. Nothing was changed, as far as the service knows. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Internal server error';
+          };
+        };
+      };
+      /** @description PostgreSQL cannot be reached, or the process is shutting down; retry after `Retry-After` (seconds). */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Service unavailable';
           };
         };
       };
@@ -3310,6 +4332,18 @@ export interface operations {
           };
         };
       };
+      /** @description No such route: a path parameter the router cannot read (a malformed %-escape, one over 2,048 characters). Nothing was changed. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Not found';
+          };
+        };
+      };
       /** @description The body is over 1 MiB; nothing was read or changed. */
       413: {
         headers: {
@@ -3345,6 +4379,30 @@ export interface operations {
           'application/json': {
             /** @enum {string} */
             error: 'Too many requests';
+          };
+        };
+      };
+      /** @description A fault of the service, logged with the request id (`x-request-id`); the answer never says more. Nothing was changed, as far as the service knows. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Internal server error';
+          };
+        };
+      };
+      /** @description PostgreSQL cannot be reached, or the process is shutting down; retry after `Retry-After` (seconds). */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Service unavailable';
           };
         };
       };
@@ -3417,6 +4475,18 @@ export interface operations {
           };
         };
       };
+      /** @description No such route: a path parameter the router cannot read (a malformed %-escape, one over 2,048 characters). Nothing was changed. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Not found';
+          };
+        };
+      };
       /** @description The API key's rate limit is spent (`RATE_LIMIT_REQUESTS` per `RATE_LIMIT_WINDOW`, shared by all routes), or this request failed authentication and too many from its client address already had (`AUTH_FAILURE_LIMIT` per minute; a valid key is never refused for them); retry after the `Retry-After` header (seconds). Nothing was changed. */
       429: {
         headers: {
@@ -3428,6 +4498,30 @@ export interface operations {
           'application/json': {
             /** @enum {string} */
             error: 'Too many requests';
+          };
+        };
+      };
+      /** @description A fault of the service, logged with the request id (`x-request-id`); the answer never says more. Nothing was changed, as far as the service knows. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Internal server error';
+          };
+        };
+      };
+      /** @description PostgreSQL cannot be reached, or the process is shutting down; retry after `Retry-After` (seconds). */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Service unavailable';
           };
         };
       };
@@ -3500,6 +4594,18 @@ export interface operations {
           };
         };
       };
+      /** @description No such route: a path parameter the router cannot read (a malformed %-escape, one over 2,048 characters). Nothing was changed. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Not found';
+          };
+        };
+      };
       /** @description The API key's rate limit is spent (`RATE_LIMIT_REQUESTS` per `RATE_LIMIT_WINDOW`, shared by all routes), or this request failed authentication and too many from its client address already had (`AUTH_FAILURE_LIMIT` per minute; a valid key is never refused for them); retry after the `Retry-After` header (seconds). Nothing was changed. */
       429: {
         headers: {
@@ -3511,6 +4617,30 @@ export interface operations {
           'application/json': {
             /** @enum {string} */
             error: 'Too many requests';
+          };
+        };
+      };
+      /** @description A fault of the service, logged with the request id (`x-request-id`); the answer never says more. Nothing was changed, as far as the service knows. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Internal server error';
+          };
+        };
+      };
+      /** @description PostgreSQL cannot be reached, or the process is shutting down; retry after `Retry-After` (seconds). */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Service unavailable';
           };
         };
       };
@@ -3587,6 +4717,18 @@ export interface operations {
           };
         };
       };
+      /** @description No such route: a path parameter the router cannot read (a malformed %-escape, one over 2,048 characters). Nothing was changed. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Not found';
+          };
+        };
+      };
       /** @description The API key's rate limit is spent (`RATE_LIMIT_REQUESTS` per `RATE_LIMIT_WINDOW`, shared by all routes), or this request failed authentication and too many from its client address already had (`AUTH_FAILURE_LIMIT` per minute; a valid key is never refused for them); retry after the `Retry-After` header (seconds). Nothing was changed. */
       429: {
         headers: {
@@ -3598,6 +4740,30 @@ export interface operations {
           'application/json': {
             /** @enum {string} */
             error: 'Too many requests';
+          };
+        };
+      };
+      /** @description A fault of the service, logged with the request id (`x-request-id`); the answer never says more. Nothing was changed, as far as the service knows. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Internal server error';
+          };
+        };
+      };
+      /** @description PostgreSQL cannot be reached, or the process is shutting down; retry after `Retry-After` (seconds). */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Service unavailable';
           };
         };
       };
@@ -3667,6 +4833,18 @@ export interface operations {
           };
         };
       };
+      /** @description No such route: a path parameter the router cannot read (a malformed %-escape, one over 2,048 characters). Nothing was changed. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Not found';
+          };
+        };
+      };
       /** @description The API key's rate limit is spent (`RATE_LIMIT_REQUESTS` per `RATE_LIMIT_WINDOW`, shared by all routes), or this request failed authentication and too many from its client address already had (`AUTH_FAILURE_LIMIT` per minute; a valid key is never refused for them); retry after the `Retry-After` header (seconds). Nothing was changed. */
       429: {
         headers: {
@@ -3678,6 +4856,30 @@ export interface operations {
           'application/json': {
             /** @enum {string} */
             error: 'Too many requests';
+          };
+        };
+      };
+      /** @description A fault of the service, logged with the request id (`x-request-id`); the answer never says more. Nothing was changed, as far as the service knows. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Internal server error';
+          };
+        };
+      };
+      /** @description PostgreSQL cannot be reached, or the process is shutting down; retry after `Retry-After` (seconds). */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Service unavailable';
           };
         };
       };
@@ -3747,6 +4949,18 @@ export interface operations {
           };
         };
       };
+      /** @description No such route: a path parameter the router cannot read (a malformed %-escape, one over 2,048 characters). Nothing was changed. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Not found';
+          };
+        };
+      };
       /** @description The API key's rate limit is spent (`RATE_LIMIT_REQUESTS` per `RATE_LIMIT_WINDOW`, shared by all routes), or this request failed authentication and too many from its client address already had (`AUTH_FAILURE_LIMIT` per minute; a valid key is never refused for them); retry after the `Retry-After` header (seconds). Nothing was changed. */
       429: {
         headers: {
@@ -3758,6 +4972,30 @@ export interface operations {
           'application/json': {
             /** @enum {string} */
             error: 'Too many requests';
+          };
+        };
+      };
+      /** @description A fault of the service, logged with the request id (`x-request-id`); the answer never says more. Nothing was changed, as far as the service knows. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Internal server error';
+          };
+        };
+      };
+      /** @description PostgreSQL cannot be reached, or the process is shutting down; retry after `Retry-After` (seconds). */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Service unavailable';
           };
         };
       };
@@ -3831,6 +5069,18 @@ export interface operations {
           };
         };
       };
+      /** @description No such route: a path parameter the router cannot read (a malformed %-escape, one over 2,048 characters). Nothing was changed. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Not found';
+          };
+        };
+      };
       /** @description The API key's rate limit is spent (`RATE_LIMIT_REQUESTS` per `RATE_LIMIT_WINDOW`, shared by all routes), or this request failed authentication and too many from its client address already had (`AUTH_FAILURE_LIMIT` per minute; a valid key is never refused for them); retry after the `Retry-After` header (seconds). Nothing was changed. */
       429: {
         headers: {
@@ -3842,6 +5092,30 @@ export interface operations {
           'application/json': {
             /** @enum {string} */
             error: 'Too many requests';
+          };
+        };
+      };
+      /** @description A fault of the service, logged with the request id (`x-request-id`); the answer never says more. Nothing was changed, as far as the service knows. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Internal server error';
+          };
+        };
+      };
+      /** @description PostgreSQL cannot be reached, or the process is shutting down; retry after `Retry-After` (seconds). */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Service unavailable';
           };
         };
       };
@@ -3999,6 +5273,30 @@ export interface operations {
           };
         };
       };
+      /** @description A fault of the service, logged with the request id (`x-request-id`); the answer never says more. Nothing was changed, as far as the service knows. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Internal server error';
+          };
+        };
+      };
+      /** @description PostgreSQL cannot be reached, or the process is shutting down; retry after `Retry-After` (seconds). */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Service unavailable';
+          };
+        };
+      };
     };
   };
   SandboxController_emails: {
@@ -4056,6 +5354,30 @@ export interface operations {
           };
         };
       };
+      /** @description A fault of the service, logged with the request id (`x-request-id`); the answer never says more. Nothing was changed, as far as the service knows. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Internal server error';
+          };
+        };
+      };
+      /** @description PostgreSQL cannot be reached, or the process is shutting down; retry after `Retry-After` (seconds). */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Service unavailable';
+          };
+        };
+      };
     };
   };
   HealthController_check: {
@@ -4075,6 +5397,30 @@ export interface operations {
           'application/json': {
             /** @enum {string} */
             status: 'ok';
+          };
+        };
+      };
+      /** @description No such route: a path parameter the router cannot read (a malformed %-escape, one over 2,048 characters). Nothing was changed. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Not found';
+          };
+        };
+      };
+      /** @description A fault of the service, logged with the request id (`x-request-id`); the answer never says more. Nothing was changed, as far as the service knows. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Internal server error';
           };
         };
       };

@@ -7,7 +7,9 @@
  * - 400 `<field> must not contain control characters` for the first field of the body holding
  *   one, after every field's own checks and before any existence check
  *   (spec-validation.pipe.ts);
- * - 413 `Payload too large` over 1 MiB, 415 `Unsupported media type` for a body that is not JSON.
+ * - 413 `Payload too large` over 1 MiB, 415 `Unsupported media type` for a body that is not JSON;
+ * - on every operation: 404 for a path the router cannot read, 500 for a fault, 503 while
+ *   PostgreSQL is unreachable or the process drains (unless the operation documents its own).
  *
  * Plus the exact parameter schemas the service accepts: path IDs of decimal digits, metric days
  * `YYYY-MM-DD`, `top` a whole number from 1 to 200; and the engine's token is an opaque secret.
@@ -19,6 +21,25 @@ import { controlCharactersMessage } from '../validation/rules';
 import { errorSchema } from './api-errors.decorator';
 
 type Json = Record<string, unknown>;
+
+/** What any operation may answer whatever its own checks (docs/api.md, "The error contract"). */
+const EVERY_OPERATION: [string, string][] = [
+  [
+    '404',
+    'No such route: a path parameter the router cannot read (a malformed %-escape, one over ' +
+      '2,048 characters). Nothing was changed.',
+  ],
+  [
+    '500',
+    'A fault of the service, logged with the request id (`x-request-id`); the answer never ' +
+      'says more. Nothing was changed, as far as the service knows.',
+  ],
+  [
+    '503',
+    'PostgreSQL cannot be reached, or the process is shutting down; retry after `Retry-After` ' +
+      '(seconds).',
+  ],
+];
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
 
 const INVALID_JSON_LINE =
@@ -77,10 +98,20 @@ export function completeOperations(document: OpenAPIObject): void {
       const operation = (item as Json)[method] as Json | undefined;
       if (!operation) continue;
       const responses = operation.responses as Json;
+      for (const [status, description] of EVERY_OPERATION) {
+        responses[status] ??= {
+          description,
+          content: {
+            'application/json': { schema: errorSchema([messageForStatus(Number(status))]) },
+          },
+        };
+      }
       for (const parameter of (operation.parameters ?? []) as Json[]) {
         exactParameter(path, parameter);
       }
-      if (!operation.requestBody) continue;
+      // A body may come with any POST, PUT, PATCH or DELETE; one the operation does not take is
+      // still read (and refused when malformed or not JSON).
+      if (!operation.requestBody && method === 'get') continue;
       const fields = stringFields(document, operation);
       if (responses['400']) withBodyMessages(responses['400'] as Json, fields);
       else {
@@ -125,7 +156,7 @@ function exactParameter(path: string, parameter: Json): void {
     }
     if (name === 'top') {
       parameter.schema = { type: 'integer', minimum: 1, maximum: 200, default: 50 };
-      parameter.description = `${String(parameter.description ?? '')} In decimal digits, without a leading zero.`;
+      parameter.description = `${parameter.description as string} In decimal digits, without a leading zero.`;
     }
   }
 }
