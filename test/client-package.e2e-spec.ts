@@ -32,7 +32,7 @@ import {
 } from 'node:fs';
 import { dirname, join } from 'node:path';
 import semver from 'semver';
-import { spawnTracked } from './support/processes';
+import { runCommand, type ProcessResult } from './support/processes';
 import { runDirectory } from './support/run-environment';
 import { startTestApp, TestApp } from './support/test-app';
 
@@ -40,35 +40,11 @@ const ROOT = join(__dirname, '..');
 const CLIENT = join(ROOT, 'clients', 'typescript');
 const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 /** Runs `command` in `cwd` to its end (what a person types; npm and node are on PATH). */
-function run(command: string, args: string[], cwd: string, timeoutMs = 20_000): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawnTracked(command, args, {
-      cwd,
-      env: { PATH: process.env.PATH, HOME: process.env.HOME },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`${command} ${args.join(' ')} did not exit in ${timeoutMs} ms: ${stderr}`));
-    }, timeoutMs);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+const run = (command: string, args: string[], cwd: string) =>
+  runCommand(command, args, { cwd, env: { PATH: process.env.PATH, HOME: process.env.HOME } });
 
-async function succeeds(command: string, args: string[], cwd: string): Promise<Run> {
+async function succeeds(command: string, args: string[], cwd: string): Promise<ProcessResult> {
   const result = await run(command, args, cwd);
   if (result.code !== 0) {
     throw new Error(

@@ -10,16 +10,10 @@ import { existsSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Pool } from 'pg';
-import { spawnTracked, type ChildProcessByStdio } from './support/processes';
+import { runCommand, type ChildProcessByStdio, type ProcessResult } from './support/processes';
 import { startTestApp, TestApp, TestEnterprise } from './support/test-app';
 
 const EXAMPLE = join(__dirname, '..', 'clients', 'typescript', 'dist', 'examples', 'quickstart.js');
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
 
 /** A port on 127.0.0.1 nothing listens on (it was free a moment ago, and is closed again). */
 async function closedPort(): Promise<number> {
@@ -34,28 +28,15 @@ async function closedPort(): Promise<number> {
 function runQuickstart(
   env: Record<string, string>,
   onStdout: (stdout: string, child: ChildProcessByStdio) => void = () => {},
-): Promise<Run> {
+): Promise<ProcessResult> {
   if (!existsSync(EXAMPLE)) throw new Error(`${EXAMPLE} is missing: run \`npm run build\` first`);
-  return new Promise((resolve, reject) => {
-    const child = spawnTracked(process.execPath, [EXAMPLE], {
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => {
-      stdout += chunk;
-      onStdout(stdout, child);
-    });
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`the quickstart did not exit in 60 s: ${stdout}\n${stderr}`));
-    }, 60_000);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
+  return runCommand(
+    process.execPath,
+    [EXAMPLE],
+    { env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env } },
+    60_000,
+    onStdout,
+  );
 }
 
 /** What the enterprise holds, of what a quickstart run can make. */

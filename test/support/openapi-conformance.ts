@@ -12,6 +12,7 @@
 import Ajv, { type ValidateFunction } from 'ajv';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { CommonErrors } from '../../src/common/errors/common.errors';
 
 type Json = Record<string, unknown>;
 
@@ -35,8 +36,8 @@ export interface RecordedAnswer {
   text: string;
 }
 
-const NOT_FOUND = JSON.stringify({ error: 'Not found' });
-const UNAUTHORIZED = JSON.stringify({ error: 'Unauthorized' });
+const NOT_FOUND = JSON.stringify({ error: CommonErrors.NotFound });
+const UNAUTHORIZED = JSON.stringify({ error: CommonErrors.Unauthorized });
 
 /** OpenAPI 3.0 schema → JSON Schema: `nullable` as a null type, references into `openapi`. */
 function toJsonSchema(schema: unknown): unknown {

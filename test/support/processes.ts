@@ -94,29 +94,54 @@ export function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   };
 }
 
-export function runToExit(
-  entry: 'main' | 'worker' | 'cli',
+/**
+ * Runs `file` with `args` to its exit and answers its exit code and output; SIGKILL and a
+ * rejection naming the command after `timeoutMs`. `onStdout` sees the output so far each time
+ * more comes (to signal the process at a point of its run).
+ */
+export function runCommand(
+  file: string,
   args: string[],
-  env: Record<string, string>,
+  options: { env: NodeJS.ProcessEnv; cwd?: string },
   timeoutMs = 20_000,
+  onStdout: (stdout: string, child: ChildProcessByStdio) => void = () => {},
 ): Promise<ProcessResult> {
   return new Promise((resolve, reject) => {
-    const child = spawnTracked(process.execPath, [distEntry(entry), ...args], {
-      env: childEnv(env),
-    });
+    const child = spawnTracked(file, args, options);
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+      onStdout(stdout, child);
+    });
     child.stderr.on('data', (chunk) => (stderr += chunk));
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`${entry} ${args.join(' ')} did not exit in ${timeoutMs} ms: ${stderr}`));
+      reject(
+        new Error(
+          `${file} ${args.join(' ')} did not exit in ${timeoutMs} ms: ${stdout}\n${stderr}`,
+        ),
+      );
     }, timeoutMs);
     child.on('exit', (code) => {
       clearTimeout(timer);
       resolve({ code, stdout, stderr });
     });
   });
+}
+
+export function runToExit(
+  entry: 'main' | 'worker' | 'cli',
+  args: string[],
+  env: Record<string, string>,
+  timeoutMs = 20_000,
+): Promise<ProcessResult> {
+  return runCommand(
+    process.execPath,
+    [distEntry(entry), ...args],
+    { env: childEnv(env) },
+    timeoutMs,
+  );
 }
 
 /** A new enterprise, as an operator creates one: `cli enterprises:create --json`. */

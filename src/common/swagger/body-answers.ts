@@ -55,10 +55,16 @@ function stringFields(document: OpenAPIObject, operation: Json): string[] {
     schema = document.components?.schemas?.[ref.split('/').pop() as string] as Json | undefined;
   }
   const properties = (schema?.properties ?? {}) as Record<string, Json>;
-  return Object.entries(properties)
-    .filter(([, property]) => property.enum === undefined && property.type !== 'boolean')
-    .filter(([, property]) => !['number', 'integer'].includes(property.type as string))
-    .map(([name]) => name);
+  return (
+    Object.entries(properties)
+      // Enums and booleans are refused by their own checks; numbers hold no text.
+      .filter(
+        ([, property]) =>
+          property.enum === undefined &&
+          !['boolean', 'number', 'integer'].includes(property.type as string),
+      )
+      .map(([name]) => name)
+  );
 }
 
 function withBodyMessages(response: Json, fields: string[]): void {
