@@ -352,4 +352,4 @@ async function run({ log = console.log } = {}) {
   return result;
 }
 
-module.exports = { id: 'session-create', run, formatTable: throughputTable };
+module.exports = { id: 'session-create', run, formatTable: throughputTable, body };

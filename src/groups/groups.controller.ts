@@ -1,5 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Post, Put } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { RouteSchema } from '@nestjs/platform-fastify';
+import { GROUP_SCHEMA, okAnswer } from '../common/http/response-schemas';
 import { EnterpriseId } from '../common/auth/enterprise.decorator';
 import { ApiEndpointErrors } from '../common/swagger/api-errors.decorator';
 import { EXAMPLE_IDS } from '../common/swagger/examples';
@@ -23,6 +25,7 @@ export class GroupsController {
   constructor(private readonly groups: GroupsService) {}
 
   @Get()
+  @RouteSchema(okAnswer({ type: 'array', items: GROUP_SCHEMA }))
   @ApiOperation({ summary: "List the enterprise's groups" })
   @ApiOkResponse({ type: [GroupDto] })
   @ApiEndpointErrors([])

@@ -1,7 +1,8 @@
 /**
  * The outbox sweeper's base class (OutboxSweeper) with PostgreSQL's LISTEN connection faked and
  * the clock injected:
- * - it sweeps at start-up, on every NOTIFY of its channel and on its interval regardless;
+ * - it sweeps at start-up, on every NOTIFY of its channel and on its interval regardless; a NOTIFY
+ *   reaches `notified()` at once, even during a sweep (DeliverySweeper wakes its pump there);
  * - sweeps never overlap: wake-ups during a sweep make exactly one more sweep right after it;
  * - a failed sweep is one warning line and does not stop the next;
  * - the LISTEN connection (to DATABASE_URL, on its own channel) is made again a second after it
@@ -68,6 +69,12 @@ class TestSweeper extends OutboxSweeper {
     return Promise.resolve();
   }
 
+  /** What a subclass that can act on a NOTIFY at once does first (DeliverySweeper wakes its pump). */
+  protected override notified(): void {
+    this.events.push('notified');
+    super.notified();
+  }
+
   /** Ends the sweep in progress. */
   finishSweep(): void {
     this.sweeps[this.sweeps.length - 1].finish();
@@ -123,6 +130,18 @@ describe('OutboxSweeper', () => {
     await settle();
     notify(mockClients[0]);
     expect(sweeper.sweeps).toHaveLength(3);
+  });
+
+  it('hands every NOTIFY to notified() at once, even while a sweep is in progress', async () => {
+    sweeper.onApplicationBootstrap();
+    await settle();
+    notify(mockClients[0]);
+    notify(mockClients[0]);
+    // The delivery sweeper's pump wakes here, not when the sweep in progress ends.
+    expect(sweeper.events).toEqual(['sweep', 'notified', 'notified']);
+    sweeper.finishSweep();
+    await settle();
+    expect(sweeper.events).toEqual(['sweep', 'notified', 'notified', 'sweep']);
   });
 
   it('sweeps on its interval without any NOTIFY', async () => {

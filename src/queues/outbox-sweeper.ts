@@ -28,6 +28,14 @@ export abstract class OutboxSweeper implements OnApplicationBootstrap, BeforeApp
   /** One pass: read due rows, queue them. */
   protected abstract sweepOnce(): Promise<void>;
 
+  /**
+   * A NOTIFY arrived: rows were committed. Sweeps now (or right after the one in progress); a
+   * sweeper whose process can act on the rows itself wakes that first (DeliverySweeper).
+   */
+  protected notified(): void {
+    this.sweep();
+  }
+
   /** Runs after sweeping has stopped, before the queues and pools close. */
   protected async afterStop(): Promise<void> {}
 
@@ -66,7 +74,7 @@ export abstract class OutboxSweeper implements OnApplicationBootstrap, BeforeApp
   private async listen(): Promise<void> {
     if (this.stopped) return;
     const client = new Client({ connectionString: this.databaseUrl });
-    client.on('notification', () => this.sweep());
+    client.on('notification', () => this.notified());
     client.on('error', () => {
       this.listener = null;
       void client.end().catch(() => undefined);

@@ -2,14 +2,13 @@
  * Comparing secrets (API keys, group keys, bearer tokens) without leaking them through timing:
  * both sides are hashed first, so the comparison always covers 32 bytes whatever their lengths.
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { hash, timingSafeEqual } from 'node:crypto';
 
-/** SHA-256 of a UTF-8 string. */
-export const sha256 = (value: string): Buffer =>
-  createHash('sha256').update(value, 'utf8').digest();
+/** SHA-256 of a UTF-8 string (one-shot `crypto.hash`: no Hash object per call, every request). */
+export const sha256 = (value: string): Buffer => hash('sha256', value, 'buffer');
 
 /** Hex SHA-256 of a UTF-8 string (what is stored for API keys, request fingerprints). */
-export const sha256Hex = (value: string): string => sha256(value).toString('hex');
+export const sha256Hex = (value: string): string => hash('sha256', value, 'hex');
 
 /** Whether a presented secret equals the expected one, in constant time. */
 export function sameSecret(presented: string, expected: string | Buffer): boolean {

@@ -58,7 +58,7 @@ describe('the access log of a 5xx', () => {
     ) => Record<string, unknown>;
     customErrorMessage: (req: IncomingMessage, res: ServerResponse, error: Error) => string;
   };
-  const options = buildLoggerOptions(loadConfig({ NODE_ENV: 'test' }), false)
+  const options = buildLoggerOptions(loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'info' }), false)
     .pinoHttp as unknown as Options;
   const request = {} as IncomingMessage;
   const answer = (statusCode: number) => ({ statusCode }) as ServerResponse;
@@ -82,5 +82,15 @@ describe('the access log of a 5xx', () => {
     });
     expect(options.customErrorMessage(request, draining, made)).toBe('request completed');
     expect(options.customLogLevel(request, answer(200))).toBe('info');
+  });
+
+  it('is silent when LOG_LEVEL drops it, so pino-http builds nothing for it', () => {
+    const quiet = buildLoggerOptions(loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'warn' }), false)
+      .pinoHttp as unknown as Options;
+    expect(quiet.customLogLevel(request, answer(200))).toBe('silent');
+    expect(quiet.customLogLevel(request, answer(503))).toBe('error');
+    const silent = buildLoggerOptions(loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent' }), false)
+      .pinoHttp as unknown as Options;
+    expect(silent.customLogLevel(request, answer(503))).toBe('silent');
   });
 });

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { RequestMethod } from '@nestjs/common';
 import type { Params } from 'nestjs-pino';
-import type { LogFn, Logger } from 'pino';
+import { type LogFn, type Logger, pino } from 'pino';
 import { AppConfig } from '../../config/config';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
@@ -102,6 +102,8 @@ export function buildLoggerOptions(
   config: AppConfig,
   pretty: boolean = usePrettyLogs(config),
 ): Params {
+  const threshold =
+    config.logLevel === 'silent' ? Infinity : (pino.levels.values[config.logLevel] ?? 0);
   return {
     // nestjs-pino's default route pattern does not match anything under Fastify's middie here
     // (measured: the access log never ran), so every path is named explicitly.
@@ -127,10 +129,16 @@ export function buildLoggerOptions(
       },
       // The route is known once Fastify has routed the request, after pino-http has bound `req`
       // to the request's logger: it joins the line written when the answer is complete.
+      // Before the answer (pino-http asks once per request, to bind a child logger) there is
+      // nothing to add: no props, so no child logger with empty bindings (docs/performance.md).
       customProps: (req: IncomingMessage, res: ServerResponse) =>
-        res.headersSent ? { route: loggablePath(req) } : {},
-      customLogLevel: (_req, res, error) =>
-        error || (res.statusCode >= 500 && !deliberate.has(res)) ? 'error' : 'info',
+        res.headersSent ? { route: loggablePath(req) } : (undefined as unknown as object),
+      // 'silent' when LOG_LEVEL would drop the line anyway: pino-http then skips building it (the
+      // route's bindings, a child logger) for every answer (docs/performance.md).
+      customLogLevel: (_req, res, error) => {
+        const level = error || (res.statusCode >= 500 && !deliberate.has(res)) ? 'error' : 'info';
+        return pino.levels.values[level] >= threshold ? level : 'silent';
+      },
       // pino-http treats any 5xx as failed (an "request errored" line with a made-up error and
       // its stack); a deliberate one is logged as the answer it is.
       customErrorObject: (_req, res, _error, logged: Record<string, unknown>) => {

@@ -30,9 +30,23 @@ export class EventsRepository {
 
   async insert(event: NewEvent, sql: Sql = this.db): Promise<string> {
     const id = newEventId();
+    // One round trip (docs/webhooks.md, "How delivery works"): the event; the outbox, one delivery
+    // per enabled endpoint of the group that takes this event type; and a NOTIFY, delivered at
+    // commit, waking the delivery sweeper. A data-modifying CTE always runs to completion, and the
+    // deliveries' foreign key sees the event inserted by the same statement.
     await sql.rows(
-      `INSERT INTO events (id, enterprise_id, group_id, type, payload, encrypted_pii, trace_context)
-       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+      `WITH event AS (
+         INSERT INTO events (id, enterprise_id, group_id, type, payload, encrypted_pii, trace_context)
+         VALUES ($1, $2, $3, $4, $5, $6, $7)
+         RETURNING id
+       ), outbox AS (
+         INSERT INTO webhook_deliveries (event_id, endpoint_id)
+         SELECT event.id, endpoint.id
+           FROM event, webhook_endpoints endpoint
+          WHERE endpoint.group_id = $3 AND endpoint.status = 'enabled'
+            AND $4 = ANY (endpoint.enabled_events)
+       )
+       SELECT pg_notify('${DELIVERIES_CHANNEL}', '')`,
       [
         id,
         event.enterpriseId,
@@ -43,15 +57,6 @@ export class EventsRepository {
         traceContextParam(),
       ],
     );
-    // The outbox: one delivery per enabled endpoint of the group that takes this event type,
-    // in the same transaction. NOTIFY is delivered at commit, waking the delivery sweeper.
-    await sql.rows(
-      `INSERT INTO webhook_deliveries (event_id, endpoint_id)
-       SELECT $1, id FROM webhook_endpoints
-        WHERE group_id = $2 AND status = 'enabled' AND $3 = ANY (enabled_events)`,
-      [id, event.groupId, event.type],
-    );
-    await sql.rows(`SELECT pg_notify('${DELIVERIES_CHANNEL}', '')`);
     return id;
   }
 
@@ -64,8 +69,14 @@ export class EventsRepository {
   ): Promise<string> {
     const id = newEventId();
     await sql.rows(
-      `INSERT INTO events (id, enterprise_id, group_id, type, payload, trace_context)
-       VALUES ($1, $2, $3, $4, $5, $6)`,
+      `WITH event AS (
+         INSERT INTO events (id, enterprise_id, group_id, type, payload, trace_context)
+         VALUES ($1, $2, $3, $4, $5, $6)
+         RETURNING id
+       ), outbox AS (
+         INSERT INTO webhook_deliveries (event_id, endpoint_id) SELECT event.id, $7 FROM event
+       )
+       SELECT pg_notify('${DELIVERIES_CHANNEL}', '')`,
       [
         id,
         enterpriseId,
@@ -73,13 +84,9 @@ export class EventsRepository {
         EventTypes.Test,
         JSON.stringify({ groupID: groupId, webhookID: endpointId }),
         traceContextParam(),
+        endpointId,
       ],
     );
-    await sql.rows('INSERT INTO webhook_deliveries (event_id, endpoint_id) VALUES ($1, $2)', [
-      id,
-      endpointId,
-    ]);
-    await sql.rows(`SELECT pg_notify('${DELIVERIES_CHANNEL}', '')`);
     return id;
   }
 
