@@ -238,7 +238,13 @@ async function run({ log = console.log } = {}) {
   const workerOptions = {
     name: 'worker (dist/worker)',
     command: process.execPath,
-    args: [path.join(ROOT, 'dist', 'worker.js')],
+    // BENCH_WORKER_CPU_PROF=<dir>: each worker writes a V8 CPU profile there when it stops.
+    args: [
+      ...(process.env.BENCH_WORKER_CPU_PROF
+        ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_WORKER_CPU_PROF}`]
+        : []),
+      path.join(ROOT, 'dist', 'worker.js'),
+    ],
     env: { ...apiOptions.env, RUN_WORKERS: 'true' },
   };
   const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });

@@ -1,3 +1,4 @@
+import { randomBytes, randomInt } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { newWebhookSecret, signatureHeaders } from './webhook-signer';
 
@@ -20,5 +21,18 @@ describe('webhook signing', () => {
     });
     expect(() => new Webhook(newWebhookSecret()).verify(body, headers)).toThrow();
     expect(() => new Webhook(newSecret).verify(`${body} `, headers)).toThrow();
+  });
+
+  it("signs the same bytes as the standardwebhooks package's own sign", () => {
+    const secret = newWebhookSecret();
+    const webhook = new Webhook(secret);
+    for (let i = 0; i < 200; i++) {
+      const id = `evt_${randomBytes(8).toString('hex')}`;
+      const body = JSON.stringify({ n: i, text: randomBytes(randomInt(0, 64)).toString('latin1') });
+      const at = new Date(randomInt(2 ** 40));
+      expect(signatureHeaders(id, body, [secret], at)['webhook-signature']).toBe(
+        webhook.sign(id, at, body),
+      );
+    }
   });
 });
