@@ -8,6 +8,7 @@ import { RateLimitModule } from './common/rate-limit/rate-limit.module';
 import { SpecValidationPipe } from './common/validation/spec-validation.pipe';
 import { AppConfig, opsPortOf } from './config/config';
 import { CoreModule } from './core.module';
+import { DataKeysModule } from './data-at-rest/data-keys.module';
 import { ApiKeyGuard } from './enterprises/api-key.guard';
 import { EnterprisesModule } from './enterprises/enterprises.module';
 import { GroupsModule } from './groups/groups.module';
@@ -57,6 +58,7 @@ export class AppModule {
         MetricsModule,
         SandboxModule,
         HealthModule,
+        DataKeysModule,
         bullRoot(config),
         ...(config.adminToken ? [QueueDashboardModule.register(DASHBOARD_QUEUES)] : []),
         ...(config.runWorkers ? WORKER_MODULES : []),

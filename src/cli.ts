@@ -6,7 +6,7 @@ import 'reflect-metadata';
 import { startupChecks } from './startup';
 
 async function main(): Promise<void> {
-  const config = await startupChecks({ redis: false });
+  const config = await startupChecks('cli', { redis: false });
   // The commands are loaded once the checks pass: a refusal does not wait for them.
   const { runCli } = await import('./cli/run-cli.js');
   await runCli(config, process.argv);

@@ -15,12 +15,13 @@ import {
 
 async function main(): Promise<void> {
   // Tracing (when configured) starts in there, before the application is loaded.
-  const config = await startupChecks({ process: 'api' });
+  const config = await startupChecks('api');
   const ops = await openOpsPort(config, 'api');
   // The application is loaded once the checks pass: a refusal does not wait for it.
   const { Logger } = await import('@nestjs/common');
   const { createApp, drainAndClose } = await import('./app.factory.js');
   const { DemoBootstrap } = await import('./enterprises/demo-bootstrap.js');
+  const { SealedDataCheck } = await import('./data-at-rest/sealed-data-check.js');
   const app = await createApp(config, { shutdownHooks: false });
   await app.listen({ port: config.port, host: config.host });
   if (ops) ops.serve((await import('./operations/ops-targets.js')).opsTargetsOf(app));
@@ -43,6 +44,8 @@ async function main(): Promise<void> {
   // The last start-up step is done (the demo bootstrap included): what a test or a supervisor
   // can wait for.
   logger.log('Start-up complete');
+  // Which sealed data these keys cannot open, if any (docs/data-at-rest.md), without delaying.
+  app.get(SealedDataCheck).runInBackground();
 }
 
 main().catch((error: unknown) => {

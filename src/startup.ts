@@ -5,7 +5,14 @@
  * than reading the configuration.
  */
 import { startTracing } from './common/telemetry/tracing';
-import { AppConfig, ConfigError, loadConfig, opsPortOf, type OpsProcess } from './config/config';
+import {
+  AppConfig,
+  ConfigError,
+  type EntryPoint,
+  loadConfig,
+  opsPortOf,
+  type OpsProcess,
+} from './config/config';
 import { withLocalSecrets } from './config/local-secrets';
 import { DependencyUnavailableError } from './database/dependency-errors';
 import type { OpsServer } from './operations/ops-server';
@@ -39,20 +46,22 @@ let notice: string | null = null;
 export const startupNotice = (): string | null => notice;
 
 /**
- * Shared by every process entry point: configuration (secrets filled from the local secrets file
- * in development and test), then, for the API and the worker (`process`), tracing when
+ * Shared by every process entry point (`entry`: which program is starting, named by a refusal to
+ * start without NODE_ENV): configuration (secrets filled from the local secrets file in
+ * development and test), then, for the API and the worker, tracing when
  * OTEL_EXPORTER_OTLP_ENDPOINT is set — before the PostgreSQL and Redis clients are loaded, which
  * it instruments — then PostgreSQL (create the database when missing, run pending migrations
  * under an advisory lock), then Redis.
  */
 export async function startupChecks(
-  options: { migrate?: boolean; redis?: boolean; process?: OpsProcess } = {},
+  entry: EntryPoint,
+  options: { migrate?: boolean; redis?: boolean } = {},
 ): Promise<AppConfig> {
   try {
     const local = withLocalSecrets(process.env);
-    const config = loadConfig(local.env);
+    const config = loadConfig(local.env, entry);
     notice = secretsNotice(config, local.filled, local.file, local.created);
-    if (options.process) await startTracing(config, options.process);
+    if (entry !== 'cli') await startTracing(config, entry);
     const { prepareDatabase } = await import('./database/prepare-database.js');
     await prepareDatabase(
       options.migrate === false

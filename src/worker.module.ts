@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { opsPortOf, type AppConfig } from './config/config';
 import { LifecycleModule } from './common/lifecycle/shutdown-state';
 import { CoreModule } from './core.module';
+import { DataKeysModule } from './data-at-rest/data-keys.module';
 import { EMAIL_QUEUE } from './interact/email-queue';
 import { EmailWorkerModule } from './interact/sending/email-worker.module';
 import { bullRoot } from './queues/bull-root';
@@ -44,6 +45,7 @@ export class WorkerModule {
         LifecycleModule,
         bullRoot(config),
         ...WORKER_MODULES,
+        DataKeysModule,
         ...(opsPortOf(config, 'worker') !== 0 ? [OperationsModule] : []),
       ],
     };

@@ -16,12 +16,13 @@ import {
 
 async function main(): Promise<void> {
   // Tracing (when configured) starts in there, before the application is loaded.
-  const config = await startupChecks({ process: 'worker' });
+  const config = await startupChecks('worker');
   const ops = await openOpsPort(config, 'worker');
   // The application is loaded once the checks pass: a refusal does not wait for it.
   const { Logger } = await import('@nestjs/common');
   const { WORKER_QUEUES } = await import('./worker.module.js');
   const { closeWorker, createWorker } = await import('./worker.factory.js');
+  const { SealedDataCheck } = await import('./data-at-rest/sealed-data-check.js');
   const app = await createWorker(config);
   if (ops) ops.serve((await import('./operations/ops-targets.js')).opsTargetsOf(app));
   const logger = new Logger('Worker');
@@ -35,6 +36,8 @@ async function main(): Promise<void> {
   logger.log(`Using ${dependencyTargets(config)}`);
   if (ops) logger.log(`Operations port on ${ops.address}: /metrics, /livez, /readyz`);
   logger.log(`Worker started: ${WORKER_QUEUES.join(', ')} queues`);
+  // Which sealed data these keys cannot open, if any (docs/data-at-rest.md), without delaying.
+  app.get(SealedDataCheck).runInBackground();
 }
 
 main().catch((error: unknown) => {

@@ -2,8 +2,8 @@
  * Data at rest (docs/data-at-rest.md), end to end with the built service as real processes on one
  * database: transcripts never stored in clear, data keys and link secrets rotated by restarting
  * with a longer list (old data and links still work, new ones use the newest key), a removed key
- * retiring its links (the invalid-link page, never a 5xx), and `data:reencrypt` moving everything
- * to the newest key so that an older one can go.
+ * retiring its links (the invalid-link page, never a 5xx) and its data (read as removed, never a
+ * 5xx), and `data:reencrypt` moving everything to the newest key so that an older one can go.
  */
 import { shareAt } from './support/levels';
 import { randomBytes } from 'node:crypto';
@@ -19,6 +19,7 @@ import {
   startService,
 } from './support/processes';
 import type { SessionCreated, TestEnterprise, TestGroup } from './support/test-app';
+import { eventually } from './support/webhook-receiver';
 
 const key = (): string => randomBytes(32).toString('base64');
 const secret = (): string => randomBytes(24).toString('base64url');
@@ -190,11 +191,18 @@ describe('Data at rest (real processes, one database)', () => {
     ]);
   });
 
-  it('data key k1 removed: its transcript cannot be read (a logged 500 in the envelope); k2 data reads', async () => {
+  it('data key k1 removed: its transcript reads as removed (`[]`, and a warn line names the column and key id); k2 data reads', async () => {
     await start({ DATA_ENCRYPTION_KEYS: `k2:${K2}`, CHECKIN_TOKEN_SECRETS: `k2:${S2}` });
     const retired = await call('GET', `/sessions/${first.sessionID}`);
-    expect(retired.status).toBe(500);
-    expect(retired.body).toEqual({ error: 'Internal server error' });
+    expect(retired.status).toBe(200);
+    expect(retired.body).toMatchObject({ mhci: 64, transcript: [] });
+    await eventually(() =>
+      Promise.resolve(
+        expect(service!.output()).toMatch(
+          /sessions\.transcript: a value under data key k1 cannot be opened: the data key k1 is not configured/,
+        ),
+      ),
+    );
     expect((await call('GET', `/sessions/${second.sessionID}`)).status).toBe(200);
     // Below level 4 the transcript is not opened, so the session still reads.
     await shareAt(db, 'everyone', 3);

@@ -8,11 +8,14 @@ import { SANDBOX_NOTE } from '../src/enterprises/enterprises.service';
 import { databaseUrl, dropDatabase, testDatabasePrefix } from './support/databases';
 import {
   createEnterpriseWithCli,
+  distEntry,
   freePort,
+  runCommand,
   RunningProcess,
   runToExit,
   startService,
 } from './support/processes';
+import { runDirectory } from './support/run-environment';
 
 const stderrLines = (stderr: string) => stderr.split('\n').filter((line) => line.trim() !== '');
 
@@ -88,22 +91,37 @@ describe('Start-up', () => {
           (names as string[]).includes(name) ? '' : value,
         ]),
       );
+    // A laptop's environment: no NODE_ENV, none of the variables production requires.
+    it.each([
+      ['main', [], '`npm start`'],
+      ['worker', [], '`npm run start:worker:dev`'],
+      ['cli', ['enterprises:create', '--sandbox'], '`npm run cli:dev -- <command>`'],
+    ] as const)(
+      'NODE_ENV unset and nothing configured: dist/%s.js refuses, naming first its development command',
+      async (entry, args, command) => {
+        const result = await runCommand(process.execPath, [distEntry(entry), ...args], {
+          env: { PATH: process.env.PATH, HOME: process.env.HOME },
+          cwd: runDirectory(),
+        });
+        expect(result.code).toBe(1);
+        expect(stderrLines(result.stderr)).toEqual([
+          `Invalid configuration: NODE_ENV is not set, so production rules apply (on a laptop, ${command} runs in development); ` +
+            'DATA_ENCRYPTION_KEY must be set in production; ' +
+            'CHECKIN_TOKEN_SECRET must be set in production; ENGINE_TOKEN must be set in production; ' +
+            'PUBLIC_BASE_URL must be set in production, to the https:// address participants reach; ' +
+            'TRUST_PROXY must be set in production: none (clients connect to the service directly), ' +
+            'the number of proxies in front of it, or their addresses/CIDRs, so that the limits per ' +
+            'client address never count a load balancer as one client (docs/security.md); ' +
+            'OPERATOR_NAME must be set in production: participants are told who runs the service ' +
+            'before anything is recorded; ' +
+            "PRIVACY_NOTICE_URL must be set in production (https://): the operator's privacy notice; " +
+            'SMTP_URL must be set in production (or MAIL_TRANSPORT=file to write mails as files under MAIL_DIR)',
+        ]);
+        expect(result.stdout).toBe('');
+      },
+    );
+
     const cases: [string, Record<string, string>, string][] = [
-      [
-        'NODE_ENV unset and nothing configured',
-        { NODE_ENV: '' },
-        'Invalid configuration: DATA_ENCRYPTION_KEY must be set in production; ' +
-          'CHECKIN_TOKEN_SECRET must be set in production; ENGINE_TOKEN must be set in production; ' +
-          'PUBLIC_BASE_URL must be set in production, to the https:// address participants reach; ' +
-          'TRUST_PROXY must be set in production: none (clients connect to the service directly), ' +
-          'the number of proxies in front of it, or their addresses/CIDRs, so that the limits per ' +
-          'client address never count a load balancer as one client (docs/security.md); ' +
-          'OPERATOR_NAME must be set in production: participants are told who runs the service ' +
-          'before anything is recorded; ' +
-          "PRIVACY_NOTICE_URL must be set in production (https://): the operator's privacy notice; " +
-          'SMTP_URL must be set in production (or MAIL_TRANSPORT=file to write mails as files under MAIL_DIR); ' +
-          'NODE_ENV is not set, so production rules apply (on a laptop, `npm start` runs in development)',
-      ],
       [
         'no data key',
         without('DATA_ENCRYPTION_KEY'),

@@ -29,7 +29,7 @@ export class ReencryptCommand extends CommandRunner {
           .map(([keyId, n]) => `${keyId} ${n}`)
           .join(', ');
         lines.push(
-          `  ${column}: ${count} rewritten${unreadable ? `, ${unreadable} under keys no longer configured` : ''}; now ${held || 'none'}`,
+          `  ${column}: ${count} rewritten${unreadable ? `, ${unreadable} the configured keys cannot open` : ''}; now ${held || 'none'}`,
         );
       }
       printResult(!!options.json, report, lines);

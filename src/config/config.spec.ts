@@ -121,8 +121,8 @@ describe('loadConfig', () => {
       'SMTP_URL must be set in production (or MAIL_TRANSPORT=file to write mails as files under MAIL_DIR)',
     ];
     expect(problemsOf({ NODE_ENV: '' })).toEqual([
+      'NODE_ENV is not set, so production rules apply (on a laptop, set NODE_ENV=development)',
       ...problems,
-      'NODE_ENV is not set, so production rules apply (on a laptop, `npm start` runs in development)',
     ]);
     expect(problemsOf({ NODE_ENV: 'production' })).toEqual(problems);
     expect(loadConfig({ ...PRODUCTION, NODE_ENV: undefined })).toMatchObject({
@@ -130,6 +130,30 @@ describe('loadConfig', () => {
       isProduction: true,
     });
   });
+
+  it.each([
+    ['api', '`npm start`'],
+    ['worker', '`npm run start:worker:dev`'],
+    ['cli', '`npm run cli:dev -- <command>`'],
+  ] as const)(
+    'NODE_ENV unset: the refusal of the %s starts with the command that runs it in development',
+    (entry, command) => {
+      let problems: string[] = [];
+      try {
+        loadConfig({}, entry);
+      } catch (error) {
+        problems = (error as ConfigError).problems;
+      }
+      expect(problems[0]).toBe(
+        `NODE_ENV is not set, so production rules apply (on a laptop, ${command} runs in development)`,
+      );
+      expect(problems.slice(1)).toContain('DATA_ENCRYPTION_KEY must be set in production');
+      expect((): unknown => loadConfig({ NODE_ENV: 'production' }, entry)).toThrow(
+        /^Invalid configuration: DATA_ENCRYPTION_KEY must be set in production;/,
+      );
+      expect(loadConfig({ NODE_ENV: 'development' }, entry).env).toBe('development');
+    },
+  );
 
   it('names only the missing secrets; a list of link secrets replaces the single one', () => {
     const { DATA_ENCRYPTION_KEY: _key, ENGINE_TOKEN: _token, ...rest } = PRODUCTION;

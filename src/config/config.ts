@@ -748,6 +748,19 @@ export type OpsProcess = keyof typeof OPS_PORT_DEFAULTS;
 export const opsPortOf = (config: Pick<AppConfig, 'ops'>, process: OpsProcess): number =>
   config.ops.port ?? OPS_PORT_DEFAULTS[process];
 
+/** The programs that load the configuration: the API, a worker, the operator CLI. */
+export type EntryPoint = 'api' | 'worker' | 'cli';
+
+/**
+ * How each program runs on a laptop, in development: what the refusal to start without NODE_ENV
+ * names (docs/configuration.md), so that it names the command for the program that refused.
+ */
+export const DEVELOPMENT_COMMANDS: Record<EntryPoint, string> = {
+  api: '`npm start`',
+  worker: '`npm run start:worker:dev`',
+  cli: '`npm run cli:dev -- <command>`',
+};
+
 export interface AppConfig extends Settings<typeof DECLARATIONS> {
   /**
    * Outside production: secrets that were not configured and are random for this process only
@@ -815,9 +828,11 @@ const schema = z.object(
 
 /**
  * Parses an environment (process.env in production; an explicit object in tests).
- * Empty strings count as unset, as in most dotenv tooling.
+ * Empty strings count as unset, as in most dotenv tooling. `entry`, the program loading it, names
+ * that program's development command when production rules refuse it only because NODE_ENV is
+ * unset (without it: set NODE_ENV=development).
  */
-export function loadConfig(env: Environment): AppConfig {
+export function loadConfig(env: Environment, entry?: EntryPoint): AppConfig {
   const given: Record<string, string> = {};
   for (const { name } of VARIABLES) if (isSet(env, name)) given[name] = env[name] as string;
   // Production unless said otherwise (docs/security.md): forgetting NODE_ENV must not run a
@@ -855,9 +870,13 @@ export function loadConfig(env: Environment): AppConfig {
   const problems = mailTransportProblems(given);
   if (isProduction) {
     problems.push(...productionProblems(given, parsed, missing));
+    // First: the error is one long line, and this is what a person on a laptop needs to read
+    // (docs/configuration.md, "Production is the default").
     if (problems.length > 0 && given.NODE_ENV === undefined) {
-      problems.push(
-        'NODE_ENV is not set, so production rules apply (on a laptop, `npm start` runs in development)',
+      problems.unshift(
+        `NODE_ENV is not set, so production rules apply (on a laptop, ${
+          entry ? `${DEVELOPMENT_COMMANDS[entry]} runs in development` : 'set NODE_ENV=development'
+        })`,
       );
     }
   }

@@ -30,14 +30,20 @@ export const SEALED_COLUMNS: readonly SealedColumn[] = [
   },
 ];
 
-/** The key id a stored value names (`unknown`: not a ciphertext of ours). */
+/**
+ * The key id a stored value names (`unknown`: not a ciphertext of ours; null for null). `substr`
+ * reads only the value's first bytes, not the whole of a large transcript.
+ */
 const KEY_ID_OF = (column: string) =>
-  `CASE WHEN ${column} LIKE 'v2.%' THEN split_part(${column}, '.', 2) ELSE 'unknown' END`;
+  `CASE WHEN ${column} IS NULL THEN NULL
+        WHEN substr(${column}, 1, 3) = 'v2.' THEN split_part(substr(${column}, 1, 64), '.', 2)
+        ELSE 'unknown' END`;
 
 /**
  * The SQL of re-encryption under the newest data key (the operator's `data:reencrypt`), across
  * every tenant: batches in primary-key order, each row locked while it is rewritten (SKIP
- * LOCKED: a row in use is left for the next run, which the counts show).
+ * LOCKED: a row in use is left for the next run, which the counts show). And the reads of the
+ * start-up check of the keys (SealedDataCheck): key ids counted, one value per key id.
  */
 @Injectable()
 export class ReencryptionRepository {
@@ -83,6 +89,45 @@ export class ReencryptionRepository {
         WHERE (${key})::text = v.sealed_key`,
       [rows.map((row) => row.key), rows.map((row) => row.value)],
     );
+  }
+
+  /**
+   * How many values each key id holds in each of `columns` of `table`, in one pass over the
+   * table.
+   */
+  async countByKeyIdIn(
+    table: string,
+    columns: readonly string[],
+  ): Promise<{ column: string; keyId: string; count: number }[]> {
+    const values = columns
+      .map((column, index) => `($${index + 1}::text, ${KEY_ID_OF(`t.${column}`)})`)
+      .join(', ');
+    return this.db.rows(
+      `SELECT v.column_name AS "column", v.key_id AS "keyId", count(*)::int AS count
+         FROM ${table} t CROSS JOIN LATERAL (VALUES ${values}) AS v(column_name, key_id)
+        WHERE v.key_id IS NOT NULL
+        GROUP BY 1, 2 ORDER BY 1, 2`,
+      [...columns],
+    );
+  }
+
+  /**
+   * One value of `target` under `keyId` (any one), with the row's email look-up hash when the
+   * column is the participants' email.
+   */
+  async sampleUnder(
+    target: SealedColumn,
+    keyId: string,
+  ): Promise<{ value: string; emailHash: string | null } | null> {
+    const { table, column } = target;
+    const prefix = `v2.${keyId}.`;
+    const [row] = await this.db.rows<{ value: string; emailHash: string | null }>(
+      `SELECT ${column} AS value,
+              ${table === 'participants' ? 'email_hash' : 'NULL::text'} AS "emailHash"
+         FROM ${table} WHERE substr(${column}, 1, $1) = $2 LIMIT 1`,
+      [prefix.length, prefix],
+    );
+    return row ?? null;
   }
 
   /** How many values of `target` each key id holds. */

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { PiiCipher, RetiredKeyError } from '../common/crypto/pii-cipher';
+import { PiiCipher, UnopenableValueError } from '../common/crypto/pii-cipher';
 import { Database } from '../database/database';
 import { ReencryptionRepository, SEALED_COLUMNS, SealedColumn } from './reencryption.repository';
 
@@ -10,7 +10,10 @@ export interface ReencryptionReport {
   keyId: string;
   /** Values rewritten under it, per `table.column`. */
   reencrypted: Record<string, number>;
-  /** Values under a key that is no longer configured (left as they are), per `table.column`. */
+  /**
+   * Values these keys cannot open (left as they are), per `table.column`: under a key that is no
+   * longer configured, or not the configured key of their id (docs/data-at-rest.md).
+   */
   unreadable: Record<string, number>;
   /** Afterwards: how many values each key id holds, per `table.column`. */
   keyIds: Record<string, Record<string, number>>;
@@ -79,12 +82,12 @@ export class Reencryption {
     }
   }
 
-  /** The plaintext of a stored value; null when its key is no longer configured. */
+  /** The plaintext of a stored value; null when the configured keys cannot open it. */
   private open(value: string): string | null {
     try {
       return this.cipher.decrypt(value);
     } catch (error) {
-      if (error instanceof RetiredKeyError) return null;
+      if (error instanceof UnopenableValueError) return null;
       throw error;
     }
   }

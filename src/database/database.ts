@@ -20,12 +20,25 @@ export class Database implements Sql {
   constructor(private readonly pool: Pool) {}
 
   /**
-   * The pool's connections now (docs/operations.md, "Metrics"): open, idle, requests waiting for
-   * one, and the most it opens (DB_POOL_SIZE).
+   * The pool's connections now (docs/operations.md, "Metrics"): open, idle, requests waiting
+   * because all of them are in use, and the most it opens (DB_POOL_SIZE).
+   *
+   * `waiting` is not pg-pool's `waitingCount`: pg-pool queues every request made while a
+   * connection is idle and hands it that connection on the next tick, so `waitingCount` also
+   * counts requests about to get an idle connection (a scrape's own backlog queries, started just
+   * before this is read, made an idle process show 2). Only the requests beyond what the idle
+   * connections and the room for new ones will serve wait for a connection to be released.
    */
   poolUse(): { total: number; idle: number; waiting: number; max: number } {
     const { totalCount, idleCount, waitingCount, options } = this.pool;
-    return { total: totalCount, idle: idleCount, waiting: waitingCount, max: options.max ?? 10 };
+    const max = options.max ?? 10;
+    const servable = idleCount + Math.max(0, max - totalCount);
+    return {
+      total: totalCount,
+      idle: idleCount,
+      waiting: Math.max(0, waitingCount - servable),
+      max,
+    };
   }
 
   async rows<T>(text: string, params?: unknown[]): Promise<T[]> {

@@ -15,7 +15,7 @@ import { SharedFeatures } from '../metrics/rollups/shared-features';
 import { midRankPercentiles } from '../metrics/rollups/mid-rank';
 import { Database, Sql } from '../database/database';
 import { SessionsRepository } from '../sessions/sessions.repository';
-import { openJson, sealJson, sealTranscript } from '../sessions/transcript-codec';
+import { openSessionJson, sealJson, sealTranscript } from '../sessions/transcript-codec';
 import { countWords } from './words';
 import { IngestionErrors } from './ingestion.errors';
 import { IngestionRepository, LockedSession } from './ingestion.repository';
@@ -151,7 +151,8 @@ export class IngestionService {
    * Mid-rank percentile of each of the session's features among the participant's own other
    * completed sessions shown at level 5 now (every group; what the enterprise may read anyway)
    * and itself (midRankPercentiles, metrics/rollups/mid-rank.ts). Their values are stored only
-   * encrypted, so they are opened here — a participant has few sessions.
+   * encrypted, so they are opened here — a participant has few sessions. One the keys cannot open
+   * counts as one whose features retention removed (docs/data-at-rest.md).
    */
   private async userPercentiles(
     session: LockedSession,
@@ -160,7 +161,9 @@ export class IngestionService {
   ): Promise<Record<string, number>> {
     const others = (
       await this.sessions.levelFiveFeaturesOf(session.participantId, session.sessionId, sql)
-    ).map((row) => openJson<Record<string, number>>(this.cipher, row.features));
+    )
+      .map((row) => openSessionJson<Record<string, number>>(this.cipher, 'features', row.features))
+      .filter((values) => values !== null);
     return midRankPercentiles(features, others);
   }
 }

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { SHOWN_LEVEL } from '../sessions/sessions.repository';
 import { PiiCipher } from '../common/crypto/pii-cipher';
 import { Database } from '../database/database';
-import { openJson } from '../sessions/transcript-codec';
+import { openSessionJson } from '../sessions/transcript-codec';
 import type { MhciStatsDto } from './dto/metric-answers.dto';
 import type { CohortSeries } from './cohorts/cohort-cell.entity';
 import type { GroupBy } from './metrics.errors';
@@ -258,8 +258,9 @@ export class MetricsRepository {
     const periods = new Map<string, Map<string, number>>();
     for (const { key, wordCounts } of sessions) {
       const counts = periods.get(key) ?? new Map<string, number>();
+      // Counts the keys cannot open read as removed by retention (docs/data-at-rest.md).
       for (const [word, n] of Object.entries(
-        openJson<Record<string, number>>(this.cipher, wordCounts),
+        openSessionJson<Record<string, number>>(this.cipher, 'word_counts', wordCounts) ?? {},
       )) {
         counts.set(word, (counts.get(word) ?? 0) + n);
       }

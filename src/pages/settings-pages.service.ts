@@ -8,6 +8,7 @@
  */
 import { Injectable } from '@nestjs/common';
 import { PiiCipher } from '../common/crypto/pii-cipher';
+import { openSealed } from '../common/crypto/sealed-reads';
 import { MAX_PRIVACY_LEVEL } from '../common/privacy-model';
 import { ErasureService } from '../erasure/erasure.service';
 import { MembershipLink, ParticipantLinks } from '../participant-links/participant-links';
@@ -15,7 +16,7 @@ import { ConsentLedgerRepository } from '../participants/consent-ledger.reposito
 import { ParticipantChoices } from '../privacy/participant-choices';
 import { sessionView } from '../sessions/session-view';
 import { SessionsRepository } from '../sessions/sessions.repository';
-import { openJson } from '../sessions/transcript-codec';
+import { openSessionJson } from '../sessions/transcript-codec';
 import { Browser, BrowserBinding, settingsLink } from './browser-binding';
 import { CheckinPagesRepository, MemberSettings } from './checkin-pages.repository';
 import {
@@ -206,7 +207,8 @@ export class SettingsPagesService {
     const file = this.renderer.attachment('my-checkin-data.json', {
       exportedAt: new Date().toISOString(),
       externalID: data.externalId,
-      email: this.cipher.decrypt(data.emailCiphertext),
+      // null when the keys cannot open it (docs/data-at-rest.md, "Data the keys cannot open").
+      email: openSealed(this.cipher, 'participants.email_ciphertext', data.emailCiphertext),
       emailPreferences: {
         checkinReminder: data.checkinReminder,
         privacyRequest: data.privacyRequest,
@@ -218,7 +220,7 @@ export class SettingsPagesService {
         const full = doneHere.has(session.sessionId);
         const view = sessionView(
           { ...session, privacyLevel: full ? MAX_PRIVACY_LEVEL : 0 },
-          (stored) => openJson(this.cipher, stored),
+          (stored, field) => openSessionJson(this.cipher, field, stored),
         );
         // Done in another browser (or never opened in one): which, and when, only.
         return full ? view : { sessionID: view.sessionID, timestamp: view.timestamp };

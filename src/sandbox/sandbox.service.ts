@@ -4,6 +4,7 @@ import { IngestionService } from '../ingestion/ingestion.service';
 import type { SessionResultDto } from '../ingestion/session-result.dto';
 import { syntheticResult } from '../ingestion/synthetic-result';
 import { PiiCipher } from '../common/crypto/pii-cipher';
+import { openSealed } from '../common/crypto/sealed-reads';
 import { ApiError } from '../common/errors/api-error';
 import type { SessionDto } from '../sessions/dto/session.dto';
 import { SessionsService } from '../sessions/sessions.service';
@@ -55,17 +56,28 @@ export class SandboxService {
     return this.sessions.get(enterpriseId, sessionId);
   }
 
-  /** The enterprise's captured mails, newest first, at most {@link SANDBOX_EMAILS_LIMIT}. */
+  /**
+   * The enterprise's captured mails, newest first, at most {@link SANDBOX_EMAILS_LIMIT}. A mail
+   * whose address or text the keys cannot open is left out, as if removed (docs/data-at-rest.md,
+   * "Data the keys cannot open").
+   */
   async emails(enterpriseId: string): Promise<SandboxEmailDto[]> {
     const rows = await this.repository.listEmails(enterpriseId, SANDBOX_EMAILS_LIMIT);
-    return rows.map((row) => ({
-      to: this.cipher.decrypt(row.emailCiphertext),
-      userIdentifier: row.externalId,
-      emailType: row.type,
-      subject: row.subject,
-      text: this.cipher.decrypt(row.textCiphertext),
-      groupID: row.groupId,
-      createdAt: row.createdAt.toISOString(),
-    }));
+    return rows.flatMap((row) => {
+      const to = openSealed(this.cipher, 'participants.email_ciphertext', row.emailCiphertext);
+      const text = openSealed(this.cipher, 'sandbox_emails.text_ciphertext', row.textCiphertext);
+      if (to === null || text === null) return [];
+      return [
+        {
+          to,
+          userIdentifier: row.externalId,
+          emailType: row.type,
+          subject: row.subject,
+          text,
+          groupID: row.groupId,
+          createdAt: row.createdAt.toISOString(),
+        },
+      ];
+    });
   }
 }

@@ -50,8 +50,12 @@ const byName = (map: Record<string, number> | null): Record<string, number> => {
   return sorted;
 };
 
-/** Decrypts a stored JSON value, transcript or features (transcript-codec.ts `openJson`). */
-export type SealedOpener = (stored: string) => unknown;
+/**
+ * Decrypts a stored JSON value, transcript or features (transcript-codec.ts `openSessionJson`);
+ * null when this process's keys cannot open it (docs/data-at-rest.md, "Data the keys cannot
+ * open"): it then reads as removed by retention.
+ */
+export type SealedOpener = (stored: string, field: 'transcript' | 'features') => unknown;
 
 /** How each field of the resource is read from the stored session. */
 const FIELD_VALUES: {
@@ -66,12 +70,18 @@ const FIELD_VALUES: {
   subscores: (session) => (session.subscores ? inSpecOrder(session.subscores) : undefined),
   groupPercentiles: (session) => byName(session.groupPercentiles),
   userPercentiles: (session) => byName(session.userPercentiles),
-  // Removed by retention (TRANSCRIPT_RETENTION_DAYS): an empty conversation, as the spec's type
-  // is an array.
+  // Removed by retention (TRANSCRIPT_RETENTION_DAYS), or sealed under a key this process lacks:
+  // an empty conversation, as the spec's type is an array.
   transcript: (session, open) =>
-    session.transcript === null ? [] : (open(session.transcript) as TranscriptTurn[]),
+    (session.transcript === null
+      ? null
+      : (open(session.transcript, 'transcript') as TranscriptTurn[] | null)) ?? [],
   features: (session, open) =>
-    byName(session.features === null ? null : (open(session.features) as Record<string, number>)),
+    byName(
+      session.features === null
+        ? null
+        : (open(session.features, 'features') as Record<string, number> | null),
+    ),
 };
 
 const hasResult = (session: SessionRecord): boolean =>

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { normaliseEmail, PiiCipher } from '../common/crypto/pii-cipher';
+import { openSealedJson } from '../common/crypto/sealed-reads';
 import { sameSecret } from '../common/crypto/secrets';
 import { ApiError } from '../common/errors/api-error';
 import {
@@ -23,7 +24,7 @@ import { normaliseReturnUrl } from './return-url';
 import { SessionRecord, sessionView } from './session-view';
 import { SESSION_CREATED_MESSAGE, SessionErrors } from './sessions.errors';
 import { SessionsRepository } from './sessions.repository';
-import { openJson, sealJson } from './transcript-codec';
+import { openSessionJson, sealJson } from './transcript-codec';
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
@@ -92,10 +93,19 @@ export class SessionsService {
           this.cipher.requestFingerprint(requestText),
           sql,
         );
-        if (claim.kind === 'replay') {
-          return openJson<SessionCreatedDto>(this.cipher, claim.sealedResponse);
-        }
-        if (claim.kind === 'mismatch') {
+        // A first answer this process's keys cannot open cannot be replayed: the answer a
+        // different request gets, as when DATA_ENCRYPTION_KEY (which keys the fingerprint)
+        // changed (docs/data-at-rest.md, "Data the keys cannot open").
+        const replayed =
+          claim.kind === 'replay'
+            ? openSealedJson<SessionCreatedDto>(
+                this.cipher,
+                'idempotency_keys.response_ciphertext',
+                claim.sealedResponse,
+              )
+            : null;
+        if (replayed) return replayed;
+        if (claim.kind !== 'claimed') {
           throw new ApiError(409, SessionErrors.IdempotencyKeyReused);
         }
       }
@@ -143,7 +153,7 @@ export class SessionsService {
   /** The session as the enterprise sees it (`GET /sessions/{sessionID}`). */
   async get(enterpriseId: string, sessionId: string): Promise<SessionDto> {
     const session = await this.findOwned(enterpriseId, sessionId);
-    return sessionView(session, (stored) => openJson(this.cipher, stored));
+    return sessionView(session, (stored, field) => openSessionJson(this.cipher, field, stored));
   }
 
   /**

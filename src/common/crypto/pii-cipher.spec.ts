@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { normaliseEmail, PiiCipher, RetiredKeyError } from './pii-cipher';
+import { KeyMismatchError, normaliseEmail, PiiCipher, RetiredKeyError } from './pii-cipher';
 
 describe('PiiCipher', () => {
   const cipher = new PiiCipher(randomBytes(32));
@@ -54,6 +54,16 @@ describe('PiiCipher', () => {
       expect(() => withK2.decrypt(underK1)).toThrow(RetiredKeyError);
       expect(() => withK2.decrypt(underK1)).toThrow('the data key k1 is not configured');
       expect(withK2.decrypt(withK2K1.encrypt('new'))).toBe('new');
+    });
+
+    it('another key of the same id (a restore with another DATA_ENCRYPTION_KEY) fails with KeyMismatchError', () => {
+      const otherRoot = new PiiCipher(randomBytes(32), [k1]);
+      const underK0 = new PiiCipher(root).encrypt('written under k0');
+      expect(() => otherRoot.decrypt(underK0)).toThrow(KeyMismatchError);
+      expect(() => otherRoot.decrypt(underK0)).toThrow(
+        'the configured data key k0 does not open it',
+      );
+      expect(() => otherRoot.decrypt(underK0)).not.toThrow(/written/);
     });
 
     it('the key id is authenticated: relabelling a ciphertext does not decrypt', () => {

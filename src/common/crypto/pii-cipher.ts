@@ -7,7 +7,8 @@
  * Key ids and rotation: every ciphertext is `v2.<key id>.<base64url(iv | tag | ciphertext)>`
  * (the `v2.<key id>` prefix is authenticated as associated data). New ciphertexts use the newest
  * key; older ones decrypt while their key is configured; a removed key's ciphertexts fail with
- * `RetiredKeyError`. `k0` is DATA_ENCRYPTION_KEY.
+ * `RetiredKeyError`, and a value sealed by another key of the same id with `KeyMismatchError`
+ * (both `UnopenableValueError`). `k0` is DATA_ENCRYPTION_KEY.
  *
  * The look-up hash is not rotated with the data keys: it is a look-up key (participants are
  * found by it, and a unique constraint holds one identity per email), so a new hash key would
@@ -28,11 +29,37 @@ export interface DataKey {
   key: Buffer;
 }
 
+/**
+ * A stored value this process cannot open with the keys it has: after a restore without the
+ * right keys, or a key retired too early (docs/data-at-rest.md, "Data the keys cannot open").
+ * The message names the key id, never the key or the value.
+ */
+export abstract class UnopenableValueError extends Error {
+  protected constructor(
+    readonly keyId: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
 /** The ciphertext names a key that is no longer configured (or never was). */
-export class RetiredKeyError extends Error {
-  constructor(readonly keyId: string) {
-    super(`the data key ${keyId} is not configured (retired?)`);
+export class RetiredKeyError extends UnopenableValueError {
+  constructor(keyId: string) {
+    super(keyId, `the data key ${keyId} is not configured (retired?)`);
     this.name = 'RetiredKeyError';
+  }
+}
+
+/**
+ * The ciphertext names a configured key id, but that key does not open it: the key of that id is
+ * not the one it was sealed with (a restore started with another DATA_ENCRYPTION_KEY), or the
+ * value was altered. AES-GCM cannot tell the two apart.
+ */
+export class KeyMismatchError extends UnopenableValueError {
+  constructor(keyId: string) {
+    super(keyId, `the configured data key ${keyId} does not open it (another key sealed it)`);
+    this.name = 'KeyMismatchError';
   }
 }
 
@@ -86,8 +113,9 @@ export class PiiCipher {
   }
 
   /**
-   * Throws `RetiredKeyError` when the value's key is not configured, and an Error when it was not
-   * produced by that key (or was tampered with).
+   * Throws `RetiredKeyError` when the value's key is not configured, `KeyMismatchError` when it
+   * was not produced by the configured key of its id (or was tampered with), and an Error when it
+   * is not a ciphertext of ours.
    */
   decrypt(value: string): string {
     const parts = value.split('.');
@@ -102,10 +130,15 @@ export class PiiCipher {
     const decipher = createDecipheriv('aes-256-gcm', key, iv);
     decipher.setAAD(Buffer.from(`${VERSION}.${keyId}`));
     decipher.setAuthTag(tag);
-    return Buffer.concat([
-      decipher.update(sealed.subarray(IV_BYTES + TAG_BYTES)),
-      decipher.final(),
-    ]).toString('utf8');
+    try {
+      return Buffer.concat([
+        decipher.update(sealed.subarray(IV_BYTES + TAG_BYTES)),
+        decipher.final(),
+      ]).toString('utf8');
+    } catch {
+      // The authentication tag does not verify under this key.
+      throw new KeyMismatchError(keyId);
+    }
   }
 
   /** The key id a ciphertext names, or null when it is not one of ours. */

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { SpanStatusCode } from '@opentelemetry/api';
 import { PiiCipher } from '../../common/crypto/pii-cipher';
+import { openSealed } from '../../common/crypto/sealed-reads';
 import { DEFAULT_LOCALE, supportedLocale } from '../../common/i18n/locales';
 import { inStoredTrace } from '../../common/telemetry/trace-context';
 import { levelOfNames } from '../../common/privacy-model';
@@ -92,10 +93,17 @@ export class EmailSender {
       currentLevel: message.privacyLevel,
       notice: message.details,
     });
+    // An address the keys cannot open will not open on a later attempt either: the mail fails
+    // now (docs/data-at-rest.md, "Data the keys cannot open").
+    const to = openSealed(this.cipher, 'participants.email_ciphertext', message.emailCiphertext);
+    if (to === null) {
+      await this.repository.finish(messageId, 'failed', 'error');
+      return ended('failed', 'error');
+    }
     try {
       const outgoing: OutgoingMail = {
         id: message.id,
-        to: this.cipher.decrypt(message.emailCiphertext),
+        to,
         fromName: message.enterpriseName,
         ...mail,
         headers: unsubscribeUrl

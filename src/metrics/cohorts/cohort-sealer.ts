@@ -4,7 +4,7 @@ import { APP_CONFIG } from '../../config/config.module';
 import { PiiCipher } from '../../common/crypto/pii-cipher';
 import { epsilonHundredths, type PrivacyFloor } from '../../common/privacy-model';
 import { Database, Sql } from '../../database/database';
-import { openJson } from '../../sessions/transcript-codec';
+import { openSessionJson } from '../../sessions/transcript-codec';
 import { cryptoRandom, type RandomSource } from '../releases/discrete-laplace';
 import { participantScore, releaseScores } from '../releases/score-release';
 import { participantWords, type ReleasedWord, releaseWords } from '../releases/word-release';
@@ -112,8 +112,10 @@ export class CohortSealer {
     const byParticipant = new Map<string, Map<string, number>>();
     for (const { participantId, wordCounts } of sealed) {
       const counts = byParticipant.get(participantId) ?? new Map<string, number>();
+      // Counts the keys cannot open join the cell without their words, as retention's do
+      // (docs/data-at-rest.md).
       for (const [word, count] of Object.entries(
-        openJson<Record<string, number>>(this.cipher, wordCounts),
+        openSessionJson<Record<string, number>>(this.cipher, 'word_counts', wordCounts) ?? {},
       )) {
         counts.set(word, (counts.get(word) ?? 0) + count);
       }

@@ -5,7 +5,7 @@ import {
   SessionsRepository,
   type SessionFeatures as Sealed,
 } from '../../sessions/sessions.repository';
-import { openJson } from '../../sessions/transcript-codec';
+import { openSessionJson } from '../../sessions/transcript-codec';
 import { featureValues, MetricRollupsRepository } from './metric-rollups.repository';
 
 /**
@@ -68,8 +68,7 @@ export class SharedFeatures {
     );
     const shared = due.filter((session) => session.share);
     for (const session of shared) {
-      const features = openJson<Record<string, number>>(this.cipher, session.features);
-      await this.rollups.addFeatures(session.groupId, featureValues(features), sql);
+      await this.rollups.addFeatures(session.groupId, featureValues(this.featuresOf(session)), sql);
     }
     await this.sessions.setFeaturesShared(
       shared.map((session) => session.sessionId),
@@ -83,8 +82,19 @@ export class SharedFeatures {
   }
 
   private valuesOf(session: Sealed): { groupId: number; name: string; value: number }[] {
-    return Object.entries(openJson<Record<string, number>>(this.cipher, session.features)).map(
-      ([name, value]) => ({ groupId: session.groupId, name, value }),
-    );
+    return Object.entries(this.featuresOf(session)).map(([name, value]) => ({
+      groupId: session.groupId,
+      name,
+      value,
+    }));
+  }
+
+  /**
+   * The session's features; none when the keys cannot open them (docs/data-at-rest.md, "Data the
+   * keys cannot open"): such a session is marked counted but adds nothing, and takes nothing out
+   * when it stops being counted, so the sweep does not meet it again.
+   */
+  private featuresOf(session: Sealed): Record<string, number> {
+    return openSessionJson<Record<string, number>>(this.cipher, 'features', session.features) ?? {};
   }
 }

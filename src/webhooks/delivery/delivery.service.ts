@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { PiiCipher } from '../../common/crypto/pii-cipher';
+import { openSealed } from '../../common/crypto/sealed-reads';
 import type { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
 import { deliveryErrorDetail, deliveryErrorFor } from '../delivery-errors';
@@ -47,11 +48,15 @@ export class DeliveryService implements OnModuleDestroy {
    * The envelope, the same for every event type. An event's personal data is cleared once all
    * its deliveries are final (retention, docs/data-at-rest.md): an event redelivered after that carries
    * those fields as `null` (`"email": null` for `user.created`, `"userIdentifier": null` for
-   * `user.deleted`), so the receiver sees the field and knows it is gone.
+   * `user.deleted`), so the receiver sees the field and knows it is gone. Personal data the keys
+   * cannot open is sent the same way (docs/data-at-rest.md, "Data the keys cannot open").
    */
   envelope(delivery: ClaimedDelivery): string {
-    const pii = delivery.eventPii
-      ? (JSON.parse(this.cipher.decrypt(delivery.eventPii)) as object)
+    const opened = delivery.eventPii
+      ? openSealed(this.cipher, 'events.encrypted_pii', delivery.eventPii)
+      : null;
+    const pii = opened
+      ? (JSON.parse(opened) as object)
       : Object.fromEntries(
           (EVENT_PII_FIELDS[delivery.eventType as EventType] ?? []).map((field) => [field, null]),
         );
@@ -64,6 +69,11 @@ export class DeliveryService implements OnModuleDestroy {
     });
   }
 
+  /**
+   * The secrets to sign with. One the keys cannot open is left out; when that is the current one
+   * the attempt fails as `internal error` (nothing is sent) and is retried on the schedule
+   * (docs/data-at-rest.md, "Data the keys cannot open": rotate the endpoint's secret).
+   */
   private secrets(delivery: ClaimedDelivery): string[] {
     const secrets = [this.cipher.decrypt(delivery.secretCiphertext)];
     if (
@@ -71,7 +81,12 @@ export class DeliveryService implements OnModuleDestroy {
       delivery.previousSecretExpiresAt &&
       delivery.previousSecretExpiresAt.getTime() > Date.now()
     ) {
-      secrets.push(this.cipher.decrypt(delivery.previousSecretCiphertext));
+      const previous = openSealed(
+        this.cipher,
+        'webhook_endpoints.previous_secret_ciphertext',
+        delivery.previousSecretCiphertext,
+      );
+      if (previous !== null) secrets.push(previous);
     }
     return secrets;
   }

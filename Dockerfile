@@ -1,0 +1,50 @@
+# The service's production image (docs/operations.md, "Container image"). One image runs the API
+# (the default command), the worker, the operator CLI and the migrations:
+#
+#   docker build -t checkin-integration-service .
+#   docker run --env-file deploy/production.env checkin-integration-service                      # API
+#   docker run --env-file deploy/production.env checkin-integration-service node dist/worker.js  # worker
+#
+# Base: the official Node.js image, Debian 12 slim. A tag, not a digest: the tag follows the
+# newest Node.js release of the line and Debian's security fixes on every rebuild, where a digest
+# would freeze both; the line is the oldest package.json's engines accept, the one CI tests on.
+# `--build-arg NODE_VERSION=22` (or 24) builds on a newer line.
+ARG NODE_VERSION=20
+
+# Build stage: every dependency, then `npm run build` (scripts/build-app.js) into dist/.
+FROM node:${NODE_VERSION}-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+# No install scripts: the build needs none (tsc), and npm 11 runs none it was not told to allow.
+RUN npm ci --ignore-scripts --no-audit --no-fund
+COPY nest-cli.json tsconfig.json tsconfig.build.json tsconfig.migrations.json ./
+COPY scripts/build-app.js ./scripts/
+COPY src ./src
+COPY migrations ./migrations
+COPY clients/typescript ./clients/typescript
+RUN npm run build
+
+# Final stage: production dependencies only, the built dist/, tini as PID 1, a user that is not
+# root. test/deployment-image.e2e-spec.ts starts dist/ on exactly these dependencies.
+FROM node:${NODE_VERSION}-bookworm-slim
+# tini (Debian's) is PID 1: it passes SIGTERM and SIGINT to the process and reaps orphans.
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends tini \
+    && rm -rf /var/lib/apt/lists/*
+ENV NODE_ENV=production
+WORKDIR /app
+# package.json is also read at run time (the OpenAPI document's version).
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund \
+    && npm cache clean --force
+# The compiled service and migrations, with the templates, stylesheet and catalogues the build
+# copies beside them; owned by root, so the process cannot change its own code.
+COPY --from=build /app/dist ./dist
+# The one folder the process may write: MAIL_DIR (var/mail) when MAIL_TRANSPORT=file.
+RUN mkdir -p var && chown 1000:1000 var
+# The image's `node` user, by number so that Kubernetes' runAsNonRoot can verify it.
+USER 1000:1000
+# The API, and the operations ports of the API and the worker (OPS_HOST=0.0.0.0 to reach them).
+EXPOSE 3000 9464 9465
+ENTRYPOINT ["/usr/bin/tini", "--"]
+CMD ["node", "dist/main.js"]

@@ -1,0 +1,875 @@
+/**
+ * The production container image and the compose example (docs/operations.md, "Container
+ * image"), checked where no Docker daemon runs (this machine, CI) as far as that allows:
+ *
+ * - The Dockerfile: linted by dockerfile-utils (the validator of VS Code's Docker support), then
+ *   held to the decisions the docs give: built once in a build stage; a final stage with
+ *   production dependencies only, tini as PID 1, node run directly (not npm), a user that is not
+ *   root; the Node.js line package.json's engines start at. Its .dockerignore lets in what the
+ *   stages copy and keeps secrets and old builds out.
+ * - compose.production.yml: two API processes and a worker from the image, health checks on
+ *   /readyz, PostgreSQL 15, Redis with AOF and noeviction, stop grace periods that cover the drain,
+ *   and deploy/production.env.example giving a valid production configuration once filled in.
+ * - The final stage, laid out here as the Dockerfile says (its COPY lines, and for its
+ *   `npm ci --omit=dev` the packages npm counts as production ones, hard-linked from node_modules),
+ *   then run: the API and the worker start from dist/ with production settings, pass the
+ *   compose health checks and exit 0 on SIGTERM; the CLI and the one-shot migration work. A
+ *   package the service needs at run time but declared as a devDependency fails here.
+ * - Where `docker info` succeeds, the image itself is built and run against the test database.
+ *   Elsewhere that part is skipped with a message.
+ *
+ * About 15 s without Docker (processes are the subject); with Docker, a build of some minutes.
+ */
+import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import {
+  cpSync,
+  linkSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { basename, dirname, join, posix, relative } from 'node:path';
+import { DockerfileParser, type Copy, type Env, type Instruction } from 'dockerfile-ast';
+import { validate } from 'dockerfile-utils';
+import { load } from 'js-yaml';
+import { minimatch } from 'minimatch';
+import { Client } from 'pg';
+import { minVersion } from 'semver';
+import {
+  CONFIG_VARIABLES,
+  ConfigError,
+  loadConfig,
+  OPS_PORT_DEFAULTS,
+  randomSecrets,
+  REQUIRED_SECRETS,
+  VARIABLES,
+} from '../src/config/config';
+import {
+  createTestDatabase,
+  databaseUrl,
+  dropDatabase,
+  testDatabasePrefix,
+  withAdmin,
+} from './support/databases';
+import { match } from './support/matchers';
+import {
+  childEnv,
+  freePort,
+  runCommand,
+  spawnTracked,
+  type ChildProcessByStdio,
+} from './support/processes';
+import { runDirectory, spawnMarker, TEST_REDIS_URL } from './support/run-environment';
+
+const ROOT = join(__dirname, '..');
+const read = (file: string) => readFileSync(join(ROOT, file), 'utf8');
+
+// ---------------------------------------------------------------------------------------------
+// The Dockerfile, by stage.
+
+interface Stage {
+  name: string | null;
+  image: string;
+  instructions: Instruction[];
+}
+
+/** The global ARGs' defaults, then each stage (FROM … [AS name]) with its instructions. */
+function stagesOf(content: string): { args: Record<string, string>; stages: Stage[] } {
+  const dockerfile = DockerfileParser.parse(content);
+  const args = Object.fromEntries(
+    dockerfile.getInitialARGs().flatMap((arg) => {
+      const property = arg.getProperty();
+      return property ? [[property.getName(), property.getValue() ?? '']] : [];
+    }),
+  );
+  const stages: Stage[] = [];
+  for (const instruction of dockerfile.getInstructions()) {
+    if (instruction.getKeyword() === 'FROM') {
+      const [image, as, name] = instruction.getArguments().map((argument) => argument.getValue());
+      stages.push({
+        image: image.replace(/\$\{(\w+)\}/g, (_, variable: string) => args[variable] ?? ''),
+        name: as?.toUpperCase() === 'AS' ? name : null,
+        instructions: [],
+      });
+    } else if (stages.length > 0) {
+      stages[stages.length - 1].instructions.push(instruction);
+    }
+  }
+  return { args, stages };
+}
+
+const keyword = (stage: Stage, name: string) =>
+  stage.instructions.filter((instruction) => instruction.getKeyword() === name);
+const runs = (stage: Stage) =>
+  keyword(stage, 'RUN').map((instruction) => instruction.getArgumentsContent() ?? '');
+/** An instruction's exec form (`["node", "dist/main.js"]`), or null for the shell form. */
+function execForm(instruction: Instruction): string[] | null {
+  const text = (instruction.getArgumentsContent() ?? '').trim();
+  return text.startsWith('[') ? (JSON.parse(text) as string[]) : null;
+}
+/** A COPY's flag (`--from=build`): its value, or null. */
+const flagOf = (copy: Instruction, name: string): string | null =>
+  (copy as Copy)
+    .getFlags()
+    .find((flag) => flag.getName() === name)
+    ?.getValue() ?? null;
+/** A COPY's sources and destination, as written (flags are not arguments). */
+const copyPaths = (copy: Instruction) => copy.getArguments().map((argument) => argument.getValue());
+const workdirOf = (stage: Stage) =>
+  keyword(stage, 'WORKDIR').at(-1)?.getArgumentsContent()?.trim() ?? '/';
+
+const DOCKERFILE = read('Dockerfile');
+const { args: DOCKERFILE_ARGS, stages: STAGES } = stagesOf(DOCKERFILE);
+const FINAL = STAGES[STAGES.length - 1];
+const stageNamed = (name: string) => STAGES.find((stage) => stage.name === name);
+
+/**
+ * Whether `.dockerignore` lets `file` into the build context: its patterns in order, the last
+ * one matching the file or a folder above it deciding, `!` letting back in (as BuildKit reads it).
+ */
+function inBuildContext(file: string, patterns: string[]): boolean {
+  const parts = file.split('/');
+  const paths = parts.map((_, index) => parts.slice(0, index + 1).join('/'));
+  let included = true;
+  for (const line of patterns) {
+    const negated = line.startsWith('!');
+    const pattern = posix.normalize(negated ? line.slice(1) : line).replace(/^\/+/, '');
+    if (paths.some((path) => minimatch(path, pattern, { dot: true }))) included = negated;
+  }
+  return included;
+}
+
+// ---------------------------------------------------------------------------------------------
+// compose.production.yml and its environment file.
+
+interface ComposeService {
+  image?: string;
+  build?: unknown;
+  command?: string[];
+  environment?: Record<string, string>;
+  env_file?: string | string[];
+  depends_on?: Record<string, { condition: string }>;
+  healthcheck?: { test: string[] };
+  stop_grace_period?: string;
+  ports?: string[];
+}
+
+const COMPOSE = load(read('compose.production.yml')) as {
+  services: Record<string, ComposeService>;
+};
+const ENV_EXAMPLE = 'deploy/production.env.example';
+
+/** `NAME=value` lines, as compose and `docker run --env-file` read them. */
+function parseEnvFile(text: string): Record<string, string> {
+  return Object.fromEntries(
+    text
+      .split('\n')
+      .filter((line) => /^[A-Z_][A-Z0-9_]*=/.test(line))
+      .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
+  );
+}
+
+/** Compose's `${NAME}`, `${NAME:-default}` and `${NAME:?error}`, from `variables`. */
+function interpolate(text: string, variables: Record<string, string>): string {
+  return text.replace(
+    /\$\{([A-Z_][A-Z0-9_]*)(?::([-?])([^}]*))?\}/g,
+    (_, name: string, operator?: string, argument?: string) => {
+      if (variables[name]) return variables[name];
+      if (operator === '-') return argument ?? '';
+      throw new Error(`compose refuses to start: ${name}: ${argument ?? 'not set'}`);
+    },
+  );
+}
+
+/** deploy/production.env.example with its empty values filled, as an operator fills them. */
+function fillExample(): Record<string, string> {
+  const secrets = randomSecrets();
+  const example = parseEnvFile(read(ENV_EXAMPLE));
+  return Object.fromEntries(
+    Object.entries(example).map(([name, value]) => {
+      if (value !== '') return [name, value];
+      if (name === 'POSTGRES_PASSWORD') return [name, randomBytes(24).toString('hex')];
+      if (secrets[name]) return [name, secrets[name]];
+      throw new Error(`${ENV_EXAMPLE}: no way to fill ${name}`);
+    }),
+  );
+}
+
+/** The service's environment as its container gets it: the env file, then `environment`. */
+function containerEnvironment(
+  service: ComposeService,
+  envFile: Record<string, string>,
+): Record<string, string> {
+  return {
+    ...envFile,
+    ...Object.fromEntries(
+      Object.entries(service.environment ?? {}).map(([name, value]) => [
+        name,
+        interpolate(String(value), envFile),
+      ]),
+    ),
+  };
+}
+
+/** A compose duration (`15s`, `1m30s`, `500ms`) in milliseconds. */
+function durationMs(text: string): number {
+  const units: Record<string, number> = { h: 3_600_000, m: 60_000, s: 1000, ms: 1, us: 0.001 };
+  const parts = [...text.matchAll(/(\d+(?:\.\d+)?)(h|ms|m|s|us)/g)];
+  expect(parts.map((part) => part[0]).join('')).toBe(text);
+  return parts.reduce((total, [, value, unit]) => total + Number(value) * units[unit], 0);
+}
+
+/** One filling for the whole file: every process here shares one database, so one data key. */
+const FILLED = fillExample();
+
+const declaredDefault = (name: string) =>
+  Number(VARIABLES.find((variable) => variable.name === name)?.default);
+
+const OUR_IMAGE = 'checkin-integration-service';
+const appServices = () =>
+  Object.entries(COMPOSE.services).filter(([, service]) => service.image === OUR_IMAGE);
+const byCommand = (command: string[]) =>
+  appServices().filter(([, service]) => service.command?.join(' ') === command.join(' '));
+
+/** The health check script of a compose service, aimed at `port` instead of its own. */
+function healthCheckScript(service: ComposeService, defaultPort: number, port: number): string {
+  const [kind, node, flag, script] = service.healthcheck?.test ?? [];
+  expect([kind, node, flag]).toEqual(['CMD', 'node', '-e']);
+  const url = `http://127.0.0.1:${defaultPort}/readyz`;
+  expect(script).toContain(`'${url}'`);
+  return script.replace(url, `http://127.0.0.1:${port}/readyz`);
+}
+
+// ---------------------------------------------------------------------------------------------
+
+describe('The container image: Dockerfile', () => {
+  it('passes the Dockerfile validator of VS Code’s Docker support (dockerfile-utils), which catches a broken one', () => {
+    expect(validate(DOCKERFILE)).toEqual([]);
+    const broken = DOCKERFILE.replace('COPY --from=build', 'COPY --form=build');
+    expect(validate(broken).map((diagnostic) => diagnostic.message)).toEqual([
+      'Unknown flag: form',
+    ]);
+  });
+
+  it('builds in a build stage, and the final stage has production dependencies and the build only', () => {
+    expect(STAGES.length).toBeGreaterThanOrEqual(2);
+    const build = stageNamed('build') as Stage;
+    expect(build).toBeDefined();
+    expect(runs(build)).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^npm ci --ignore-scripts\b/),
+        'npm run build',
+      ]) as unknown,
+    );
+    expect(FINAL.name).not.toBe('build');
+    // Installed from the lockfile, dev dependencies left out, no install script run (none is
+    // needed; npm 11 runs only approved ones, the image's npm 10 would run them all).
+    expect(runs(FINAL)).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^npm ci --omit=dev --ignore-scripts\b/),
+      ]) as unknown,
+    );
+    expect(runs(FINAL).join('\n')).not.toMatch(/npm (install|run|ci(?! --omit=dev))/);
+    // From the build: dist/ only (node_modules would bring the dev dependencies along).
+    const fromBuild = keyword(FINAL, 'COPY').filter((copy) => flagOf(copy, 'from') === 'build');
+    expect(fromBuild.map(copyPaths)).toEqual([['/app/dist', './dist']]);
+    expect(keyword(FINAL, 'ENV').map((env) => env.getArgumentsContent())).toContain(
+      'NODE_ENV=production',
+    );
+  });
+
+  it('runs node directly under tini as PID 1, as a user that is not root', () => {
+    expect(runs(FINAL).join('\n')).toMatch(/apt-get install -y --no-install-recommends tini\b/);
+    expect(keyword(FINAL, 'ENTRYPOINT').map(execForm)).toEqual([['/usr/bin/tini', '--']]);
+    expect(keyword(FINAL, 'CMD').map(execForm)).toEqual([['node', 'dist/main.js']]);
+    const user = keyword(FINAL, 'USER').at(-1)?.getArgumentsContent()?.trim() ?? 'root';
+    expect(user.split(':')[0]).not.toMatch(/^(root|0)$/);
+    // After USER, nothing runs as root again.
+    const last = (name: string) =>
+      FINAL.instructions.map((instruction) => instruction.getKeyword()).lastIndexOf(name);
+    expect(last('USER')).toBeGreaterThan(last('RUN'));
+  });
+
+  it('is based on the official node image, Debian slim, by tag, on the oldest Node.js line package.json accepts', () => {
+    const { engines } = JSON.parse(read('package.json')) as { engines: { node: string } };
+    const oldest = minVersion(engines.node)?.major;
+    expect(DOCKERFILE_ARGS.NODE_VERSION).toBe(String(oldest));
+    for (const stage of STAGES) {
+      expect(stage.image).toBe(`node:${oldest}-bookworm-slim`);
+      expect(stage.image).not.toContain('@sha256:');
+    }
+  });
+
+  it('its build context holds every file the stages copy, and no secret, dependency or old build', async () => {
+    const patterns = read('.dockerignore')
+      .split('\n')
+      .map((line) => line.trim())
+      .filter((line) => line !== '' && !line.startsWith('#'));
+    const sources = STAGES.flatMap((stage) =>
+      keyword(stage, 'COPY')
+        .filter((copy) => flagOf(copy, 'from') === null)
+        .flatMap((copy) => copyPaths(copy).slice(0, -1)),
+    );
+    expect(sources).toEqual(expect.arrayContaining(['package.json', 'src', 'migrations']));
+    const tracked = await runCommand('git', ['ls-files', '--', ...sources], {
+      cwd: ROOT,
+      env: childEnv({}),
+    });
+    expect(tracked.code).toBe(0);
+    const files = tracked.stdout.split('\n').filter(Boolean);
+    expect(files.length).toBeGreaterThan(sources.length);
+    expect(files.filter((file) => !inBuildContext(file, patterns))).toEqual([]);
+    const kept = [
+      '.env',
+      'deploy/production.env',
+      'var/local-secrets.env',
+      '.git/config',
+      'node_modules/pg/package.json',
+      'dist/main.js',
+      'clients/typescript/dist/src/index.js',
+      'test/startup.e2e-spec.ts',
+    ];
+    expect(kept.filter((file) => inBuildContext(file, patterns))).toEqual([]);
+  });
+});
+
+describe('compose.production.yml', () => {
+  it('runs two API processes and one worker from the image, after PostgreSQL and Redis are healthy', () => {
+    const apis = byCommand(['node', 'dist/main.js']);
+    const workers = byCommand(['node', 'dist/worker.js']);
+    expect(apis).toHaveLength(2);
+    expect(workers).toHaveLength(1);
+    expect(appServices()).toHaveLength(3);
+    for (const [, api] of apis) expect(api.environment?.RUN_WORKERS).toBe('false');
+    for (const [, service] of appServices()) {
+      expect(service.build).toBe('.');
+      expect(service.depends_on).toEqual({
+        postgres: { condition: 'service_healthy' },
+        redis: { condition: 'service_healthy' },
+      });
+      expect(service.env_file).toBe('deploy/production.env');
+      // Secrets come from the env file only.
+      for (const secret of REQUIRED_SECRETS) expect(service.environment).not.toHaveProperty(secret);
+    }
+    // The API ports only on the loopback, for the proxy in front; nothing else published.
+    expect(apis.flatMap(([, api]) => api.ports ?? [])).toEqual([
+      '127.0.0.1:3001:3000',
+      '127.0.0.1:3002:3000',
+    ]);
+    const published = Object.entries(COMPOSE.services).filter(([, service]) => service.ports);
+    expect(published.map(([name]) => name).sort()).toEqual(apis.map(([name]) => name).sort());
+  });
+
+  it('checks each process’s /readyz on its operations port with node (the image has no curl)', () => {
+    for (const [[, service], port] of [
+      ...byCommand(['node', 'dist/main.js']).map(
+        (entry) => [entry, OPS_PORT_DEFAULTS.api] as const,
+      ),
+      ...byCommand(['node', 'dist/worker.js']).map(
+        (entry) => [entry, OPS_PORT_DEFAULTS.worker] as const,
+      ),
+    ]) {
+      expect(service.environment?.OPS_PORT).toBeUndefined();
+      healthCheckScript(service, port, port);
+    }
+  });
+
+  it('keeps PostgreSQL 15, and Redis 7 with an append-only file and no eviction, each health-checked', () => {
+    const { postgres, redis } = COMPOSE.services;
+    expect(postgres.image).toBe('postgres:15');
+    expect(postgres.healthcheck?.test).toEqual(expect.arrayContaining(['pg_isready']) as unknown);
+    expect(redis.image).toBe('redis:7');
+    expect(redis.command?.join(' ')).toMatch(/--appendonly yes/);
+    expect(redis.command?.join(' ')).toMatch(/--maxmemory-policy noeviction/);
+    expect(redis.healthcheck?.test).toEqual(['CMD', 'redis-cli', 'ping']);
+  });
+
+  it('gives each process the time its SIGTERM needs before SIGKILL', () => {
+    for (const [name, api] of byCommand(['node', 'dist/main.js'])) {
+      // The drain, plus 10 s for the longest request (docs/operations.md, "Shutdown and deploys").
+      const drain = Number(
+        api.environment?.SHUTDOWN_DRAIN_MS ?? declaredDefault('SHUTDOWN_DRAIN_MS'),
+      );
+      const grace = durationMs(api.stop_grace_period ?? '10s');
+      expect({ name, grace, enough: grace >= drain + 10_000 }).toEqual({
+        name,
+        grace,
+        enough: true,
+      });
+    }
+    for (const [name, worker] of byCommand(['node', 'dist/worker.js'])) {
+      // Deliveries in flight finish: a request's timeout, and then some.
+      const timeout = Number(
+        worker.environment?.WEBHOOK_TIMEOUT_MS ?? declaredDefault('WEBHOOK_TIMEOUT_MS'),
+      );
+      const grace = durationMs(worker.stop_grace_period ?? '10s');
+      expect({ name, grace, enough: grace >= timeout + 10_000 }).toEqual({
+        name,
+        grace,
+        enough: true,
+      });
+    }
+  });
+
+  it('takes its secrets from an env file git ignores; the example, filled in, is a valid production configuration', async () => {
+    const ignored = await runCommand('git', ['check-ignore', '--quiet', 'deploy/production.env'], {
+      cwd: ROOT,
+      env: childEnv({}),
+    });
+    expect(ignored.code).toBe(0);
+    const example = parseEnvFile(read(ENV_EXAMPLE));
+    const unknown = Object.keys(example).filter(
+      (name) => !CONFIG_VARIABLES.includes(name) && name !== 'POSTGRES_PASSWORD',
+    );
+    expect(unknown).toEqual([]);
+    // As shipped, production refuses it, naming what is to be filled in.
+    const [, api] = byCommand(['node', 'dist/main.js'])[0];
+    expect(() => containerEnvironment(api, example)).toThrow(/POSTGRES_PASSWORD/);
+    let refusal: unknown;
+    try {
+      loadConfig({ ...example, NODE_ENV: 'production' });
+    } catch (error) {
+      refusal = error;
+    }
+    expect(refusal).toBeInstanceOf(ConfigError);
+    expect((refusal as ConfigError).message).toMatch(/DATA_ENCRYPTION_KEY must be set/);
+    // Filled in, every process of the example starts in production.
+
+    for (const [name, service] of appServices()) {
+      const env = { ...containerEnvironment(service, FILLED), NODE_ENV: 'production' };
+      expect({ name, production: loadConfig(env).isProduction }).toEqual({
+        name,
+        production: true,
+      });
+    }
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// The final stage, laid out and run on this machine.
+
+/** Hard links of `source`'s files under `target` (its own node_modules left out). */
+function linkPackage(source: string, target: string): void {
+  mkdirSync(target, { recursive: true });
+  for (const entry of readdirSync(source, { withFileTypes: true })) {
+    if (entry.name === 'node_modules') continue;
+    const from = join(source, entry.name);
+    const to = join(target, entry.name);
+    if (entry.isDirectory()) linkPackage(from, to);
+    else if (entry.isSymbolicLink()) symlinkSync(readlinkSync(from), to);
+    else linkSync(from, to);
+  }
+}
+
+/**
+ * What `npm ci --omit=dev` installs: the packages npm counts as production ones
+ * (`npm ls --omit=dev --all`), hard-linked from this checkout's node_modules, in seconds where
+ * the install itself takes over half a minute.
+ */
+async function installProductionDependencies(target: string): Promise<number> {
+  const listed = await runCommand(
+    'npm',
+    ['ls', '--omit=dev', '--all', '--parseable'],
+    { cwd: ROOT, env: childEnv({}) },
+    30_000,
+  );
+  if (listed.code !== 0) throw new Error(`npm ls failed (run npm ci): ${listed.stderr}`);
+  const packages = listed.stdout
+    .split('\n')
+    .filter((path) => path.startsWith(join(ROOT, 'node_modules')));
+  for (const path of packages) linkPackage(path, join(target, relative(ROOT, path)));
+  return packages.length;
+}
+
+/**
+ * The final stage's /app under `target`, following the Dockerfile: its COPY lines (a path of the
+ * build stage is the same path of this checkout, built by `npm run build`), its `npm ci`, its ENV.
+ */
+async function layOutFinalStage(target: string): Promise<Record<string, string>> {
+  const env: Record<string, string> = {};
+  const workdir = workdirOf(FINAL);
+  for (const instruction of FINAL.instructions) {
+    const name = instruction.getKeyword();
+    if (name === 'ENV') {
+      for (const property of (instruction as Env).getProperties()) {
+        env[property.getName()] = property.getValue() ?? '';
+      }
+    } else if (
+      name === 'RUN' &&
+      /npm ci --omit=dev/.test(instruction.getArgumentsContent() ?? '')
+    ) {
+      expect(await installProductionDependencies(target)).toBeGreaterThan(100);
+    } else if (name === 'COPY') {
+      const from = flagOf(instruction, 'from');
+      const values = copyPaths(instruction);
+      const destination = posix.resolve(workdir, values[values.length - 1]);
+      for (const source of values.slice(0, -1)) {
+        const path = from ? posix.relative(workdirOf(stageNamed(from) as Stage), source) : source;
+        const into =
+          values.length > 2 || values[values.length - 1].endsWith('/')
+            ? posix.join(destination, basename(path))
+            : destination;
+        const to = join(target, posix.relative(workdir, into));
+        mkdirSync(dirname(to), { recursive: true });
+        cpSync(join(ROOT, path), to, { recursive: true });
+      }
+    }
+  }
+  return env;
+}
+
+interface StageProcess {
+  child: ChildProcessByStdio;
+  output: () => string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+function startInStage(stage: string, command: string[], env: NodeJS.ProcessEnv): StageProcess {
+  expect(command[0]).toBe('node');
+  const child = spawnTracked(process.execPath, command.slice(1), { cwd: stage, env });
+  let output = '';
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (output += chunk));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+  return { child, output: () => output, exited };
+}
+
+async function readyz(port: number): Promise<{ status: number; body: unknown } | null> {
+  try {
+    const response = await fetch(`http://127.0.0.1:${port}/readyz`);
+    return { status: response.status, body: await response.json() };
+  } catch {
+    return null;
+  }
+}
+
+/** Polls /readyz every 20 ms until `accept` says yes; fails when the process exits first. */
+async function readyzUntil(
+  process: StageProcess,
+  port: number,
+  accept: (answer: { status: number; body: unknown } | null) => boolean,
+  timeoutMs = 30_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (accept(await readyz(port))) return;
+    if (process.child.exitCode !== null) throw new Error(`exited: ${process.output()}`);
+    if (Date.now() > deadline) throw new Error(`/readyz never as expected: ${process.output()}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+const READY = { status: 200, body: { status: 'ready', checks: expect.anything() as unknown } };
+
+describe('the final stage, run on this machine with production dependencies only', () => {
+  let stage: string;
+  let stageEnv: Record<string, string>;
+  let databaseName: string;
+  const [, API] = byCommand(['node', 'dist/main.js'])[0];
+  const [, WORKER] = byCommand(['node', 'dist/worker.js'])[0];
+
+  beforeAll(async () => {
+    databaseName = await createTestDatabase();
+    stage = join(runDirectory(), `final-stage-${process.pid}`);
+    stageEnv = await layOutFinalStage(stage);
+  }, 60_000);
+  afterAll(() => dropDatabase(databaseName));
+
+  /** A process of the image: the Dockerfile's ENV, the filled example, the compose environment. */
+  function productionEnv(service: ComposeService, env: Record<string, string>) {
+    return childEnv({
+      ...stageEnv,
+      ...containerEnvironment(service, FILLED),
+      // This machine instead of the compose network, mails as files instead of SMTP:
+      DATABASE_URL: databaseUrl(databaseName),
+      REDIS_URL: TEST_REDIS_URL,
+      QUEUE_PREFIX: databaseName,
+      HOST: '127.0.0.1',
+      OPS_HOST: '127.0.0.1',
+      SMTP_URL: '',
+      MAIL_TRANSPORT: 'file',
+      MAIL_DIR: join(stage, 'var', 'mail'),
+      LOG_LEVEL: 'info',
+      HOME: stage,
+      ...env,
+    });
+  }
+
+  const healthCheck = async (service: ComposeService, defaultPort: number, port: number) =>
+    (
+      await runCommand(process.execPath, ['-e', healthCheckScript(service, defaultPort, port)], {
+        env: childEnv({}),
+      })
+    ).code;
+
+  it('resolves modules from its own node_modules only: no devDependency is there', async () => {
+    const resolve = async (name: string) =>
+      (
+        await runCommand(process.execPath, ['-e', `require.resolve(${JSON.stringify(name)})`], {
+          cwd: stage,
+          env: childEnv({ HOME: stage }),
+        })
+      ).code;
+    expect(await resolve('pg')).toBe(0);
+    expect(await resolve('jest')).not.toBe(0);
+    expect(await resolve('@nestjs/testing')).not.toBe(0);
+  });
+
+  it('the API starts, passes the compose health check, fails it while draining after SIGTERM, and exits 0', async () => {
+    const ops = await freePort();
+    const api = startInStage(
+      stage,
+      API.command as string[],
+      productionEnv(API, {
+        PORT: String(await freePort()),
+        OPS_PORT: String(ops),
+        SHUTDOWN_DRAIN_MS: '1000',
+      }),
+    );
+    try {
+      await readyzUntil(api, ops, (answer) => answer?.status === 200);
+      expect(await readyz(ops)).toEqual(READY);
+      expect(await healthCheck(API, OPS_PORT_DEFAULTS.api, ops)).toBe(0);
+      api.child.kill('SIGTERM');
+      await readyzUntil(api, ops, (answer) => answer?.status === 503);
+      expect(await healthCheck(API, OPS_PORT_DEFAULTS.api, ops)).toBe(1);
+      expect(await api.exited).toEqual({ code: 0, signal: null });
+      expect(api.output()).toContain('SIGTERM: draining for 1000 ms, then closing');
+      expect(api.output()).toContain('"msg":"Stopped"');
+    } finally {
+      api.child.kill('SIGKILL');
+    }
+  });
+
+  it('the worker starts, passes the compose health check, and exits 0 on SIGTERM', async () => {
+    const ops = await freePort();
+    const worker = startInStage(
+      stage,
+      WORKER.command as string[],
+      productionEnv(WORKER, { OPS_PORT: String(ops) }),
+    );
+    try {
+      await readyzUntil(worker, ops, (answer) => answer?.status === 200);
+      expect(await healthCheck(WORKER, OPS_PORT_DEFAULTS.worker, ops)).toBe(0);
+      worker.child.kill('SIGTERM');
+      expect(await worker.exited).toEqual({ code: 0, signal: null });
+      expect(worker.output()).toContain('"msg":"Stopped"');
+    } finally {
+      worker.child.kill('SIGKILL');
+    }
+  });
+
+  it('the operator CLI runs (`node dist/cli.js …`)', async () => {
+    const result = await runCommand(
+      process.execPath,
+      ['dist/cli.js', 'enterprises:create', '--name', 'Container Co', '--json'],
+      { cwd: stage, env: productionEnv(API, {}) },
+    );
+    expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(JSON.parse(result.stdout)).toEqual(
+      match.objectContaining({ name: 'Container Co', apiKey: match.stringMatching(/^ck_/) }),
+    );
+  });
+
+  it('the one-shot migration of docs/operations.md migrates an empty database', async () => {
+    const command =
+      'node node_modules/typeorm/cli.js migration:run -d dist/database/data-source.js';
+    expect({ command, documented: read('docs/operations.md').includes(command) }).toEqual({
+      command,
+      documented: true,
+    });
+    const empty = `${testDatabasePrefix()}image_migrate_${process.pid}`;
+    await withAdmin((client) => client.query(`CREATE DATABASE "${empty}"`));
+    try {
+      const result = await runCommand(
+        process.execPath,
+        command.split(' ').slice(1),
+        { cwd: stage, env: productionEnv(API, { DATABASE_URL: databaseUrl(empty) }) },
+        60_000,
+      );
+      expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 0, stderr: '' });
+      const migrations = readdirSync(join(ROOT, 'migrations')).filter((file) =>
+        file.endsWith('.ts'),
+      );
+      const client = new Client({ connectionString: databaseUrl(empty) });
+      await client.connect();
+      try {
+        const applied = await client.query('SELECT name FROM typeorm_migrations');
+        expect(applied.rowCount).toBe(migrations.length);
+      } finally {
+        await client.end();
+      }
+    } finally {
+      await dropDatabase(empty);
+    }
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// The image itself, where a Docker daemon answers.
+
+function dockerDaemon(): { available: boolean; reason: string } {
+  const result = spawnSync('docker', ['info', '--format', '{{.ServerVersion}}'], {
+    encoding: 'utf8',
+    timeout: 15_000,
+    env: { ...process.env, ...spawnMarker() },
+  });
+  if (result.error) return { available: false, reason: result.error.message };
+  if (result.status !== 0) {
+    const line = `${result.stderr}\n${result.stdout}`.split('\n').find((text) => text.trim());
+    return { available: false, reason: line?.trim() ?? `exit ${result.status}` };
+  }
+  return { available: true, reason: '' };
+}
+
+const docker = dockerDaemon();
+const describeWithDocker = docker.available ? describe : describe.skip;
+if (!docker.available) {
+  console.warn(
+    `docker info failed (${docker.reason}): the image is not built or run here; the ` +
+      'Dockerfile lint, the compose checks and the final stage run on this machine stand in.',
+  );
+}
+
+describeWithDocker('the image, built and run by Docker', () => {
+  const tag = `${OUR_IMAGE}:test-${process.pid}`;
+  // The docker CLI's own settings (DOCKER_HOST, DOCKER_CONFIG, …) as `docker info` had them.
+  const dockerSettings = Object.fromEntries(
+    Object.entries(process.env).filter(
+      (entry): entry is [string, string] =>
+        entry[0].startsWith('DOCKER_') && entry[1] !== undefined,
+    ),
+  );
+  const dockerRun = (args: string[], timeoutMs = 60_000) =>
+    runCommand('docker', args, { cwd: ROOT, env: childEnv(dockerSettings) }, timeoutMs);
+  let databaseName: string;
+
+  beforeAll(async () => {
+    databaseName = await createTestDatabase();
+    const built = await dockerRun(['build', '--tag', tag, '.'], 20 * 60_000);
+    if (built.code !== 0) throw new Error(`docker build failed:\n${built.stderr.slice(-4000)}`);
+  }, 21 * 60_000);
+  afterAll(async () => {
+    await dockerRun(['image', 'rm', '--force', tag]);
+    await dropDatabase(databaseName);
+  });
+
+  it('runs as a user that is not root, under tini as PID 1; the API answers /readyz and exits 0 on docker stop', async () => {
+    const user = await dockerRun(['run', '--rm', '--entrypoint', 'id', tag, '-u']);
+    expect(user.code).toBe(0);
+    expect(user.stdout.trim()).not.toBe('0');
+
+    const ops = await freePort();
+    const envFile = join(runDirectory(), `image-${process.pid}.env`);
+    const env = {
+      ...containerEnvironment(COMPOSE.services['api-1'], FILLED),
+      // The host's network: the test database and Redis on 127.0.0.1.
+      DATABASE_URL: databaseUrl(databaseName),
+      REDIS_URL: TEST_REDIS_URL,
+      QUEUE_PREFIX: databaseName,
+      HOST: '127.0.0.1',
+      PORT: String(await freePort()),
+      OPS_HOST: '127.0.0.1',
+      OPS_PORT: String(ops),
+      SHUTDOWN_DRAIN_MS: '1000',
+      SMTP_URL: '',
+      MAIL_TRANSPORT: 'file',
+    };
+    writeFileSync(
+      envFile,
+      Object.entries(env)
+        .map(([name, value]) => `${name}=${value}\n`)
+        .join(''),
+    );
+    const name = `checkin-test-${process.pid}-api`;
+    const started = await dockerRun([
+      'run',
+      '--detach',
+      '--name',
+      name,
+      '--network',
+      'host',
+      '--env-file',
+      envFile,
+      tag,
+    ]);
+    expect(started.code).toBe(0);
+    try {
+      const deadline = Date.now() + 60_000;
+      while ((await readyz(ops))?.status !== 200) {
+        if (Date.now() > deadline) throw new Error((await dockerRun(['logs', name])).stdout);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      const pid1 = await dockerRun(['exec', name, 'cat', '/proc/1/cmdline']);
+      expect(pid1.stdout.split('\0').slice(0, 3)).toEqual(['/usr/bin/tini', '--', 'node']);
+      expect((await dockerRun(['stop', '--time', '30', name])).code).toBe(0);
+      const state = await dockerRun(['inspect', '--format', '{{.State.ExitCode}}', name]);
+      expect(state.stdout.trim()).toBe('0');
+      expect((await dockerRun(['logs', name])).stdout).toContain('"msg":"Stopped"');
+    } finally {
+      await dockerRun(['rm', '--force', name]);
+    }
+  }, 180_000);
+
+  it('runs the worker, the CLI and the one-shot migration from the same image', async () => {
+    const env = [
+      ...Object.entries({
+        ...containerEnvironment(COMPOSE.services.worker, FILLED),
+        DATABASE_URL: databaseUrl(databaseName),
+        REDIS_URL: TEST_REDIS_URL,
+        QUEUE_PREFIX: databaseName,
+        OPS_PORT: '0',
+        SMTP_URL: '',
+        MAIL_TRANSPORT: 'file',
+      }).flatMap(([name, value]) => ['--env', `${name}=${value}`]),
+    ];
+    const run = (command: string[]) =>
+      dockerRun(['run', '--rm', '--network', 'host', ...env, tag, ...command], 120_000);
+    const cli = await run([
+      'node',
+      'dist/cli.js',
+      'enterprises:create',
+      '--name',
+      'Image Co',
+      '--json',
+    ]);
+    expect(cli.code).toBe(0);
+    expect(JSON.parse(cli.stdout)).toEqual(expect.objectContaining({ name: 'Image Co' }));
+    const migrated = await run(
+      'node node_modules/typeorm/cli.js migration:run -d dist/database/data-source.js'.split(' '),
+    );
+    expect(migrated.code).toBe(0);
+    const name = `checkin-test-${process.pid}-worker`;
+    const worker = await dockerRun([
+      'run',
+      '--detach',
+      '--name',
+      name,
+      '--network',
+      'host',
+      ...env,
+      tag,
+      'node',
+      'dist/worker.js',
+    ]);
+    expect(worker.code).toBe(0);
+    try {
+      const deadline = Date.now() + 60_000;
+      while (!(await dockerRun(['logs', name])).stdout.includes('Worker started')) {
+        if (Date.now() > deadline) throw new Error('the worker did not start');
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect((await dockerRun(['stop', '--time', '30', name])).code).toBe(0);
+      const state = await dockerRun(['inspect', '--format', '{{.State.ExitCode}}', name]);
+      expect(state.stdout.trim()).toBe('0');
+    } finally {
+      await dockerRun(['rm', '--force', name]);
+    }
+  }, 300_000);
+});
