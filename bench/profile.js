@@ -208,7 +208,7 @@ async function main() {
     window.toMs = Date.now() - spawnedAt;
     window.cpuPerRequest = (cpuMicros(service.child.pid) - cpuBefore) / result.requests.total;
   } finally {
-    await stopProcess(service, 30_000);
+    await stopProcess(service, 90_000);
   }
   const exit = await service.exited;
   const headline =

@@ -82,7 +82,7 @@ function scenarioSection({ scenario, result }) {
       '',
       (settings.rotated
         ? `Medians of ${settings.rounds} rounds, each measuring every server once in an order ` +
-          'rotated round by round (each server once in each position); autocannon '
+          'rotated round by round (each server equally often in each position); autocannon '
         : `Medians of ${settings.rounds} alternating rounds (reference, ours, …); autocannon `) +
         `${settings.connections} connections, ${settings.durationSeconds} s measured after a ` +
         `${settings.warmupSeconds} s warm-up that is discarded.`,

@@ -621,6 +621,36 @@ async function seedSessions({
 }
 
 /** The sessions enterprise's id when it holds exactly the expected seed; else null. */
+/**
+ * Waits until the service has counted the sessions enterprise's level-5 features in its group
+ * comparisons (`features_shared`, docs/metrics.md): a freshly seeded enterprise leaves that to
+ * the first service started on it, whose in-process workers then reconcile 100,000 sessions in
+ * the background (tens of seconds under load). Measuring meanwhile would charge that work to our
+ * service alone. Answers how many seconds it waited.
+ */
+async function waitForSharedFeatures(databaseUrl, { timeoutMs = 600_000 } = {}) {
+  const client = new Client({ connectionString: databaseUrl, connectionTimeoutMillis: 5_000 });
+  await client.connect();
+  const started = Date.now();
+  try {
+    for (;;) {
+      const { rows } = await client.query(
+        `SELECT count(*)::int AS n FROM sessions s JOIN enterprises e ON e.id = s.enterprise_id
+          WHERE e.name = $1 AND s.status = 'completed' AND s.shared_level = 5
+            AND s.features IS NOT NULL AND NOT s.features_shared`,
+        [SESSIONS_ENTERPRISE],
+      );
+      if (rows[0].n === 0) return (Date.now() - started) / 1000;
+      if (Date.now() - started > timeoutMs) {
+        throw new Error(`the service left ${rows[0].n} seeded sessions' features uncounted`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  } finally {
+    await client.end();
+  }
+}
+
 async function existingSessionsSeed(client, keyHash, expected) {
   const { rows } = await client.query(
     `SELECT e.id FROM enterprises e
@@ -641,7 +671,9 @@ async function existingSessionsSeed(client, keyHash, expected) {
               EXISTS (SELECT 1 FROM participants WHERE enterprise_id = $1
                          AND email_hash = $2) AS key_matches,
               -- Transcripts or features not sealed as the service stores them: seeded again.
+              -- (Completed ones: the pending sessions session-create made are deleted below.)
               NOT EXISTS (SELECT 1 FROM sessions WHERE enterprise_id = $1
+                             AND status = 'completed'
                              AND (transcript NOT LIKE 'v2.%' OR features NOT LIKE 'v2.%'
                                   OR shared_level IS DISTINCT FROM 5))
                 AS transcripts_sealed`,
@@ -1201,6 +1233,7 @@ async function seedWebhooks({ databaseUrl }) {
 }
 
 module.exports = {
+  waitForSharedFeatures,
   loadDist,
   seedGroups,
   seedMetrics,
