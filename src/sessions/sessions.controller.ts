@@ -1,7 +1,5 @@
 import { Body, Controller, Get, Headers, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { RouteSchema } from '@nestjs/platform-fastify';
-import { okAnswer, SESSION_SCHEMA } from '../common/http/response-schemas';
 import { EnterpriseId } from '../common/auth/enterprise.decorator';
 import { ApiEndpointErrors } from '../common/swagger/api-errors.decorator';
 import { AbsentPathParameters } from '../common/validation/path-params';
@@ -71,7 +69,6 @@ export class SessionsController {
   }
 
   @Get('sessions/:sessionID')
-  @RouteSchema(okAnswer(SESSION_SCHEMA))
   @ApiOperation({
     summary: 'A session, with the fields its participant currently allows',
     description: `${describeSessionFields()}. A session without a result yet shows level 0.`,

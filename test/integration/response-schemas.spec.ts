@@ -1,20 +1,15 @@
 /**
- * The response schemas the hottest answers are serialized with (src/common/http/response-schemas.ts,
+ * The response schemas answers are serialized with (src/common/http/response-schemas.ts,
  * docs/performance.md) describe exactly what openapi.json documents, in the same property order,
  * and Fastify's compiled serializer writes the same bytes JSON.stringify would, on generated
  * answers full of what could tell them apart: escapes, control characters, lone surrogates, long
- * strings, unusual numbers, absent optional fields, empty and reordered maps.
+ * strings, unusual numbers.
  */
 import { randomInt } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Fastify from 'fastify';
-import {
-  GROUP_SCHEMA,
-  SESSION_SCHEMA,
-  SerializerSchema,
-} from '../../src/common/http/response-schemas';
-import { SESSION_FIELDS_BY_LEVEL } from '../../src/common/privacy-model';
+import { GROUP_SCHEMA, SerializerSchema } from '../../src/common/http/response-schemas';
 
 type DocSchema = {
   type?: string;
@@ -53,19 +48,11 @@ function serializerView(schema: DocSchema): unknown {
 }
 
 describe('response schemas follow openapi.json', () => {
-  it.each([
-    ['GroupDto', GROUP_SCHEMA],
-    ['SessionDto', SESSION_SCHEMA],
-  ])('%s: the same properties, types and order', (name, schema) => {
+  it('GroupDto: the same properties, types and order', () => {
     // JSON text, not toEqual: the order of properties is the order of the answer's bytes.
-    expect(JSON.stringify(schema)).toBe(
-      JSON.stringify(serializerView(document.components.schemas[name])),
+    expect(JSON.stringify(GROUP_SCHEMA)).toBe(
+      JSON.stringify(serializerView(document.components.schemas.GroupDto)),
     );
-  });
-
-  it("the session schema lists the privacy model's fields in answer order", () => {
-    const properties = Object.keys((SESSION_SCHEMA as { properties: object }).properties);
-    expect(properties).toEqual(SESSION_FIELDS_BY_LEVEL.flat());
   });
 });
 
@@ -90,10 +77,6 @@ const STRING_PARTS = [
 const text = (): string =>
   Array.from({ length: randomInt(1, 4) }, () => pick(STRING_PARTS)).join('');
 const NUMBERS = [0, -0, 1, 71.5, 0.1 + 0.2, 1e21, 1e-7, -3.25, 2 ** 53, 99.99999999999999];
-const numbersByName = (): Record<string, number> =>
-  Object.fromEntries(
-    Array.from({ length: randomInt(0, 5) }, (_, i) => [`${text()}_${i}`, pick(NUMBERS)]),
-  );
 
 function group(): Record<string, unknown> {
   return {
@@ -107,35 +90,6 @@ function group(): Record<string, unknown> {
   };
 }
 
-/** A session as sessionView builds it: the fields of one level, in order. */
-function session(): Record<string, unknown> {
-  const values: Record<string, () => unknown> = {
-    externalID: text,
-    sessionID: text,
-    timestamp: () => new Date(randomInt(2 ** 40)).toISOString(),
-    groupID: () => randomInt(1, 2 ** 31),
-    version: text,
-    mhci: () => pick(NUMBERS),
-    subscores: () => ({
-      vision: pick(NUMBERS),
-      audio: pick(NUMBERS),
-      transcript: pick(NUMBERS),
-      assessment: pick(NUMBERS),
-    }),
-    groupPercentiles: numbersByName,
-    userPercentiles: numbersByName,
-    transcript: () =>
-      Array.from({ length: randomInt(0, 5) }, () => ({
-        role: pick(['assistant', 'user']),
-        content: text(),
-      })),
-    features: numbersByName,
-  };
-  const level = randomInt(SESSION_FIELDS_BY_LEVEL.length);
-  const fields = SESSION_FIELDS_BY_LEVEL.slice(0, level + 1).flat();
-  return Object.fromEntries(fields.map((field) => [field, values[field]()]));
-}
-
 describe("Fastify's serializer writes JSON.stringify's bytes", () => {
   const app = Fastify();
   const answers: unknown[] = [];
@@ -143,17 +97,13 @@ describe("Fastify's serializer writes JSON.stringify's bytes", () => {
     app.get(url, { schema: { response: { 200: schema } } }, () => Promise.resolve(answers.shift()));
   };
   route('/groups', { type: 'array', items: GROUP_SCHEMA });
-  route('/session', SESSION_SCHEMA);
   afterAll(() => app.close());
 
-  it.each([
-    ['/groups', () => Array.from({ length: randomInt(0, 8) }, group)],
-    ['/session', session],
-  ])('%s, on 500 generated answers', async (url, generate) => {
+  it('GET /groups, on 500 generated answers', async () => {
     for (let i = 0; i < 500; i++) {
-      const answer = generate();
+      const answer = Array.from({ length: randomInt(0, 8) }, group);
       answers.push(answer);
-      const reply = await app.inject({ method: 'GET', url });
+      const reply = await app.inject({ method: 'GET', url: '/groups' });
       expect(reply.statusCode).toBe(200);
       expect(reply.body).toBe(JSON.stringify(answer));
     }
