@@ -223,7 +223,10 @@ describe('Traces', () => {
     const statements = trace
       .filter((s) => s.attributes['db.system.name'] === 'postgresql')
       .map((s) => String(s.attributes['db.query.text']));
-    expect(statements).toContainEqual(expect.stringMatching(/^INSERT INTO events .*VALUES \(\$1/s));
+    // The event, its outbox rows and the NOTIFY are one statement (events.repository.ts).
+    expect(statements).toContainEqual(
+      expect.stringMatching(/^WITH event AS \(\s+INSERT INTO events .*VALUES \(\$1/s),
+    );
     expect(statements).toContainEqual(expect.stringMatching(/^INSERT INTO participants/));
     // Redis's, by command name only: the rate limit's counters, settled in some request's trace.
     expect(
