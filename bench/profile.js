@@ -23,8 +23,13 @@ const path = require('node:path');
 const autocannon = require('autocannon');
 const { freePort, ourServiceOptions, startProcess, stopProcess, ROOT } = require('./lib');
 const { seedGroups } = require('./seed');
-const { SHARED_ENV, seedSessionsData, shuffled } = require('./scenarios/sessions');
-const { body: sessionCreateBody } = require('./scenarios/session-create');
+const {
+  SHARED_ENV,
+  seedSessionsData,
+  sessionOrder,
+  sessionRequests,
+} = require('./scenarios/sessions');
+const { createRequests } = require('./scenarios/session-create');
 
 /** The reference server of each route (`--reference` profiles it instead of the service). */
 const REFERENCES = {
@@ -49,33 +54,13 @@ async function workload(route, { databaseUrl, serviceEnv }) {
   }
   const seed = await seedSessionsData({ databaseUrl, serviceEnv, log });
   if (route === 'sessions') {
-    const order = shuffled(seed.sessionIds, 0x676574);
-    let next = 0;
-    return {
-      headers: { 'x-api-key': seed.apiKey },
-      requests: [
-        {
-          method: 'GET',
-          setupRequest: (request) => ({
-            ...request,
-            path: `/sessions/${order[next++ % order.length]}`,
-          }),
-        },
-      ],
-    };
+    const requests = sessionRequests(sessionOrder(seed.sessionIds));
+    return { headers: { 'x-api-key': seed.apiKey }, requests: requests() };
   }
   if (route === 'session-create') {
-    const bodies = shuffled(seed.members, 0x637274).map(sessionCreateBody);
-    let next = 0;
     return {
       headers: { 'x-api-key': seed.apiKey, 'content-type': 'application/json' },
-      requests: [
-        {
-          method: 'POST',
-          path: '/session/create',
-          setupRequest: (request) => ({ ...request, body: bodies[next++ % bodies.length] }),
-        },
-      ],
+      requests: createRequests(seed.members)(),
     };
   }
   throw new Error(`unknown route ${route}: sessions, groups or session-create`);

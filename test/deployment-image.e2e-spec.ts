@@ -389,30 +389,22 @@ describe('compose.production.yml', () => {
   });
 
   it('gives each process the time its SIGTERM needs before SIGKILL', () => {
-    for (const [name, api] of byCommand(['node', 'dist/main.js'])) {
-      // The drain, plus 10 s for the longest request (docs/operations.md, "Shutdown and deploys").
-      const drain = Number(
-        api.environment?.SHUTDOWN_DRAIN_MS ?? declaredDefault('SHUTDOWN_DRAIN_MS'),
-      );
-      const grace = durationMs(api.stop_grace_period ?? '10s');
-      expect({ name, grace, enough: grace >= drain + 10_000 }).toEqual({
-        name,
-        grace,
-        enough: true,
-      });
-    }
-    for (const [name, worker] of byCommand(['node', 'dist/worker.js'])) {
-      // Deliveries in flight finish: a request's timeout, and then some.
-      const timeout = Number(
-        worker.environment?.WEBHOOK_TIMEOUT_MS ?? declaredDefault('WEBHOOK_TIMEOUT_MS'),
-      );
-      const grace = durationMs(worker.stop_grace_period ?? '10s');
-      expect({ name, grace, enough: grace >= timeout + 10_000 }).toEqual({
-        name,
-        grace,
-        enough: true,
-      });
-    }
+    /** Each service running `command` waits at least `variable` (its value or default) + 10 s. */
+    const expectGrace = (command: string[], variable: string) => {
+      for (const [name, service] of byCommand(command)) {
+        const needed = Number(service.environment?.[variable] ?? declaredDefault(variable));
+        const grace = durationMs(service.stop_grace_period ?? '10s');
+        expect({ name, grace, enough: grace >= needed + 10_000 }).toEqual({
+          name,
+          grace,
+          enough: true,
+        });
+      }
+    };
+    // The drain, plus 10 s for the longest request (docs/operations.md, "Shutdown and deploys").
+    expectGrace(['node', 'dist/main.js'], 'SHUTDOWN_DRAIN_MS');
+    // Deliveries in flight finish: a request's timeout, and then some.
+    expectGrace(['node', 'dist/worker.js'], 'WEBHOOK_TIMEOUT_MS');
   });
 
   it('takes its secrets from an env file git ignores; the example, filled in, is a valid production configuration', async () => {

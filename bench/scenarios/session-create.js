@@ -56,6 +56,27 @@ const body = (member) =>
     returnURL: RETURN_URL,
   });
 
+/**
+ * autocannon's `requests` for POST /session/create: every participant once per PARTICIPANTS
+ * requests, in one shuffled order, restarted for every measurement (also bench/profile.js).
+ */
+function createRequests(members) {
+  const bodies = shuffled(members, 0x637274).map(body); // "crt"
+  return () => {
+    let next = 0;
+    return [
+      {
+        method: 'POST',
+        path: '/session/create',
+        setupRequest: (request) => {
+          request.body = bodies[next++ % bodies.length];
+          return request;
+        },
+      },
+    ];
+  };
+}
+
 function post(target, payload, headers) {
   return httpRequest(`${target.baseUrl}/session/create`, {
     method: 'POST',
@@ -242,21 +263,7 @@ async function run({ log = console.log } = {}) {
   if (seed.members.length !== PARTICIPANTS) {
     throw new Error(`expected ${PARTICIPANTS} seeded participants, found ${seed.members.length}`);
   }
-  // Every participant once per PARTICIPANTS requests, in one shuffled order.
-  const bodies = shuffled(seed.members, 0x637274).map(body); // "crt"
-  const requests = () => {
-    let next = 0;
-    return [
-      {
-        method: 'POST',
-        path: '/session/create',
-        setupRequest: (request) => {
-          request.body = bodies[next++ % bodies.length];
-          return request;
-        },
-      },
-    ];
-  };
+  const requests = createRequests(seed.members);
 
   const oursTarget = { name: 'ours', baseUrl: `http://127.0.0.1:${ourPort}`, rounds: [] };
   const reference = { name: 'reference', baseUrl: `http://127.0.0.1:${referencePort}`, rounds: [] };
@@ -356,4 +363,4 @@ async function run({ log = console.log } = {}) {
   return result;
 }
 
-module.exports = { id: 'session-create', run, formatTable: throughputTable, body };
+module.exports = { id: 'session-create', run, formatTable: throughputTable, createRequests };

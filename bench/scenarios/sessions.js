@@ -69,6 +69,9 @@ function shuffled(items, seed) {
  * autocannon's `requests` for GET /sessions/{id} over `order`, restarted from its beginning for
  * every measurement (the same sequence for every server).
  */
+/** Every seeded session once, in one shuffled order (the same for every server; also profile.js). */
+const sessionOrder = (sessionIds) => shuffled(sessionIds, 0x676574); // "get"
+
 function sessionRequests(order) {
   return () => {
     let next = 0;
@@ -254,7 +257,7 @@ async function run({ log = console.log } = {}) {
     throw new Error(`expected ${SESSIONS} seeded sessions, found ${seed.sessionIds.length}`);
   }
   // One shuffled order of every session id; each measurement starts it from the beginning.
-  const order = shuffled(seed.sessionIds, 0x676574); // "get"
+  const order = sessionOrder(seed.sessionIds);
   const requests = sessionRequests(order);
 
   const ours = { name: 'ours', baseUrl: `http://127.0.0.1:${ourPort}`, rounds: [] };
@@ -362,6 +365,7 @@ module.exports = {
   seedSessionsData,
   assertSameBytes,
   shuffled,
+  sessionOrder,
   sessionRequests,
   startServers,
   summarise,
