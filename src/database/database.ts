@@ -1,9 +1,27 @@
 import type { Pool, PoolClient } from 'pg';
 
+/**
+ * A statement PostgreSQL prepares once per connection (parsed and planned on first use there,
+ * then only bound and run): for the hot loops, where parsing and planning were a measurable share
+ * of each call (docs/performance.md, "Webhook worker"). Its result columns must be named, never
+ * `*`: a prepared statement whose result type a migration changed fails until the connection is
+ * replaced.
+ */
+export interface NamedStatement {
+  readonly name: string;
+  readonly text: string;
+}
+
+export const statement = (name: string, text: string): NamedStatement =>
+  Object.freeze({ name, text });
+
 /** Something that runs SQL: the pool, or one transaction's connection. */
 export interface Sql {
-  rows<T>(text: string, params?: unknown[]): Promise<T[]>;
+  rows<T>(text: string | NamedStatement, params?: unknown[]): Promise<T[]>;
 }
+
+const queryOf = (text: string | NamedStatement, params?: unknown[]) =>
+  typeof text === 'string' ? { text, values: params } : { ...text, values: params };
 
 /**
  * Repositories' way to PostgreSQL: plain SQL on the pool TypeORM owns (TypeORM also owns the
@@ -41,8 +59,8 @@ export class Database implements Sql {
     };
   }
 
-  async rows<T>(text: string, params?: unknown[]): Promise<T[]> {
-    return (await this.pool.query(text, params)).rows as T[];
+  async rows<T>(text: string | NamedStatement, params?: unknown[]): Promise<T[]> {
+    return (await this.pool.query(queryOf(text, params))).rows as T[];
   }
 
   /** Runs `work` in one transaction on one connection; rolls back when it throws. */
@@ -51,8 +69,8 @@ export class Database implements Sql {
     try {
       await client.query('BEGIN');
       const result = await work({
-        rows: async <R>(text: string, params?: unknown[]) =>
-          (await client.query(text, params)).rows as R[],
+        rows: async <R>(text: string | NamedStatement, params?: unknown[]) =>
+          (await client.query(queryOf(text, params))).rows as R[],
       });
       await client.query('COMMIT');
       return result;

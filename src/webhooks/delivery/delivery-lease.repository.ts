@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Database, type Sql } from '../../database/database';
+import { Database, statement } from '../../database/database';
 import { columnsOf, RowOf } from '../../database/entity-columns';
 import type { EventEntity } from '../events/event.entity';
 import type { DeliveryAttemptEntity } from '../delivery-attempt.entity';
@@ -47,7 +47,9 @@ const IS_DUE = `status = 'pending' AND next_attempt_at <= now()
  * SKIP LOCKED, so concurrent workers take disjoint rows, and the UPDATE's lease keeps them from
  * every other worker until it ends. Answers what sending needs: endpoint and event.
  */
-const CLAIM_DUE = `WITH picked AS (
+const CLAIM_DUE = statement(
+  'webhook-deliveries-claim-due',
+  `WITH picked AS (
      SELECT id FROM webhook_deliveries WHERE ${IS_DUE}
       ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED),
    leased AS (
@@ -61,7 +63,8 @@ const CLAIM_DUE = `WITH picked AS (
           e.created_at AS "eventCreatedAt", e.trace_context AS "eventTraceContext"
      FROM leased l
      JOIN webhook_endpoints w ON w.id = l."endpointId"
-     JOIN events e ON e.id = l."eventId"`;
+     JOIN events e ON e.id = l."eventId"`,
+);
 
 /**
  * In finishMany: the delivery `d` was redelivered on request while this lease held ($13, the
@@ -69,6 +72,35 @@ const CLAIM_DUE = `WITH picked AS (
  */
 const REDELIVERED = `($13::int IS NOT NULL AND d.locked_until IS NOT NULL
   AND d.next_attempt_at > d.locked_until - $13::int * interval '1 millisecond')`;
+
+/** See DeliveryLeaseRepository.finishMany. */
+const FINISH_MANY = statement(
+  'webhook-deliveries-finish-many',
+  `WITH o AS (
+     SELECT * FROM unnest($1::uuid[], $2::text[], $3::int[], $4::text[], $5::int[],
+                          $6::timestamptz[], $7::boolean[], $8::timestamptz[], $9::int[],
+                          $10::int[], $11::text[], $12::text[])
+         AS o(id, status, status_code, error, counted, next_attempt_at, logged, started_at,
+              duration_ms, attempt_status_code, attempt_error, response_excerpt)),
+   updated AS (
+     UPDATE webhook_deliveries d
+        SET status = CASE WHEN ${REDELIVERED} THEN 'pending' ELSE o.status END,
+            last_status_code = o.status_code, last_error = o.error,
+            attempts = d.attempts + o.counted,
+            next_attempt_at = CASE WHEN ${REDELIVERED} THEN d.next_attempt_at
+                                   ELSE coalesce(o.next_attempt_at, d.next_attempt_at) END,
+            delivered_at = CASE WHEN o.status = 'delivered' AND NOT ${REDELIVERED} THEN now()
+                                ELSE d.delivered_at END,
+            locked_until = NULL
+       FROM o WHERE d.id = o.id
+     RETURNING d.id)
+   INSERT INTO delivery_attempts
+          (delivery_id, started_at, duration_ms, status_code, error, response_excerpt)
+   SELECT o.id, o.started_at, o.duration_ms, o.attempt_status_code, o.attempt_error,
+          o.response_excerpt
+     FROM o JOIN updated ON updated.id = o.id
+    WHERE o.logged`,
+);
 
 /** See DeliveryLeaseRepository.backlog. */
 export const DELIVERY_BACKLOG = `SELECT count(*) AS pending,
@@ -182,70 +214,30 @@ export class DeliveryLeaseRepository {
    * (a worker's batch: one round trip for many deliveries). With `leaseMs` (the lease the worker
    * took), a delivery redelivered on request while it was being sent (its next_attempt_at moved
    * past the lease's start) stays pending, due, so the requested redelivery still happens.
+   *
+   * An endpoint deleted while its delivery was being sent took the delivery with it: that one
+   * outcome is dropped, not the batch. Attempts are logged only for the deliveries the UPDATE
+   * found, and the UPDATE holds those rows to the end of the statement, so a concurrent delete
+   * waits for it (and then removes the attempts with the delivery) or has already happened.
    */
   async finishMany(outcomes: DeliveryOutcome[], leaseMs: number | null = null): Promise<void> {
     if (outcomes.length === 0) return;
-    await this.db.transaction(async (sql) => {
-      // The deliveries still there, held to the end: an endpoint deleted while its delivery was
-      // being sent took the delivery with it, and that one outcome is dropped, not the batch.
-      const live = await sql.rows<{ id: string }>(
-        'SELECT id FROM webhook_deliveries WHERE id = ANY ($1::uuid[]) FOR KEY SHARE',
-        [outcomes.map((outcome) => outcome.deliveryId)],
-      );
-      const kept = new Set(live.map((row) => row.id));
-      await this.record(
-        outcomes.filter((outcome) => kept.has(outcome.deliveryId)),
-        leaseMs,
-        sql,
-      );
-    });
-  }
-
-  private async record(
-    outcomes: DeliveryOutcome[],
-    leaseMs: number | null,
-    sql: Sql,
-  ): Promise<void> {
-    if (outcomes.length === 0) return;
     const column = <T>(pick: (outcome: DeliveryOutcome) => T) => outcomes.map(pick);
-    await sql.rows(
-      `WITH o AS (
-         SELECT * FROM unnest($1::uuid[], $2::text[], $3::int[], $4::text[], $5::int[],
-                              $6::timestamptz[], $7::boolean[], $8::timestamptz[], $9::int[],
-                              $10::int[], $11::text[], $12::text[])
-             AS o(id, status, status_code, error, counted, next_attempt_at, logged, started_at,
-                  duration_ms, attempt_status_code, attempt_error, response_excerpt)),
-       logged AS (
-         INSERT INTO delivery_attempts
-                (delivery_id, started_at, duration_ms, status_code, error, response_excerpt)
-         SELECT id, started_at, duration_ms, attempt_status_code, attempt_error, response_excerpt
-           FROM o WHERE logged)
-       UPDATE webhook_deliveries d
-          SET status = CASE WHEN ${REDELIVERED} THEN 'pending' ELSE o.status END,
-              last_status_code = o.status_code, last_error = o.error,
-              attempts = d.attempts + o.counted,
-              next_attempt_at = CASE WHEN ${REDELIVERED} THEN d.next_attempt_at
-                                     ELSE coalesce(o.next_attempt_at, d.next_attempt_at) END,
-              delivered_at = CASE WHEN o.status = 'delivered' AND NOT ${REDELIVERED} THEN now()
-                                  ELSE d.delivered_at END,
-              locked_until = NULL
-         FROM o WHERE d.id = o.id`,
-      [
-        column((o) => o.deliveryId),
-        column((o) => o.status),
-        column((o) => o.statusCode),
-        column((o) => o.error),
-        column((o) => (o.countsAsAttempt ? 1 : 0)),
-        column((o) => o.nextAttemptAt ?? null),
-        column((o) => o.attempt !== undefined),
-        column((o) => o.attempt?.startedAt ?? null),
-        column((o) => o.attempt?.durationMs ?? null),
-        column((o) => o.attempt?.statusCode ?? null),
-        column((o) => o.attempt?.error ?? null),
-        column((o) => o.attempt?.responseExcerpt ?? null),
-        leaseMs,
-      ],
-    );
+    await this.db.rows(FINISH_MANY, [
+      column((o) => o.deliveryId),
+      column((o) => o.status),
+      column((o) => o.statusCode),
+      column((o) => o.error),
+      column((o) => (o.countsAsAttempt ? 1 : 0)),
+      column((o) => o.nextAttemptAt ?? null),
+      column((o) => o.attempt !== undefined),
+      column((o) => o.attempt?.startedAt ?? null),
+      column((o) => o.attempt?.durationMs ?? null),
+      column((o) => o.attempt?.statusCode ?? null),
+      column((o) => o.attempt?.error ?? null),
+      column((o) => o.attempt?.responseExcerpt ?? null),
+      leaseMs,
+    ]);
   }
 
   /** Ends the failure streaks of these endpoints (those that had one). */
