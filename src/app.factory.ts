@@ -12,7 +12,7 @@ import { PAGE_ERROR_HANDLER, PageErrorHandler } from './common/http/page-error-h
 import { BODY_LIMIT_BYTES, installBodyParsers } from './common/http/request-body';
 import { installPageLanguage } from './pages/i18n/page-language';
 import { fastifyTrustProxy } from './common/rate-limit/client-address';
-import { REQUEST_ID_HEADER, requestIdFor } from './common/logging/logger-options';
+import { installAccessLog, REQUEST_ID_HEADER, requestIdFor } from './common/logging/logger-options';
 import { setupOpenApi } from './common/swagger/openapi';
 import { setupQueueDashboard } from './queues/queue-dashboard';
 import { AppConfig, opsPortOf } from './config/config';
@@ -87,6 +87,8 @@ export async function createApp(
   };
   const { onRoute } = options;
   if (onRoute) fastify.addHook('onRoute', (route) => onRoute(route));
+  // First, so its time covers every other hook.
+  installAccessLog(fastify, config);
   installBodyParsers(fastify, PARTICIPANT_PAGE_PREFIXES);
   // The participant pages' language (docs/i18n.md).
   installPageLanguage(fastify, PARTICIPANT_PAGE_PREFIXES, {

@@ -20,8 +20,15 @@ export interface Sql {
   rows<T>(text: string | NamedStatement, params?: unknown[]): Promise<T[]>;
 }
 
-const queryOf = (text: string | NamedStatement, params?: unknown[]) =>
-  typeof text === 'string' ? { text, values: params } : { ...text, values: params };
+/** Runs a statement on a pool or a client: a plain string as pg takes it, a named one as a config. */
+const run = (
+  on: Pick<Pool, 'query'> | Pick<PoolClient, 'query'>,
+  text: string | NamedStatement,
+  params?: unknown[],
+) =>
+  typeof text === 'string'
+    ? on.query(text, params)
+    : on.query({ name: text.name, text: text.text, values: params });
 
 /**
  * Repositories' way to PostgreSQL: plain SQL on the pool TypeORM owns (TypeORM also owns the
@@ -60,7 +67,7 @@ export class Database implements Sql {
   }
 
   async rows<T>(text: string | NamedStatement, params?: unknown[]): Promise<T[]> {
-    return (await this.pool.query(queryOf(text, params))).rows as T[];
+    return (await run(this.pool, text, params)).rows as T[];
   }
 
   /** Runs `work` in one transaction on one connection; rolls back when it throws. */
@@ -70,7 +77,7 @@ export class Database implements Sql {
       await client.query('BEGIN');
       const result = await work({
         rows: async <R>(text: string | NamedStatement, params?: unknown[]) =>
-          (await client.query(queryOf(text, params))).rows as R[],
+          (await run(client, text, params)).rows as R[],
       });
       await client.query('COMMIT');
       return result;

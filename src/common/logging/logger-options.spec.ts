@@ -1,10 +1,16 @@
 import { loadConfig } from '../../config/config';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import Fastify from 'fastify';
+import { PinoLogger } from 'nestjs-pino';
+import { storage } from 'nestjs-pino/storage';
+import { type Logger, pino } from 'pino';
 import {
   buildLoggerOptions,
+  installAccessLog,
   loggablePath,
   markDeliberateAnswer,
   recordRouteTemplate,
+  requestIdFor,
   UNMATCHED_PATH,
   usePrettyLogs,
 } from './logger-options';
@@ -40,6 +46,10 @@ describe('buildLoggerOptions', () => {
   const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'info' });
   const pinoOptions = (pretty: boolean) =>
     buildLoggerOptions(config, pretty).pinoHttp as { transport?: { target: string } };
+
+  it("runs nestjs-pino's middleware on no route: the access log is a Fastify hook, with no store per request", () => {
+    expect(buildLoggerOptions(config, false).forRoutes).toEqual([]);
+  });
 
   it('writes JSON lines unless told to be pretty', () => {
     expect(pinoOptions(false).transport).toBeUndefined();
@@ -92,5 +102,62 @@ describe('the access log of a 5xx', () => {
     const silent = buildLoggerOptions(loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent' }), false)
       .pinoHttp as unknown as Options;
     expect(silent.customLogLevel(request, answer(503))).toBe('silent');
+  });
+});
+
+describe('installAccessLog', () => {
+  /** A Fastify app with the access log, writing to `lines` through a logger standing for nestjs-pino's. */
+  async function appWithAccessLog(lines: Record<string, unknown>[]) {
+    const root = pino(
+      { level: 'info' },
+      { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) },
+    );
+    const previous = PinoLogger.root;
+    (PinoLogger as unknown as { root: Logger }).root = root;
+    const app = Fastify({ genReqId: (req) => requestIdFor(req) });
+    installAccessLog(app, loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'info' }));
+    app.addHook('onRequest', (request, _reply, done) => {
+      recordRouteTemplate(request.raw, request.routeOptions.url);
+      done();
+    });
+    app.get('/groups/:groupID', () => ({
+      // nestjs-pino's request store: none (no AsyncLocalStorage per request).
+      store: storage.getStore() === undefined ? 'none' : 'bound',
+    }));
+    await app.ready();
+    return {
+      app,
+      restore: async () => {
+        await app.close();
+        (PinoLogger as unknown as { root: Logger }).root = previous;
+      },
+    };
+  }
+
+  it('logs one line per answer: request id and method, route template, status, time', async () => {
+    const lines: Record<string, unknown>[] = [];
+    const { app, restore } = await appWithAccessLog(lines);
+    try {
+      const answer = await app.inject({
+        method: 'GET',
+        url: '/groups/42?email=ana@example.com',
+        headers: { 'x-request-id': 'req-access-1' },
+      });
+      expect(answer.json()).toEqual({ store: 'none' });
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatchObject({
+        level: 30,
+        msg: 'request completed',
+        req: { id: 'req-access-1', method: 'GET' },
+        res: { statusCode: 200 },
+        route: '/groups/:groupID',
+        responseTime: expect.any(Number) as number,
+      });
+      expect(JSON.stringify(lines)).not.toContain('ana@example.com');
+      expect(JSON.stringify(lines)).not.toContain('/groups/42');
+    } finally {
+      await restore();
+    }
   });
 });

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { RequestMethod } from '@nestjs/common';
-import type { Params } from 'nestjs-pino';
+import type { FastifyInstance } from 'fastify';
+import { type Params, PinoLogger } from 'nestjs-pino';
+import { type HttpLogger, type Options as HttpLogOptions, pinoHttp } from 'pino-http';
 import { type LogFn, type Logger, pino } from 'pino';
 import { AppConfig } from '../../config/config';
 
@@ -105,9 +106,10 @@ export function buildLoggerOptions(
   const threshold =
     config.logLevel === 'silent' ? Infinity : (pino.levels.values[config.logLevel] ?? 0);
   return {
-    // nestjs-pino's default route pattern does not match anything under Fastify's middie here
-    // (measured: the access log never ran), so every path is named explicitly.
-    forRoutes: [{ path: '*splat', method: RequestMethod.ALL }],
+    // nestjs-pino's own middleware runs on no route: the access log is a Fastify hook
+    // (installAccessLog), without the AsyncLocalStorage nestjs-pino wraps each request in
+    // (docs/performance.md, "GET /groups"). nestjs-pino still builds the logger every line goes to.
+    forRoutes: [],
     pinoHttp: {
       level: config.logLevel,
       genReqId: (req) => requestIdFor(req),
@@ -167,4 +169,28 @@ export function buildLoggerOptions(
         : {}),
     },
   };
+}
+
+/**
+ * The access log: one line per answer (pino-http, with the options above), started by the first
+ * `onRequest` hook. It used to be nestjs-pino's middleware, which also ran every request inside an
+ * AsyncLocalStorage so that lines logged while answering carried the request's bindings; on
+ * Node 20 that store turns promise hooks on for every request (6–10 % of `GET /groups`' CPU,
+ * docs/performance.md). The lines that concern one request name it themselves: the access line
+ * and the unexpected-error line (`requestId`, error-response.ts); the others are about the process
+ * (an outage, a key). The logger is nestjs-pino's, which exists once the application has started.
+ */
+export function installAccessLog(fastify: FastifyInstance, config: AppConfig): void {
+  // The logger's own options (its level, redaction, pretty transport) are already its own.
+  const {
+    transport: _transport,
+    hooks: _hooks,
+    ...options
+  } = buildLoggerOptions(config).pinoHttp as HttpLogOptions;
+  let accessLog: HttpLogger | undefined;
+  fastify.addHook('onRequest', (request, reply, done) => {
+    accessLog ??= pinoHttp({ ...options, logger: PinoLogger.root });
+    accessLog(request.raw, reply.raw);
+    done();
+  });
 }
