@@ -1,0 +1,142 @@
+'use strict';
+
+/**
+ * A/B drains for the webhook worker: two (or more) builds take turns draining the same backlog,
+ * to compare what a change to the delivery path buys without the rest of the webhooks scenario
+ * (no API, no event creation between drains).
+ *
+ *   node bench/drain-ab.js <deliveries> <rounds> <dist directory> [<dist directory> …]
+ *
+ * Needs the webhooks scenario's data (run `node bench/run.js webhooks` once). Each drain marks the
+ * newest <deliveries> deliveries of the benchmark endpoint due again, points the endpoint at a
+ * local receiver answering 200, starts `node <dist>/worker.js` (RUN_WORKERS=true, the benchmark's
+ * settings) and measures deliveries/s at the receiver from the first receipt to the last, the
+ * worker's CPU per delivery and PostgreSQL's (every `postgres` process, from /proc), then stops
+ * the worker. The builds' order alternates round by round; medians at the end. PROF=<dir> writes
+ * each worker's V8 CPU profile there.
+ */
+
+const fs = require('node:fs');
+const http = require('node:http');
+const path = require('node:path');
+const { spawn } = require('node:child_process');
+const { setTimeout: sleep } = require('node:timers/promises');
+const { Client } = require('pg');
+const { freePort, median, ourServiceOptions } = require('./lib');
+
+const DATABASE_URL =
+  process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/checkin_bench';
+const TIMEOUT_MS = 60_000;
+
+/** CPU seconds (user + system) of the processes whose /proc/<pid>/stat passes `pick`. */
+function cpuSeconds(pick) {
+  let total = 0;
+  for (const pid of fs.readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      if (!pick(pid, stat)) continue;
+      const fields = stat.split(') ')[1].split(' ');
+      total += (Number(fields[11]) + Number(fields[12])) / 100;
+    } catch {
+      // The process ended meanwhile.
+    }
+  }
+  return total;
+}
+
+async function main() {
+  const [count, rounds] = process.argv.slice(2, 4).map(Number);
+  const dists = process.argv.slice(4).map((dist) => path.resolve(dist));
+  if (!(count > 1) || !(rounds > 0) || dists.length === 0) {
+    throw new Error('usage: node bench/drain-ab.js <deliveries> <rounds> <dist> [<dist> …]');
+  }
+  const receipts = [];
+  const receiver = http.createServer((request, response) => {
+    request.resume();
+    request.on('end', () => {
+      receipts.push(Date.now());
+      response.writeHead(200, { 'content-type': 'text/plain', 'content-length': '2' });
+      response.end('ok');
+    });
+  });
+  await new Promise((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  const db = new Client({ connectionString: DATABASE_URL });
+  await db.connect();
+  const { rows } = await db.query(
+    'SELECT endpoint_id FROM webhook_deliveries GROUP BY 1 ORDER BY count(*) DESC LIMIT 1',
+  );
+  if (rows.length === 0) throw new Error('no deliveries: run `node bench/run.js webhooks` first');
+  const endpointId = rows[0].endpoint_id;
+  await db.query(
+    `UPDATE webhook_endpoints SET url = $2, status = 'enabled', failing_since = NULL WHERE id = $1`,
+    [endpointId, `http://127.0.0.1:${receiver.address().port}/hook`],
+  );
+  const rates = new Map(dists.map((dist) => [dist, []]));
+  for (let round = 0; round < rounds; round++) {
+    for (const dist of round % 2 ? [...dists].reverse() : dists) {
+      await db.query(
+        `UPDATE webhook_deliveries
+            SET status = 'pending', next_attempt_at = now() - interval '1 minute',
+                locked_until = NULL, delivered_at = NULL, queued_at = NULL, queue_job_id = NULL
+          WHERE id IN (SELECT id FROM webhook_deliveries WHERE endpoint_id = $1
+                        ORDER BY created_at DESC LIMIT $2)`,
+        [endpointId, count],
+      );
+      await db.query('VACUUM webhook_deliveries');
+      receipts.length = 0;
+      const options = ourServiceOptions({
+        port: await freePort(),
+        opsPort: await freePort(),
+        databaseUrl: DATABASE_URL,
+        env: { DB_POOL_SIZE: '10', RUN_WORKERS: 'true', QUEUE_PREFIX: 'bench-drain-ab' },
+      });
+      // Loopback receivers need WEBHOOK_ALLOW_PRIVATE_URLS, which production refuses.
+      const env = { ...options.env, NODE_ENV: 'development', WEBHOOK_ALLOW_PRIVATE_URLS: 'true' };
+      const profile = process.env.PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.PROF}`] : [];
+      const worker = spawn(process.execPath, [...profile, path.join(dist, 'worker.js')], {
+        env,
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
+      let errors = '';
+      worker.stderr.on('data', (chunk) => (errors += chunk));
+      const started = Date.now();
+      let workerAtFirst = NaN;
+      let postgresAtFirst = NaN;
+      const ofWorker = (pid) => pid === String(worker.pid);
+      const ofPostgres = (_pid, stat) => stat.includes('(postgres)');
+      while (receipts.length < count && Date.now() - started < TIMEOUT_MS) {
+        if (receipts.length > 0 && Number.isNaN(workerAtFirst)) {
+          workerAtFirst = cpuSeconds(ofWorker);
+          postgresAtFirst = cpuSeconds(ofPostgres);
+        }
+        await sleep(5);
+      }
+      const workerCpu = cpuSeconds(ofWorker) - workerAtFirst;
+      const postgresCpu = cpuSeconds(ofPostgres) - postgresAtFirst;
+      worker.kill('SIGTERM');
+      await new Promise((resolve) => worker.on('exit', resolve));
+      if (receipts.length < count) {
+        throw new Error(`${receipts.length} of ${count} delivered: ${errors.slice(-500)}`);
+      }
+      const rate = ((count - 1) * 1000) / (receipts[count - 1] - receipts[0]);
+      rates.get(dist).push(rate);
+      const perDelivery = (seconds) => `${Math.round((seconds * 1e6) / count)} µs`;
+      console.log(
+        `round ${round + 1} ${dist}: ${Math.round(rate)} deliveries/s; CPU per delivery: ` +
+          `worker ${perDelivery(workerCpu)}, PostgreSQL ${perDelivery(postgresCpu)}`,
+      );
+    }
+  }
+  for (const [dist, values] of rates) {
+    console.log(
+      `${dist}: median ${Math.round(median(values))} deliveries/s (${values.map(Math.round).join(', ')})`,
+    );
+  }
+  await db.end();
+  receiver.close();
+}
+
+main().catch((error) => {
+  console.error(error.stack ?? error.message);
+  process.exitCode = 1;
+});
