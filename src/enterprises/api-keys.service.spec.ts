@@ -36,8 +36,15 @@ class FakeKeys {
   sandboxes = new Set<string>();
   touchFails = false;
 
-  findActiveKeyByHash(keyHash: string): Promise<ActiveApiKey | null> {
+  /** Lookups take this long (a busy database), or fail with this error. */
+  lookupDelayMs = 0;
+  lookupError: Error | null = null;
+
+  async findActiveKeyByHash(keyHash: string): Promise<ActiveApiKey | null> {
     this.lookups.push(keyHash);
+    if (this.lookupDelayMs > 0)
+      await new Promise((resolve) => setTimeout(resolve, this.lookupDelayMs));
+    if (this.lookupError) throw this.lookupError;
     const key = this.keys.find((stored) => stored.keyHash === keyHash && !stored.record.revokedAt);
     return Promise.resolve(
       key
@@ -200,6 +207,29 @@ describe('ApiKeysService', () => {
         await service.authenticate(unknown);
       }
       expect(repository.lookups).toEqual([sha256(apiKey), sha256(unknown)]);
+    });
+
+    it('requests that miss together share one lookup; a failed lookup is not cached', async () => {
+      const { repository, service } = serviceWith(5_000);
+      const { apiKey, record } = await service.issue(ACME);
+      const unknown = `ck_${'C'.repeat(40)}`;
+      repository.lookupDelayMs = 20;
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => service.authenticate(i % 2 ? apiKey : unknown)),
+      );
+      expect(answers.filter((answer) => answer?.apiKeyId === record.id)).toHaveLength(10);
+      expect(answers.filter((answer) => answer === null)).toHaveLength(10);
+      expect(repository.lookups.sort()).toEqual([sha256(apiKey), sha256(unknown)].sort());
+
+      const other = await service.issue(ACME);
+      repository.lookupError = new Error('connection lost');
+      const failed = await Promise.allSettled(
+        Array.from({ length: 5 }, () => service.authenticate(other.apiKey)),
+      );
+      expect(failed.map((outcome) => outcome.status)).toEqual(Array(5).fill('rejected'));
+      repository.lookupError = null;
+      expect(await service.authenticate(other.apiKey)).toMatchObject({ apiKeyId: other.record.id });
+      expect(repository.lookups.filter((hash) => hash === sha256(other.apiKey))).toHaveLength(2);
     });
 
     it('a revoked key still answers until the TTL has passed, then is refused', async () => {
