@@ -40,6 +40,7 @@ export class SealedDataCheck implements BeforeApplicationShutdown {
   private readonly logger = new Logger('DataKeys');
   /** Set once the process stops: a check cut short by the pool closing is not a failure. */
   private stopping = false;
+  private timer: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly repository: ReencryptionRepository,
@@ -79,18 +80,29 @@ export class SealedDataCheck implements BeforeApplicationShutdown {
     return report;
   }
 
-  /** Runs the check after start-up, without delaying it, and logs what it found. */
-  runInBackground(): void {
-    void this.run().then(
-      (report) => this.log(report),
-      (error: unknown) => {
-        if (!this.stopping) this.logger.warn(`Data key check failed: ${(error as Error).message}`);
-      },
-    );
+  /**
+   * Runs the check after start-up, without delaying it, `afterMs` from now, and logs what it
+   * found. A process that stops first skips it.
+   */
+  runInBackground(afterMs = 0): void {
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      void this.run().then(
+        (report) => this.log(report),
+        (error: unknown) => {
+          if (!this.stopping) {
+            this.logger.warn(`Data key check failed: ${(error as Error).message}`);
+          }
+        },
+      );
+    }, afterMs);
+    this.timer.unref();
   }
 
   beforeApplicationShutdown(): void {
     this.stopping = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
   }
 
   private log(report: SealedDataReport): void {

@@ -85,3 +85,31 @@ describe('The start-up check of the data keys (PostgreSQL)', () => {
     expect(report.lookupHashMatches).toBe(false);
   });
 });
+
+describe('When the start-up check runs (a worker: a minute after start-up)', () => {
+  const report = { values: 0, unopenable: [], lookupHashMatches: null };
+  const checkWithoutDatabase = () => {
+    const check = new SealedDataCheck({} as ReencryptionRepository, new PiiCipher(randomBytes(32)));
+    const run = jest.spyOn(check, 'run').mockResolvedValue(report);
+    return { check, run };
+  };
+  beforeEach(() => jest.useFakeTimers());
+  afterEach(() => jest.useRealTimers());
+
+  it('runs once, after the delay it is given', () => {
+    const { check, run } = checkWithoutDatabase();
+    check.runInBackground(60_000);
+    jest.advanceTimersByTime(59_999);
+    expect(run).not.toHaveBeenCalled();
+    jest.advanceTimersByTime(1);
+    expect(run).toHaveBeenCalledTimes(1);
+  });
+
+  it('does not run when the process stops first', () => {
+    const { check, run } = checkWithoutDatabase();
+    check.runInBackground(60_000);
+    check.beforeApplicationShutdown();
+    jest.advanceTimersByTime(120_000);
+    expect(run).not.toHaveBeenCalled();
+  });
+});
