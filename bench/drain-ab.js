@@ -22,24 +22,23 @@ const path = require('node:path');
 const { spawn } = require('node:child_process');
 const { setTimeout: sleep } = require('node:timers/promises');
 const { Client } = require('pg');
-const { freePort, median, ourServiceOptions } = require('./lib');
+const { cpuSeconds, freePort, median, ourServiceOptions } = require('./lib');
 
 const DATABASE_URL =
   process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/checkin_bench';
 const TIMEOUT_MS = 60_000;
 
-/** CPU seconds (user + system) of the processes whose /proc/<pid>/stat passes `pick`. */
-function cpuSeconds(pick) {
+/** CPU seconds of every PostgreSQL process (its server and backends) so far. */
+function postgresCpuSeconds() {
   let total = 0;
   for (const pid of fs.readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
+    let command;
     try {
-      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-      if (!pick(pid, stat)) continue;
-      const fields = stat.split(') ')[1].split(' ');
-      total += (Number(fields[11]) + Number(fields[12])) / 100;
+      command = fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
     } catch {
-      // The process ended meanwhile.
+      continue; // ended meanwhile
     }
+    if (command === 'postgres') total += cpuSeconds(pid) || 0;
   }
   return total;
 }
@@ -102,17 +101,15 @@ async function main() {
       const started = Date.now();
       let workerAtFirst = NaN;
       let postgresAtFirst = NaN;
-      const ofWorker = (pid) => pid === String(worker.pid);
-      const ofPostgres = (_pid, stat) => stat.includes('(postgres)');
       while (receipts.length < count && Date.now() - started < TIMEOUT_MS) {
         if (receipts.length > 0 && Number.isNaN(workerAtFirst)) {
-          workerAtFirst = cpuSeconds(ofWorker);
-          postgresAtFirst = cpuSeconds(ofPostgres);
+          workerAtFirst = cpuSeconds(worker.pid);
+          postgresAtFirst = postgresCpuSeconds();
         }
         await sleep(5);
       }
-      const workerCpu = cpuSeconds(ofWorker) - workerAtFirst;
-      const postgresCpu = cpuSeconds(ofPostgres) - postgresAtFirst;
+      const workerCpu = cpuSeconds(worker.pid) - workerAtFirst;
+      const postgresCpu = postgresCpuSeconds() - postgresAtFirst;
       worker.kill('SIGTERM');
       await new Promise((resolve) => worker.on('exit', resolve));
       if (receipts.length < count) {

@@ -307,6 +307,16 @@ async function startBackgroundProcess({
   }
 }
 
+/** CPU seconds (user + system) a process has used so far (Linux /proc; NaN elsewhere or once it ended). */
+function cpuSeconds(pid) {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime, in clock ticks
+  } catch {
+    return NaN;
+  }
+}
+
 function median(values) {
   if (values.length === 0) return NaN;
   const sorted = [...values].sort((a, b) => a - b);
@@ -526,6 +536,7 @@ module.exports = {
   measure,
   measureOnce,
   median,
+  cpuSeconds,
   percentile,
   startBackgroundProcess,
   machineInfo,

@@ -21,7 +21,14 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const autocannon = require('autocannon');
-const { freePort, ourServiceOptions, startProcess, stopProcess, ROOT } = require('./lib');
+const {
+  cpuSeconds,
+  freePort,
+  ourServiceOptions,
+  startProcess,
+  stopProcess,
+  ROOT,
+} = require('./lib');
 const { seedGroups } = require('./seed');
 const {
   SHARED_ENV,
@@ -67,11 +74,7 @@ async function workload(route, { databaseUrl, serviceEnv }) {
 }
 
 /** CPU time (user + system) the process has used, in µs, from /proc (Linux). */
-function cpuMicros(pid) {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  const ticks = Number(fields[11]) + Number(fields[12]); // utime, stime (fields 14, 15)
-  return (ticks * 1e6) / 100; // USER_HZ is 100 on Linux
-}
+const cpuMicros = (pid) => cpuSeconds(pid) * 1e6;
 
 function load(url, { headers, requests }, seconds) {
   return new Promise((resolve, reject) => {

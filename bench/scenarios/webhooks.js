@@ -23,7 +23,6 @@
  * verified with the `standardwebhooks` package.
  */
 
-const fs = require('node:fs');
 const http = require('node:http');
 const path = require('node:path');
 const { randomBytes } = require('node:crypto');
@@ -39,6 +38,7 @@ const {
   startBackgroundProcess,
   stopProcess,
   median,
+  cpuSeconds,
   percentile,
   markdownTable,
   ourServiceOptions,
@@ -203,16 +203,6 @@ function verifySignatures(receipts, secret) {
     }
   }
   return receipts.length;
-}
-
-/** CPU seconds a child process has used so far (Linux /proc; NaN elsewhere). */
-function cpuSeconds(pid) {
-  try {
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime, in clock ticks
-  } catch {
-    return NaN;
-  }
 }
 
 async function run({ log = console.log } = {}) {
