@@ -4,6 +4,7 @@ import { Public } from '../common/auth/public.decorator';
 import { type Browser, RequestBrowser } from './browser-binding';
 import { CheckinPagesService } from './checkin-pages.service';
 import { HtmlPageExceptionFilter } from './html-exception.filter';
+import { type PageLanguage, RequestPageLanguage } from './i18n/page-language';
 import { SameOriginFormsGuard } from './same-origin-forms.guard';
 import { PageError } from './page-error';
 import type { PageForm } from './page-forms';
@@ -26,18 +27,27 @@ export class CheckinPagesController {
     @Param('token') token: string,
     @Query('saved') saved: unknown,
     @RequestBrowser() browser: Browser,
+    @RequestPageLanguage() language: PageLanguage,
   ): Promise<Response> {
-    return this.pages.checkinPage(token, saved, browser);
+    return this.pages.checkinPage(token, saved, browser, language);
   }
 
   @Post(':token/start')
-  start(@Param('token') token: string, @RequestBrowser() browser: Browser): Promise<Response> {
-    return this.pages.startCheckin(token, browser);
+  start(
+    @Param('token') token: string,
+    @RequestBrowser() browser: Browser,
+    @RequestPageLanguage() language: PageLanguage,
+  ): Promise<Response> {
+    return this.pages.startCheckin(token, browser, language);
   }
 
   @Post(':token/consent')
-  consent(@Param('token') token: string, @RequestBrowser() browser: Browser): Promise<Response> {
-    return this.pages.giveConsent(token, browser);
+  consent(
+    @Param('token') token: string,
+    @RequestBrowser() browser: Browser,
+    @RequestPageLanguage() language: PageLanguage,
+  ): Promise<Response> {
+    return this.pages.giveConsent(token, browser, language);
   }
 
   @Post(':token/privacy')
@@ -45,8 +55,9 @@ export class CheckinPagesController {
     @Param('token') token: string,
     @Body() form: PageForm,
     @RequestBrowser() browser: Browser,
+    @RequestPageLanguage() language: PageLanguage,
   ): Promise<Response> {
-    return this.pages.setCheckinPrivacyLevel(token, form, browser);
+    return this.pages.setCheckinPrivacyLevel(token, form, browser, language);
   }
 
   @Post(':token/handoff')
@@ -54,8 +65,9 @@ export class CheckinPagesController {
     @Param('token') token: string,
     @Body() form: PageForm,
     @RequestBrowser() browser: Browser,
+    @RequestPageLanguage() language: PageLanguage,
   ): Promise<Response> {
-    return this.pages.handOff(token, form, browser);
+    return this.pages.handOff(token, form, browser, language);
   }
 
   /** The page's one form: privacy level and email preferences together. */
@@ -64,8 +76,9 @@ export class CheckinPagesController {
     @Param('token') token: string,
     @Body() form: PageForm,
     @RequestBrowser() browser: Browser,
+    @RequestPageLanguage() language: PageLanguage,
   ): Promise<Response> {
-    return this.pages.setCheckinChoices(token, form, browser);
+    return this.pages.setCheckinChoices(token, form, browser, language);
   }
 
   @Post(':token/preferences')
@@ -73,19 +86,26 @@ export class CheckinPagesController {
     @Param('token') token: string,
     @Body() form: PageForm,
     @RequestBrowser() browser: Browser,
+    @RequestPageLanguage() language: PageLanguage,
   ): Promise<Response> {
-    return this.pages.setCheckinEmailPreferences(token, form, browser);
+    return this.pages.setCheckinEmailPreferences(token, form, browser, language);
   }
 
   /** "No, thanks" on consent: records nothing. */
   @Get(':token/declined')
-  declined(@Param('token') token: string): Promise<Response> {
-    return this.pages.declined(token);
+  declined(
+    @Param('token') token: string,
+    @RequestPageLanguage() language: PageLanguage,
+  ): Promise<Response> {
+    return this.pages.declined(token, language);
   }
 
   @Get(':token/done')
-  done(@Param('token') token: string): Promise<Response> {
-    return this.pages.done(token);
+  done(
+    @Param('token') token: string,
+    @RequestPageLanguage() language: PageLanguage,
+  ): Promise<Response> {
+    return this.pages.done(token, language);
   }
 
   // `/checkin/` without a token: the same page as any other link that is not valid.

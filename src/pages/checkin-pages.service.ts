@@ -19,6 +19,7 @@ import { normaliseReturnUrl } from '../sessions/return-url';
 import { SessionsRepository } from '../sessions/sessions.repository';
 import { MembershipsRepository } from '../participants/memberships.repository';
 import { Browser, BrowserBinding, checkinLink } from './browser-binding';
+import type { PageLanguage } from './i18n/page-language';
 import { CheckinPagesRepository, CheckinSession } from './checkin-pages.repository';
 import {
   adoptParticipantLanguage,
@@ -46,7 +47,7 @@ import {
   whoLine,
 } from './page-models';
 import { PageRenderer } from './page-renderer';
-import { currentPageTexts } from './pages.messages';
+import { pageTextsIn } from './pages.messages';
 
 @Injectable()
 export class CheckinPagesService {
@@ -72,24 +73,35 @@ export class CheckinPagesService {
 
   // --- /checkin/{token} ---------------------------------------------------------------------
 
-  async checkinPage(token: string, saved: unknown, browser: Browser): Promise<Response> {
-    const session = await this.sessionFor(token);
+  async checkinPage(
+    token: string,
+    saved: unknown,
+    browser: Browser,
+    language: PageLanguage,
+  ): Promise<Response> {
+    const session = await this.sessionFor(token, language);
     const binding = await this.binding.state(checkinLink(session.sessionId), browser);
     if (binding === 'elsewhere') throw new PageError(403, 'opened-elsewhere');
+    const locale = language.locale();
     if (binding === 'unbound') {
-      return this.renderer.page('start', {
-        title: currentPageTexts().checkinTitle(session.groupName),
-        who: whoLine(session),
-        about: aboutModel(session, this.aboutSettings),
-        text: session.sandbox
-          ? `${currentPageTexts().startText(session.groupName)} ${currentPageTexts().sandboxNotice}`
-          : currentPageTexts().startText(session.groupName),
-        action: checkinFormPath(token, 'start'),
-      });
+      const texts = pageTextsIn(locale);
+      return this.renderer.page(
+        'start',
+        {
+          title: texts.checkinTitle(session.groupName),
+          who: whoLine(locale, session),
+          about: aboutModel(locale, session, this.aboutSettings),
+          text: session.sandbox
+            ? `${texts.startText(session.groupName)} ${texts.sandboxNotice}`
+            : texts.startText(session.groupName),
+          action: checkinFormPath(token, 'start'),
+        },
+        language,
+      );
     }
     return this.renderer.page(
       'checkin',
-      checkinPageModel({
+      checkinPageModel(locale, {
         session,
         token,
         about: this.aboutSettings,
@@ -107,6 +119,7 @@ export class CheckinPagesService {
           ? null
           : `npm run cli:dev -- sessions:simulate-result ${session.sessionId}`,
       }),
+      language,
     );
   }
 
@@ -114,8 +127,8 @@ export class CheckinPagesService {
    * "Start": binds the check-in to this browser, giving the browser a new identity (docs/privacy.md),
    * then shows the page.
    */
-  async startCheckin(token: string, browser: Browser): Promise<Response> {
-    const session = await this.sessionFor(token);
+  async startCheckin(token: string, browser: Browser, language: PageLanguage): Promise<Response> {
+    const session = await this.sessionFor(token, language);
     // Every Start gives the browser a new identity (docs/privacy.md).
     const { binding, setCookie } = await this.binding.bind(
       checkinLink(session.sessionId),
@@ -127,8 +140,8 @@ export class CheckinPagesService {
     return withCookie(this.renderer.redirect(checkinPath(token), 303), setCookie);
   }
 
-  async giveConsent(token: string, browser: Browser): Promise<Response> {
-    const session = await this.boundSessionFor(token, browser);
+  async giveConsent(token: string, browser: Browser, language: PageLanguage): Promise<Response> {
+    const session = await this.boundSessionFor(token, browser, language);
     found((await this.choices.setConsent(session, true, 'checkin', session.sessionId)) !== null);
     return this.savedCheckin(token, 'consent');
   }
@@ -137,8 +150,13 @@ export class CheckinPagesService {
    * The level posted on a check-in's page applies to the member and to this check-in; to the
    * earlier check-ins done in this browser only when `shareEarlier` is ticked (docs/privacy.md).
    */
-  async setCheckinPrivacyLevel(token: string, form: PageForm, browser: Browser): Promise<Response> {
-    const session = await this.consentedSessionFor(token, browser);
+  async setCheckinPrivacyLevel(
+    token: string,
+    form: PageForm,
+    browser: Browser,
+    language: PageLanguage,
+  ): Promise<Response> {
+    const session = await this.consentedSessionFor(token, browser, language);
     await applyPrivacyLevel(this.choices, session, form, checkinPath(token), 'checkin', {
       madeIn: await this.binding.holderOf(checkinLink(session.sessionId)),
       sessionId: session.sessionId,
@@ -152,8 +170,13 @@ export class CheckinPagesService {
    * docs/privacy.md), then the browser goes on to the analysis engine. A completed check-in, or
    * one without an engine to go to, returns to its page.
    */
-  async handOff(token: string, form: PageForm, browser: Browser): Promise<Response> {
-    const session = await this.consentedSessionFor(token, browser);
+  async handOff(
+    token: string,
+    form: PageForm,
+    browser: Browser,
+    language: PageLanguage,
+  ): Promise<Response> {
+    const session = await this.consentedSessionFor(token, browser, language);
     const { engineUrl } = this.config.checkin;
     if (session.sandbox || engineUrl === null || session.completed) {
       return this.renderer.redirect(checkinPath(token), 303);
@@ -190,8 +213,13 @@ export class CheckinPagesService {
    * The page's one form (docs/accessibility.md): the privacy level (as `setCheckinPrivacyLevel`)
    * and the email preferences together, so that neither choice is lost.
    */
-  async setCheckinChoices(token: string, form: PageForm, browser: Browser): Promise<Response> {
-    const session = await this.consentedSessionFor(token, browser);
+  async setCheckinChoices(
+    token: string,
+    form: PageForm,
+    browser: Browser,
+    language: PageLanguage,
+  ): Promise<Response> {
+    const session = await this.consentedSessionFor(token, browser, language);
     await applyPrivacyLevel(this.choices, session, form, checkinPath(token), 'checkin', {
       madeIn: await this.binding.holderOf(checkinLink(session.sessionId)),
       sessionId: session.sessionId,
@@ -202,22 +230,24 @@ export class CheckinPagesService {
   }
 
   /** "No, thanks" on consent: a page saying so, and nothing recorded (a GET changes nothing). */
-  async declined(token: string): Promise<Response> {
-    const session = await this.sessionFor(token);
-    const texts = currentPageTexts();
-    return this.renderer.page('notice', {
-      title: texts.declinedTitle,
-      who: whoLine(session),
-      text: texts.declinedText,
-    });
+  async declined(token: string, language: PageLanguage): Promise<Response> {
+    const session = await this.sessionFor(token, language);
+    const locale = language.locale();
+    const texts = pageTextsIn(locale);
+    return this.renderer.page(
+      'notice',
+      { title: texts.declinedTitle, who: whoLine(locale, session), text: texts.declinedText },
+      language,
+    );
   }
 
   async setCheckinEmailPreferences(
     token: string,
     form: PageForm,
     browser: Browser,
+    language: PageLanguage,
   ): Promise<Response> {
-    const session = await this.consentedSessionFor(token, browser);
+    const session = await this.consentedSessionFor(token, browser, language);
     await applyEmailPreferences(this.choices, session, form, 'checkin', session.sessionId);
     return this.savedCheckin(token, 'preferences');
   }
@@ -229,34 +259,42 @@ export class CheckinPagesService {
    * (a line break, a reserved address, …) gets a "your check-in is complete" page instead of a
    * redirect — never a 5xx.
    */
-  async done(token: string): Promise<Response> {
-    const session = await this.sessionFor(token);
+  async done(token: string, language: PageLanguage): Promise<Response> {
+    const session = await this.sessionFor(token, language);
+    const texts = pageTextsIn(language.locale());
     if (!session.completed) {
-      return this.renderer.page('pending', {
-        title: currentPageTexts().pendingTitle,
-        retryHref: checkinDonePath(token),
-      });
+      return this.renderer.page(
+        'pending',
+        { title: texts.pendingTitle, retryHref: checkinDonePath(token) },
+        language,
+      );
     }
     const returnUrl = normaliseReturnUrl(session.returnUrl);
     return returnUrl === null
-      ? this.renderer.page('notice', {
-          title: currentPageTexts().completedTitle,
-          text: currentPageTexts().completedText,
-        })
+      ? this.renderer.page(
+          'notice',
+          { title: texts.completedTitle, text: texts.completedText },
+          language,
+        )
       : this.renderer.redirect(returnUrl, 302);
   }
 
-  private async sessionFor(token: string): Promise<CheckinSession> {
+  /** The session a check-in link names; its participant's saved language joins `language`'s. */
+  private async sessionFor(token: string, language: PageLanguage): Promise<CheckinSession> {
     const sessionId = this.links.sessionOf(token);
     const session = sessionId === null ? null : await this.repository.findSession(sessionId);
     if (!session) throw PageError.notFound();
-    await adoptParticipantLanguage(this.choices, session);
+    await adoptParticipantLanguage(this.choices, session, language);
     return session;
   }
 
   /** The session of a check-in this browser started; others are refused (docs/privacy.md). */
-  private async boundSessionFor(token: string, browser: Browser): Promise<CheckinSession> {
-    const session = await this.sessionFor(token);
+  private async boundSessionFor(
+    token: string,
+    browser: Browser,
+    language: PageLanguage,
+  ): Promise<CheckinSession> {
+    const session = await this.sessionFor(token, language);
     const binding = await this.binding.state(checkinLink(session.sessionId), browser);
     if (binding === 'unbound') throw new PageError(403, 'start-first', checkinPath(token));
     if (binding === 'elsewhere') throw new PageError(403, 'opened-elsewhere');
@@ -264,8 +302,12 @@ export class CheckinPagesService {
   }
 
   /** Until consent is given (where the group requires it), nothing but consent is accepted. */
-  private async consentedSessionFor(token: string, browser: Browser): Promise<CheckinSession> {
-    const session = await this.boundSessionFor(token, browser);
+  private async consentedSessionFor(
+    token: string,
+    browser: Browser,
+    language: PageLanguage,
+  ): Promise<CheckinSession> {
+    const session = await this.boundSessionFor(token, browser, language);
     if (consentPending(session)) throw new PageError(403, 'consent-first', checkinPath(token));
     return session;
   }

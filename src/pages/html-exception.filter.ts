@@ -3,10 +3,11 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { logUnexpected, toErrorResponse } from '../common/http/error-response';
 import { PageErrorHandler } from '../common/http/page-error-handler';
 import { isParticipantPagePath } from '../participant-links/link-paths';
+import { pageLanguageOf } from './i18n/page-language';
 import { PageError } from './page-error';
 import { PageRenderer } from './page-renderer';
 import { renderPage } from './page-templates';
-import { currentPageErrors, PageErrorKind } from './pages.messages';
+import { PageErrorKind, pageErrorsIn } from './pages.messages';
 
 export interface PageFailure {
   status: number;
@@ -40,7 +41,8 @@ export function pageFailureFor(exception: unknown): PageFailure {
 /**
  * The participant pages' exception filter (controller-scoped, so it takes precedence over the
  * API's JSON filter): every failure is a small HTML page with the page headers, never JSON and
- * never a stack.
+ * never a stack. The page is in the request's language (its PageLanguage, which the handler may
+ * have told the participant's saved language before it failed; docs/i18n.md).
  */
 @Catch()
 @Injectable()
@@ -60,13 +62,15 @@ export class HtmlPageExceptionFilter implements ExceptionFilter, PageErrorHandle
     const failure = pageFailureFor(exception);
     if (failure.unexpected) logUnexpected(this.logger, request, exception, failure.status);
     if (reply.sent) return;
-    const page = renderPage('error', {
-      ...currentPageErrors()[failure.kind],
-      backHref: failure.backHref,
-    });
+    const language = pageLanguageOf(request);
+    const page = renderPage(
+      'error',
+      { ...pageErrorsIn(language.locale())[failure.kind], backHref: failure.backHref },
+      PageRenderer.contextOf(language),
+    );
     void reply
       .status(failure.status)
-      .headers({ ...failure.headers, ...this.renderer.pageHeaders() })
+      .headers({ ...failure.headers, ...this.renderer.pageHeaders(language) })
       .send(page);
   }
 }

@@ -9,7 +9,7 @@ import {
   type Member,
   type RaiseReach,
 } from '../privacy/participant-choices';
-import { pageParticipantLanguage } from './i18n/page-language';
+import type { PageLanguage } from './i18n/page-language';
 import { PageError } from './page-error';
 import { PageForm, parseEmailPreferences, parsePrivacyLevel } from './page-forms';
 
@@ -20,14 +20,15 @@ export function withCookie(response: Response, setCookie: string | null): Respon
 }
 
 /**
- * The page is about this participant: their saved language now comes before the browser's, and a
- * language this request chose is kept for them (docs/i18n.md).
+ * The page is about this participant: their saved language now comes before the browser's (in
+ * `language`, the request's), and a language this request chose is kept for them (docs/i18n.md).
  */
 export async function adoptParticipantLanguage(
   choices: ParticipantChoices,
   participant: { participantId: string; language: string | null },
+  language: PageLanguage,
 ): Promise<void> {
-  const chosen = pageParticipantLanguage(participant.language);
+  const chosen = language.participantLanguage(participant.language);
   if (chosen) await choices.keepLanguage(participant.participantId, chosen);
 }
 

@@ -7,7 +7,7 @@ import {
   raiseMadeElsewhere,
   settingsPageModel,
 } from './page-models';
-import { PageTexts, SAVED_MESSAGES } from './pages.messages';
+import { PageTexts, pageTextsIn, SAVED_MESSAGES, savedMessagesIn } from './pages.messages';
 
 const session = (changes: Partial<CheckinSession> = {}): CheckinSession => ({
   participantId: '3f1c2a4e-0000-4000-8000-000000000001',
@@ -70,12 +70,12 @@ describe('consentPending', () => {
 describe('privacySection', () => {
   it('shows the notice only when the requested level exceeds the current one', () => {
     const requested = session({ groupRequestedPrivacy: ['transcript'] });
-    expect(privacySection({ ...requested, privacyLevel: 3 }, '/a').notice).toEqual({
+    expect(privacySection('en', { ...requested, privacyLevel: 3 }, '/a').notice).toEqual({
       request: PageTexts.privacyNoticeRequest('Night shift', 4),
       current: PageTexts.privacyNoticeCurrent(3),
     });
-    expect(privacySection({ ...requested, privacyLevel: 4 }, '/a').notice).toBeNull();
-    expect(privacySection({ ...requested, privacyLevel: 5 }, '/a').notice).toBeNull();
+    expect(privacySection('en', { ...requested, privacyLevel: 4 }, '/a').notice).toBeNull();
+    expect(privacySection('en', { ...requested, privacyLevel: 5 }, '/a').notice).toBeNull();
   });
 
   it("follows the participant's own request over the group's", () => {
@@ -83,11 +83,12 @@ describe('privacySection', () => {
       groupRequestedPrivacy: ['features'],
       participantRequestedPrivacy: [],
     });
-    expect(privacySection(overridden, '/a').notice).toBeNull();
+    expect(privacySection('en', overridden, '/a').notice).toBeNull();
   });
 
   it('lists levels 0–5, the current one and the requested one marked', () => {
     const levels = privacySection(
+      'en',
       session({ privacyLevel: 1, groupRequestedPrivacy: ['mhci', 'userPercentiles'] }),
       '/a',
     ).levels;
@@ -97,14 +98,14 @@ describe('privacySection', () => {
   });
 
   it('marks no level as requested when nothing is requested', () => {
-    const levels = privacySection(session(), '/a').levels;
+    const levels = privacySection('en', session(), '/a').levels;
     expect(levels.some((level) => level.requested)).toBe(false);
   });
 });
 
 describe('checkinPageModel', () => {
   it('offers consent alone while it is pending', () => {
-    const model = checkinPageModel(input({ consentRequired: true }));
+    const model = checkinPageModel('en', input({ consentRequired: true }));
     expect(model.consent).toEqual({
       action: '/checkin/tok/consent',
       text: PageTexts.consentText('Night shift', 'Acme'),
@@ -125,7 +126,7 @@ describe('checkinPageModel', () => {
   });
 
   it('offers privacy, preferences and the hand-off once consent is settled', () => {
-    const model = checkinPageModel({ ...input(), saved: 'privacy' });
+    const model = checkinPageModel('en', { ...input(), saved: 'privacy' });
     expect(model.consent).toBeNull();
     expect(model.saved).toBe(SAVED_MESSAGES.privacy);
     // One form for both choices (no choice is lost): it posts to `choices`.
@@ -148,7 +149,7 @@ describe('checkinPageModel', () => {
   });
 
   it("never offers the engine on a sandbox's check-in: the API call that completes it instead", () => {
-    const model = checkinPageModel(input({ sandbox: true }));
+    const model = checkinPageModel('en', input({ sandbox: true }));
     expect(model.handoff).toMatchObject({
       handoffAction: null,
       developmentCommand: null,
@@ -157,17 +158,21 @@ describe('checkinPageModel', () => {
   });
 
   it('gives the development hint only when there is no engine', () => {
-    const model = checkinPageModel({ ...input(), engineConfigured: false });
+    const model = checkinPageModel('en', { ...input(), engineConfigured: false });
     expect(model.handoff?.developmentCommand).toBe(
       'npm run cli:dev -- sessions:simulate-result ses_1',
     );
   });
 
   it('offers to share the earlier check-ins done in this browser, unticked, when there are any', () => {
-    expect(checkinPageModel({ ...input(), earlierCheckins: 1 }).privacy?.shareEarlier).toEqual({
+    expect(
+      checkinPageModel('en', { ...input(), earlierCheckins: 1 }).privacy?.shareEarlier,
+    ).toEqual({
       label: 'Also share my 1 earlier check-in done in this browser',
     });
-    expect(checkinPageModel({ ...input(), earlierCheckins: 3 }).privacy?.shareEarlier).toEqual({
+    expect(
+      checkinPageModel('en', { ...input(), earlierCheckins: 3 }).privacy?.shareEarlier,
+    ).toEqual({
       label: 'Also share my 3 earlier check-ins done in this browser',
     });
   });
@@ -195,7 +200,7 @@ describe('raiseMadeElsewhere', () => {
   });
 
   it('offers both choices on the hand-off, in place of the plain button', () => {
-    const model = checkinPageModel({ ...input(), raisedElsewhere: { keep: 5, back: 1 } });
+    const model = checkinPageModel('en', { ...input(), raisedElsewhere: { keep: 5, back: 1 } });
     expect(model.handoff?.raisedElsewhere).toEqual({
       text: PageTexts.handoffRaisedElsewhere(5),
       keep: { level: 5, label: 'Keep level 5 and start' },
@@ -206,11 +211,38 @@ describe('raiseMadeElsewhere', () => {
 
 describe('settingsPageModel', () => {
   it('posts its one form with the token in the query; destructive actions confirm first', () => {
-    const model = settingsPageModel(session(), 'a.b', 'choices');
+    const model = settingsPageModel('en', session(), 'a.b', 'choices');
     expect(model.privacy.action).toBe('/participant/settings/choices?token=a.b');
     expect(model.preferences.action).toBe('/participant/settings/choices?token=a.b');
     expect(model.signOutHref).toBe('/participant/settings/sign-out?token=a.b');
     expect(model.saved).toBe(SAVED_MESSAGES.choices);
+  });
+});
+
+describe('the models in the language they are given', () => {
+  it('write every text, saved message and time in it', () => {
+    const de = pageTextsIn('de');
+    const checkin = checkinPageModel('de', { ...input(), saved: 'privacy' });
+    expect(checkin.title).toBe(de.checkinTitle('Night shift'));
+    expect(checkin.title).not.toBe(PageTexts.checkinTitle('Night shift'));
+    expect(checkin.who).toBe(de.whoLine('Night shift', 'Acme'));
+    expect(checkin.saved).toBe(savedMessagesIn('de').privacy);
+    expect(checkin.privacy?.intro).toBe(de.privacyIntro('Night shift'));
+    expect(checkin.handoff?.sharedAt).toBe(de.handoffLevel(0));
+    const at = new Date('2026-11-23T10:15:30Z');
+    const settings = settingsPageModel('ja', session(), 'a.b', 'choices', [
+      { groupID: 7, sessionID: null, change: 'privacyLevel', from: 0, to: 3, at, via: 'settings' },
+    ]);
+    expect(settings.title).toBe(pageTextsIn('ja').settingsTitle('Night shift'));
+    expect(settings.saved).toBe(savedMessagesIn('ja').choices);
+    expect(settings.history).toEqual([
+      {
+        at: '2026-11-23T10:15:30.000Z',
+        when: historyTime(at, 'ja'),
+        what: pageTextsIn('ja').historyChange('privacyLevel', 0, 3),
+        via: pageTextsIn('ja').historyVia.settings,
+      },
+    ]);
   });
 });
 

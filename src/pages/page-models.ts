@@ -1,11 +1,11 @@
 /**
  * What each page shows, computed from a membership (pure; the service loads and decides, the
- * templates only lay out). Every text comes from pages.messages.ts.
+ * templates only lay out). Every text comes from pages.messages.ts, in the `locale` the page
+ * service passes (the request's PageLanguage, i18n/page-language.ts).
  */
 import type { ConsentRecord } from '../participants/consent-ledger.repository';
 import type { CheckinSession, MemberSettings } from './checkin-pages.repository';
 import type { Locale } from '../common/i18n/locales';
-import { pageLocale } from './i18n/page-language';
 import {
   CheckinForm,
   checkinDonePath,
@@ -21,7 +21,7 @@ import type {
   SettingsPageModel,
 } from './page-templates';
 import { PRIVACY_LEVELS, requestedPrivacyLevel } from '../common/privacy-model';
-import { currentPageTexts, currentSavedMessages, SavedFlag } from './pages.messages';
+import { pageTextsIn, SavedFlag, savedMessagesIn } from './pages.messages';
 
 /**
  * A raise of the member's level made in another browser and not yet answered in this one
@@ -53,10 +53,12 @@ export const consentPending = (member: MemberSettings | CheckinSession): boolean
  * browser did (the "Also share" box is offered when there are any).
  */
 export function privacySection(
+  locale: Locale,
   member: MemberSettings,
   action: string,
   earlierCheckins = 0,
 ): PrivacySectionModel {
+  const texts = pageTextsIn(locale);
   const current = member.privacyLevel;
   const requested = requestedPrivacyLevel(
     member.participantRequestedPrivacy,
@@ -67,21 +69,20 @@ export function privacySection(
     notice:
       requested > current
         ? {
-            request: currentPageTexts().privacyNoticeRequest(member.groupName, requested),
-            current: currentPageTexts().privacyNoticeCurrent(current),
+            request: texts.privacyNoticeRequest(member.groupName, requested),
+            current: texts.privacyNoticeCurrent(current),
           }
         : null,
-    intro: currentPageTexts().privacyIntro(member.groupName),
+    intro: texts.privacyIntro(member.groupName),
     levels: PRIVACY_LEVELS.map((level) => ({
       value: level,
-      label: currentPageTexts().privacyLevelLabel(level),
-      text: currentPageTexts().levelText(level),
+      label: texts.privacyLevelLabel(level),
+      text: texts.levelText(level),
       current: level === current,
       // Level 0 is no request at all, so it is never marked as one.
       requested: requested > 0 && level === requested,
     })),
-    shareEarlier:
-      earlierCheckins > 0 ? { label: currentPageTexts().shareEarlierLabel(earlierCheckins) } : null,
+    shareEarlier: earlierCheckins > 0 ? { label: texts.shareEarlierLabel(earlierCheckins) } : null,
   };
 }
 
@@ -103,7 +104,7 @@ export interface AboutSettings {
 }
 
 /** A history entry's time in the page's language (Intl), in UTC, which it says. */
-export function historyTime(at: Date, locale: Locale = pageLocale()): string {
+export function historyTime(at: Date, locale: Locale): string {
   return new Intl.DateTimeFormat(locale, {
     year: 'numeric',
     month: 'short',
@@ -116,12 +117,16 @@ export function historyTime(at: Date, locale: Locale = pageLocale()): string {
 }
 
 /** "Night shift at Acme". */
-export const whoLine = (member: MemberSettings): string =>
-  currentPageTexts().whoLine(member.groupName, member.enterpriseName);
+export const whoLine = (locale: Locale, member: MemberSettings): string =>
+  pageTextsIn(locale).whoLine(member.groupName, member.enterpriseName);
 
 /** Who asks and what happens, for the start page and consent (docs/accessibility.md). */
-export function aboutModel(member: MemberSettings, settings: AboutSettings): AboutModel {
-  const texts = currentPageTexts();
+export function aboutModel(
+  locale: Locale,
+  member: MemberSettings,
+  settings: AboutSettings,
+): AboutModel {
+  const texts = pageTextsIn(locale);
   const { operatorName, privacyNoticeUrl } = settings;
   const configured = operatorName !== null && privacyNoticeUrl !== null;
   return {
@@ -156,23 +161,24 @@ export interface CheckinPageInput {
 }
 
 /** The check-in page: consent alone until it is given; then privacy, email, hand-off. */
-export function checkinPageModel(input: CheckinPageInput): CheckinPageModel {
+export function checkinPageModel(locale: Locale, input: CheckinPageInput): CheckinPageModel {
   const { session, token } = input;
+  const texts = pageTextsIn(locale);
   const action = (form: CheckinForm) => checkinFormPath(token, form);
   const base = {
-    title: currentPageTexts().checkinTitle(session.groupName),
-    who: whoLine(session),
-    saved: input.saved ? currentSavedMessages()[input.saved] : null,
+    title: texts.checkinTitle(session.groupName),
+    who: whoLine(locale, session),
+    saved: input.saved ? savedMessagesIn(locale)[input.saved] : null,
   };
   if (consentPending(session)) {
     return {
       ...base,
       consent: {
         action: action('consent'),
-        text: currentPageTexts().consentText(session.groupName, session.enterpriseName),
+        text: texts.consentText(session.groupName, session.enterpriseName),
         // "No, thanks": a page that records nothing.
         declineHref: `${checkinPath(token)}/declined`,
-        about: aboutModel(session, input.about),
+        about: aboutModel(locale, session, input.about),
       },
       privacy: null,
       preferences: null,
@@ -183,22 +189,22 @@ export function checkinPageModel(input: CheckinPageInput): CheckinPageModel {
     ...base,
     consent: null,
     // One form for both (docs/accessibility.md: no choice is lost): it posts to `choices`.
-    privacy: privacySection(session, action('choices'), input.earlierCheckins),
+    privacy: privacySection(locale, session, action('choices'), input.earlierCheckins),
     preferences: preferencesSection(session, action('choices')),
     handoff: {
       // A sandbox's check-in never reaches the engine: nobody's real conversation is analysed
       // where the enterprise reads the participants' mails (docs/integrating.md).
       handoffAction: session.sandbox || !input.engineConfigured ? null : action('handoff'),
-      sharedAt: currentPageTexts().handoffLevel(session.privacyLevel),
+      sharedAt: texts.handoffLevel(session.privacyLevel),
       raisedElsewhere: input.raisedElsewhere && {
-        text: currentPageTexts().handoffRaisedElsewhere(input.raisedElsewhere.keep),
+        text: texts.handoffRaisedElsewhere(input.raisedElsewhere.keep),
         keep: {
           level: input.raisedElsewhere.keep,
-          label: currentPageTexts().handoffKeep(input.raisedElsewhere.keep),
+          label: texts.handoffKeep(input.raisedElsewhere.keep),
         },
         back: {
           level: input.raisedElsewhere.back,
-          label: currentPageTexts().handoffGoBack(input.raisedElsewhere.back),
+          label: texts.handoffGoBack(input.raisedElsewhere.back),
         },
       },
       developmentCommand:
@@ -214,16 +220,18 @@ export function checkinPageModel(input: CheckinPageInput): CheckinPageModel {
 
 /** The settings page reached from emails: privacy and email preferences of one membership. */
 export function settingsPageModel(
+  locale: Locale,
   member: MemberSettings,
   token: string,
   saved: SavedFlag | null,
   history: readonly ConsentRecord[] = [],
   earlierCheckins = 0,
 ): SettingsPageModel {
+  const texts = pageTextsIn(locale);
   return {
-    title: currentPageTexts().settingsTitle(member.groupName),
-    who: whoLine(member),
-    saved: saved ? currentSavedMessages()[saved] : null,
+    title: texts.settingsTitle(member.groupName),
+    who: whoLine(locale, member),
+    saved: saved ? savedMessagesIn(locale)[saved] : null,
     exportAction: settingsPath(token, 'export'),
     deleteHref: settingsPath(token, 'delete'),
     signOutHref: settingsPath(token, 'sign-out'),
@@ -231,16 +239,16 @@ export function settingsPageModel(
       member.consentRequired && member.consentedAt !== null
         ? {
             href: settingsPath(token, 'consent/withdraw'),
-            text: currentPageTexts().withdrawText(member.groupName),
+            text: texts.withdrawText(member.groupName),
           }
         : null,
-    privacy: privacySection(member, settingsPath(token, 'choices'), earlierCheckins),
+    privacy: privacySection(locale, member, settingsPath(token, 'choices'), earlierCheckins),
     preferences: preferencesSection(member, settingsPath(token, 'choices')),
     history: history.map((record) => ({
       at: record.at.toISOString(),
-      when: historyTime(record.at),
-      what: currentPageTexts().historyChange(record.change, record.from, record.to),
-      via: currentPageTexts().historyVia[record.via],
+      when: historyTime(record.at, locale),
+      what: texts.historyChange(record.change, record.from, record.to),
+      via: texts.historyVia[record.via],
     })),
   };
 }

@@ -16,8 +16,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
-import { pageLocale } from './i18n/page-language';
-import { PageModels, PageName, renderPage } from './page-templates';
+import type { PageLanguage } from './i18n/page-language';
+import { PageContext, PageModels, PageName, renderPage } from './page-templates';
 
 export const PAGE_CONTENT_TYPE = 'text/html; charset=utf-8';
 
@@ -54,13 +54,27 @@ export class PageRenderer {
     this.headers = pageHeaders(config.checkin.engineUrl);
   }
 
-  page<N extends PageName>(name: N, model: PageModels[N], status = 200): Response {
-    return new Response(renderPage(name, model), { status, headers: this.pageHeaders() });
+  /** A page in the request's language (`language`), with its switcher when a GET loads it. */
+  page<N extends PageName>(
+    name: N,
+    model: PageModels[N],
+    language: PageLanguage,
+    status = 200,
+  ): Response {
+    return new Response(renderPage(name, model, PageRenderer.contextOf(language)), {
+      status,
+      headers: this.pageHeaders(language),
+    });
+  }
+
+  /** What a page answered to this request is rendered for (renderPage). */
+  static contextOf(language: PageLanguage): PageContext {
+    return { locale: language.locale(), url: language.reloadablePageUrl() };
   }
 
   /** The headers of a page answered now: these, and the language it is written in. */
-  pageHeaders(): Record<string, string> {
-    return { ...this.headers, 'content-language': pageLocale() };
+  pageHeaders(language: PageLanguage): Record<string, string> {
+    return { ...this.headers, 'content-language': language.locale() };
   }
 
   /** A JSON file to save (`Content-Disposition: attachment`), with the pages' other headers. */

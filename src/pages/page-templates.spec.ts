@@ -2,10 +2,14 @@ import { filesIn, loadTemplateFolder, unusedTemplates } from '../common/template
 import {
   PAGE_TEMPLATE_DIR,
   PAGE_TEMPLATES,
+  type PageContext,
   renderPage,
   type SettingsPageModel,
 } from './page-templates';
-import { PAGE_ERRORS, PageTexts } from './pages.messages';
+import { PAGE_ERRORS, pageErrorsIn, PageTexts, pageTextsIn } from './pages.messages';
+
+/** As a form's answer in English: no switcher. */
+const ENGLISH: PageContext = { locale: 'en', url: null };
 
 const HOSTILE = `<script>alert("x")</script>'&`;
 const ESCAPED = '&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&#39;&amp;';
@@ -27,23 +31,27 @@ const preferences = { action: '/p', checkinReminder: true, privacyRequest: false
 
 describe('renderPage', () => {
   it('escapes every value, in text and in attributes', () => {
-    const html = renderPage('checkin', {
-      title: HOSTILE,
-      who: HOSTILE,
-      saved: HOSTILE,
-      consent: null,
-      privacy,
-      preferences,
-      handoff: {
-        handoffAction: `/checkin/${HOSTILE}/handoff`,
-        sharedAt: HOSTILE,
-        raisedElsewhere: null,
-        developmentCommand: null,
-        sandboxCompletion: null,
-        doneHref: '/checkin/t/done',
-        completed: false,
+    const html = renderPage(
+      'checkin',
+      {
+        title: HOSTILE,
+        who: HOSTILE,
+        saved: HOSTILE,
+        consent: null,
+        privacy,
+        preferences,
+        handoff: {
+          handoffAction: `/checkin/${HOSTILE}/handoff`,
+          sharedAt: HOSTILE,
+          raisedElsewhere: null,
+          developmentCommand: null,
+          sandboxCompletion: null,
+          doneHref: '/checkin/t/done',
+          completed: false,
+        },
       },
-    });
+      ENGLISH,
+    );
     expect(html).not.toContain('<script');
     expect(html).toContain(`<title>${ESCAPED}</title>`);
     expect(html).toContain(`<h1>${ESCAPED}</h1>`);
@@ -53,7 +61,7 @@ describe('renderPage', () => {
   });
 
   it('is a complete, script-free, English document with one h1', () => {
-    const html = renderPage('error', { ...PAGE_ERRORS['not-found'], backHref: null });
+    const html = renderPage('error', { ...PAGE_ERRORS['not-found'], backHref: null }, ENGLISH);
     expect(html).toMatch(
       /^<!doctype html>\n<html lang="en" dir="ltr">\n<head>\n<meta charset="utf-8">/,
     );
@@ -81,7 +89,7 @@ describe('renderPage', () => {
   });
 
   it('checks the current level and the preferences that are on, and marks the requested level', () => {
-    const html = renderPage('settings', settings());
+    const html = renderPage('settings', settings(), ENGLISH);
     expect(html).toContain('id="privacy-level-2" value="2" checked>');
     expect(html.match(/ checked>/g)).toHaveLength(2);
     expect(html).toContain('name="checkinReminder" id="pref-checkin-reminder" value="on" checked>');
@@ -107,6 +115,7 @@ describe('renderPage', () => {
           },
         ],
       }),
+      ENGLISH,
     );
     expect(html).toContain(`<h2 id="withdraw-heading">${PageTexts.withdrawHeading}</h2>`);
     // A link to a page that confirms first, looking destructive.
@@ -116,36 +125,40 @@ describe('renderPage', () => {
     expect(html).toContain(
       '<li><time datetime="2026-11-23T10:15:30.000Z">Nov 23, 2026, 10:15 AM UTC</time>: Privacy level 0 → 3, &lt;b&gt;</li>',
     );
-    const empty = renderPage('settings', settings());
+    const empty = renderPage('settings', settings(), ENGLISH);
     expect(empty).not.toContain('withdraw-heading');
     expect(empty).toContain(PageTexts.historyEmpty);
   });
 
   it('shows only consent while it is pending: who asks, what happens, and a real "No, thanks"', () => {
-    const html = renderPage('checkin', {
-      title: 'T',
-      who: 'Night shift at Acme',
-      saved: null,
-      consent: {
-        action: '/checkin/t/consent',
-        text: 'Please agree.',
-        declineHref: '/checkin/t/declined',
-        about: {
-          conversation: 'On camera and microphone.',
-          employerSees: 'Acme sees level 0.',
-          retention: 'Kept 365 days.',
-          operator: {
-            text: 'Run by Op.',
-            noticeHref: 'https://op.example/privacy',
-            noticeLabel: 'Notice',
+    const html = renderPage(
+      'checkin',
+      {
+        title: 'T',
+        who: 'Night shift at Acme',
+        saved: null,
+        consent: {
+          action: '/checkin/t/consent',
+          text: 'Please agree.',
+          declineHref: '/checkin/t/declined',
+          about: {
+            conversation: 'On camera and microphone.',
+            employerSees: 'Acme sees level 0.',
+            retention: 'Kept 365 days.',
+            operator: {
+              text: 'Run by Op.',
+              noticeHref: 'https://op.example/privacy',
+              noticeLabel: 'Notice',
+            },
+            operatorMissing: null,
           },
-          operatorMissing: null,
         },
+        privacy: null,
+        preferences: null,
+        handoff: null,
       },
-      privacy: null,
-      preferences: null,
-      handoff: null,
-    });
+      ENGLISH,
+    );
     expect(html).toContain('<form method="post" action="/checkin/t/consent">');
     expect(html.match(/<form /g)).toHaveLength(1);
     expect(html).toContain(
@@ -164,10 +177,14 @@ describe('renderPage', () => {
   });
 
   it('lets the participant check the pending page again, and never reloads it by itself (WCAG 2.2.1, docs/accessibility.md)', () => {
-    const html = renderPage('pending', {
-      title: PageTexts.pendingTitle,
-      retryHref: '/checkin/t/done',
-    });
+    const html = renderPage(
+      'pending',
+      {
+        title: PageTexts.pendingTitle,
+        retryHref: '/checkin/t/done',
+      },
+      ENGLISH,
+    );
     expect(html).not.toContain('http-equiv="refresh"');
     expect(html).toContain(
       `<a class="button" href="/checkin/t/done">${PageTexts.pendingTryAgain}</a>`,
@@ -175,11 +192,15 @@ describe('renderPage', () => {
   });
 
   it('renders the one-click unsubscribe page in the same layout, escaped', () => {
-    const html = renderPage('unsubscribe', {
-      title: PageTexts.unsubscribeTitle,
-      text: PageTexts.unsubscribeQuestion('checkinReminder', 'Acme'),
-      action: `/participant/unsubscribe?token=${HOSTILE}`,
-    });
+    const html = renderPage(
+      'unsubscribe',
+      {
+        title: PageTexts.unsubscribeTitle,
+        text: PageTexts.unsubscribeQuestion('checkinReminder', 'Acme'),
+        action: `/participant/unsubscribe?token=${HOSTILE}`,
+      },
+      ENGLISH,
+    );
     expect(html).toMatch(/^<!doctype html>\n<html lang="en" dir="ltr">/);
     expect(html).toContain('<meta name="referrer" content="no-referrer">');
     expect(html).toContain(`<h1>${PageTexts.unsubscribeTitle}</h1>`);
@@ -193,6 +214,21 @@ describe('renderPage', () => {
     expect(PageTexts.unsubscribedText('privacyRequest', 'Acme')).toBe(
       'You will no longer receive privacy review requests from Acme. You can turn them back on in your settings.',
     );
+  });
+});
+
+describe('renderPage in a language', () => {
+  it('writes the page in the context’s language, with a switcher only when a GET loads it again', () => {
+    const model = { ...pageErrorsIn('ar')['not-found'], backHref: null };
+    const reloadable = renderPage('error', model, { locale: 'ar', url: '/checkin/t?lang=ar' });
+    expect(reloadable).toMatch(/^<!doctype html>\n<html lang="ar" dir="rtl">/);
+    expect(reloadable).toContain(
+      `<nav class="languages" aria-label="${pageTextsIn('ar').languageSwitcherLabel}">`,
+    );
+    expect(reloadable).toContain('href="/checkin/t?lang=de"');
+    const answer = renderPage('error', model, { locale: 'ar', url: null });
+    expect(answer).toMatch(/^<!doctype html>\n<html lang="ar" dir="rtl">/);
+    expect(answer).not.toContain('<nav class="languages"');
   });
 });
 

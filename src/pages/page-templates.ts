@@ -11,7 +11,7 @@
 import { join } from 'node:path';
 import { loadTemplateFolder } from '../common/templates/template-folder';
 import { type Locale, LOCALE_NAMES, LOCALES, textDirection } from '../common/i18n/locales';
-import { pageLocale, pageUrlIn, reloadablePageUrl } from './i18n/page-language';
+import { pageUrlIn } from './i18n/page-language';
 import { pageTextsIn } from './pages.messages';
 
 export interface PrivacyLevelChoice {
@@ -206,19 +206,22 @@ export interface LanguageLink {
   current: boolean;
 }
 
+/** What a page is rendered for: its language, and the address that loads it again. */
+export interface PageContext {
+  locale: Locale;
+  /** The page's path and query when a GET can load it again; null (no switcher): a form's answer. */
+  url: string | null;
+}
+
 /**
- * Renders a whole page (layout included) in the current page request's language (docs/i18n.md):
- * its texts, `<html lang dir>`, and the language switcher (on pages that can be loaded again);
+ * Renders a whole page (layout included) in `context.locale` (docs/i18n.md): its texts,
+ * `<html lang dir>`, and the language switcher (on pages that can be loaded again, `context.url`);
  * every value in `model` is escaped.
  */
 export function renderPage<N extends PageName>(
   name: N,
   model: PageModels[N],
-  /** As answered to a request for `url` (GET; null: a form's answer) in `locale`. */
-  context: { locale: Locale; url: string | null } = {
-    locale: pageLocale(),
-    url: reloadablePageUrl(),
-  },
+  context: PageContext,
 ): string {
   const { locale, url } = context;
   const languages: LanguageLink[] = url

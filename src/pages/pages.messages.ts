@@ -8,7 +8,6 @@
 
 import { levelIndex, levelInWordsIn, translator } from '../common/i18n/catalogue';
 import { DEFAULT_LOCALE, type Locale } from '../common/i18n/locales';
-import { pageLocale } from './i18n/page-language';
 
 /** Built once per language. */
 function perLocale<T>(build: (locale: Locale) => T): (locale: Locale) => T {
@@ -170,16 +169,11 @@ export function pageTexts(locale: Locale) {
 
 export type PageTextSet = ReturnType<typeof pageTexts>;
 
-const textsIn = perLocale(pageTexts);
-
 /** The texts in `locale` (built once). */
-export const pageTextsIn = (locale: Locale): PageTextSet => textsIn(locale);
+export const pageTextsIn: (locale: Locale) => PageTextSet = perLocale(pageTexts);
 
 /** The English texts. */
-export const PageTexts = textsIn(DEFAULT_LOCALE);
-
-/** The texts in the current page request's language (English outside one). */
-export const currentPageTexts = (): PageTextSet => textsIn(pageLocale());
+export const PageTexts = pageTextsIn(DEFAULT_LOCALE);
 
 /** The short confirmation shown after a form was saved (post/redirect/get `?saved=…`). */
 export function savedMessages(locale: Locale) {
@@ -194,12 +188,10 @@ export function savedMessages(locale: Locale) {
   };
 }
 
-const savedIn = perLocale(savedMessages);
+/** The saved confirmations in `locale` (built once). */
+export const savedMessagesIn = perLocale(savedMessages);
 
-export const SAVED_MESSAGES = savedIn(DEFAULT_LOCALE);
-
-/** The saved confirmations in the current page request's language. */
-export const currentSavedMessages = () => savedIn(pageLocale());
+export const SAVED_MESSAGES = savedMessagesIn(DEFAULT_LOCALE);
 
 export type SavedFlag = keyof typeof SAVED_MESSAGES;
 
@@ -232,9 +224,7 @@ export function pageErrors(locale: Locale): Record<PageErrorKind, { title: strin
   ) as Record<PageErrorKind, { title: string; text: string }>;
 }
 
-const errorsIn = perLocale(pageErrors);
+/** The error pages in `locale` (built once). */
+export const pageErrorsIn = perLocale(pageErrors);
 
-export const PAGE_ERRORS = errorsIn(DEFAULT_LOCALE);
-
-/** The error pages in the current page request's language. */
-export const currentPageErrors = () => errorsIn(pageLocale());
+export const PAGE_ERRORS = pageErrorsIn(DEFAULT_LOCALE);

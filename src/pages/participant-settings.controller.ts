@@ -4,6 +4,7 @@ import { Public } from '../common/auth/public.decorator';
 import { type Browser, RequestBrowser } from './browser-binding';
 import { SettingsPagesService } from './settings-pages.service';
 import { HtmlPageExceptionFilter } from './html-exception.filter';
+import { type PageLanguage, RequestPageLanguage } from './i18n/page-language';
 import { SameOriginFormsGuard } from './same-origin-forms.guard';
 import type { PageForm } from './page-forms';
 
@@ -25,8 +26,9 @@ export class ParticipantSettingsController {
     @Query('token') token: unknown,
     @Query('saved') saved: unknown,
     @RequestBrowser() browser: Browser,
+    @RequestPageLanguage() language: PageLanguage,
   ): Promise<Response> {
-    return this.pages.settingsPage(token, saved, browser);
+    return this.pages.settingsPage(token, saved, browser, language);
   }
 
   @Post('privacy')
@@ -34,8 +36,9 @@ export class ParticipantSettingsController {
     @Query('token') token: unknown,
     @Body() form: PageForm,
     @RequestBrowser() browser: Browser,
+    @RequestPageLanguage() language: PageLanguage,
   ): Promise<Response> {
-    return this.pages.setSettingsPrivacyLevel(token, form, browser);
+    return this.pages.setSettingsPrivacyLevel(token, form, browser, language);
   }
 
   /** The page's one form: privacy level and email preferences together. */
@@ -44,8 +47,9 @@ export class ParticipantSettingsController {
     @Query('token') token: unknown,
     @Body() form: PageForm,
     @RequestBrowser() browser: Browser,
+    @RequestPageLanguage() language: PageLanguage,
   ): Promise<Response> {
-    return this.pages.setSettingsChoices(token, form, browser);
+    return this.pages.setSettingsChoices(token, form, browser, language);
   }
 
   /** Withdrawing consent and signing out links confirm first (a GET changes nothing). */
@@ -53,53 +57,63 @@ export class ParticipantSettingsController {
   confirmWithdrawConsent(
     @Query('token') token: unknown,
     @RequestBrowser() browser: Browser,
+    @RequestPageLanguage() language: PageLanguage,
   ): Promise<Response> {
-    return this.pages.confirmWithdrawConsent(token, browser);
+    return this.pages.confirmWithdrawConsent(token, browser, language);
   }
 
   @Get('sign-out')
   confirmSignOut(
     @Query('token') token: unknown,
     @RequestBrowser() browser: Browser,
+    @RequestPageLanguage() language: PageLanguage,
   ): Promise<Response> {
-    return this.pages.confirmSignOut(token, browser);
+    return this.pages.confirmSignOut(token, browser, language);
   }
 
   @Post('consent/withdraw')
   withdrawConsent(
     @Query('token') token: unknown,
     @RequestBrowser() browser: Browser,
+    @RequestPageLanguage() language: PageLanguage,
   ): Promise<Response> {
-    return this.pages.withdrawConsent(token, browser);
+    return this.pages.withdrawConsent(token, browser, language);
   }
 
   @Post('sign-out')
-  signOut(@Query('token') token: unknown, @RequestBrowser() browser: Browser): Promise<Response> {
-    return this.pages.signOutLinks(token, browser);
+  signOut(
+    @Query('token') token: unknown,
+    @RequestBrowser() browser: Browser,
+    @RequestPageLanguage() language: PageLanguage,
+  ): Promise<Response> {
+    return this.pages.signOutLinks(token, browser, language);
   }
 
   @Post('export')
   exportData(
     @Query('token') token: unknown,
     @RequestBrowser() browser: Browser,
+    @RequestPageLanguage() language: PageLanguage,
   ): Promise<Response> {
-    return this.pages.exportMyData(token, browser);
+    return this.pages.exportMyData(token, browser, language);
   }
 
   @Get('delete')
   confirmDelete(
     @Query('token') token: unknown,
     @RequestBrowser() browser: Browser,
+    @RequestPageLanguage() language: PageLanguage,
   ): Promise<Response> {
-    return this.pages.confirmDelete(token, browser);
+    return this.pages.confirmDelete(token, browser, language);
   }
 
   @Post('delete')
   deleteData(
     @Query('token') token: unknown,
     @RequestBrowser() browser: Browser,
+    @RequestPageLanguage() language: PageLanguage,
   ): Promise<Response> {
-    return this.pages.deleteMyData(token, browser);
+    return this.pages.deleteMyData(token, browser, language);
   }
 
   @Post('preferences')
@@ -107,7 +121,8 @@ export class ParticipantSettingsController {
     @Query('token') token: unknown,
     @Body() form: PageForm,
     @RequestBrowser() browser: Browser,
+    @RequestPageLanguage() language: PageLanguage,
   ): Promise<Response> {
-    return this.pages.setSettingsEmailPreferences(token, form, browser);
+    return this.pages.setSettingsEmailPreferences(token, form, browser, language);
   }
 }

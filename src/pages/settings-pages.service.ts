@@ -19,6 +19,7 @@ import { SessionsRepository } from '../sessions/sessions.repository';
 import { openSessionJson } from '../sessions/transcript-codec';
 import { Browser, BrowserBinding, settingsLink } from './browser-binding';
 import { CheckinPagesRepository, MemberSettings } from './checkin-pages.repository';
+import type { PageLanguage } from './i18n/page-language';
 import {
   adoptParticipantLanguage,
   applyEmailPreferences,
@@ -31,7 +32,7 @@ import { PageForm, parseSavedFlag, parseShareEarlier } from './page-forms';
 import { settingsPath, SettingsForm, withSavedFlag } from './page-links';
 import { settingsPageModel } from './page-models';
 import { PageRenderer } from './page-renderer';
-import { currentPageTexts } from './pages.messages';
+import { pageTextsIn } from './pages.messages';
 
 @Injectable()
 export class SettingsPagesService {
@@ -47,8 +48,13 @@ export class SettingsPagesService {
     private readonly renderer: PageRenderer,
   ) {}
 
-  async settingsPage(token: unknown, saved: unknown, browser: Browser): Promise<Response> {
-    const { member, token: valid } = await this.viewedMemberFor(token, browser);
+  async settingsPage(
+    token: unknown,
+    saved: unknown,
+    browser: Browser,
+    language: PageLanguage,
+  ): Promise<Response> {
+    const { member, token: valid } = await this.viewedMemberFor(token, browser, language);
     const history = await this.ledger.list(member.enterpriseId, member.participantId);
     const earlier = await this.sessions.countDoneIn(
       member.participantId,
@@ -58,7 +64,8 @@ export class SettingsPagesService {
     );
     return this.renderer.page(
       'settings',
-      settingsPageModel(member, valid, parseSavedFlag(saved), history, earlier),
+      settingsPageModel(language.locale(), member, valid, parseSavedFlag(saved), history, earlier),
+      language,
     );
   }
 
@@ -66,8 +73,13 @@ export class SettingsPagesService {
     token: unknown,
     form: PageForm,
     browser: Browser,
+    language: PageLanguage,
   ): Promise<Response> {
-    const { member, token: valid, setCookie } = await this.postingMemberFor(token, browser);
+    const {
+      member,
+      token: valid,
+      setCookie,
+    } = await this.postingMemberFor(token, browser, language);
     // The settings page follows the check-in page's rule: a raise reaches earlier check-ins only
     // when asked, and only those done in this browser (docs/privacy.md).
     await applyPrivacyLevel(this.choices, member, form, settingsPath(valid), 'settings', {
@@ -81,8 +93,17 @@ export class SettingsPagesService {
    * The page's one form (docs/accessibility.md): the privacy level and the email preferences
    * together, so that neither choice is lost. The level first (an invalid one changes nothing).
    */
-  async setSettingsChoices(token: unknown, form: PageForm, browser: Browser): Promise<Response> {
-    const { member, token: valid, setCookie } = await this.postingMemberFor(token, browser);
+  async setSettingsChoices(
+    token: unknown,
+    form: PageForm,
+    browser: Browser,
+    language: PageLanguage,
+  ): Promise<Response> {
+    const {
+      member,
+      token: valid,
+      setCookie,
+    } = await this.postingMemberFor(token, browser, language);
     await applyPrivacyLevel(this.choices, member, form, settingsPath(valid), 'settings', {
       madeIn: await this.binding.holderOf(settingsLink(valid)),
       shareEarlierFrom: parseShareEarlier(form) ? this.binding.identities(browser) : undefined,
@@ -95,8 +116,13 @@ export class SettingsPagesService {
     token: unknown,
     form: PageForm,
     browser: Browser,
+    language: PageLanguage,
   ): Promise<Response> {
-    const { member, token: valid, setCookie } = await this.postingMemberFor(token, browser);
+    const {
+      member,
+      token: valid,
+      setCookie,
+    } = await this.postingMemberFor(token, browser, language);
     await applyEmailPreferences(this.choices, member, form, 'settings');
     return withCookie(this.savedSettings(valid, 'preferences'), setCookie);
   }
@@ -105,8 +131,16 @@ export class SettingsPagesService {
    * Withdraws consent: the level drops to 0 and the next check-in asks again (docs/privacy.md), and
    * every earlier link of the membership stops working (docs/security.md); this browser moves to a fresh one.
    */
-  async withdrawConsent(token: unknown, browser: Browser): Promise<Response> {
-    const { member, token: valid, setCookie } = await this.postingMemberFor(token, browser);
+  async withdrawConsent(
+    token: unknown,
+    browser: Browser,
+    language: PageLanguage,
+  ): Promise<Response> {
+    const {
+      member,
+      token: valid,
+      setCookie,
+    } = await this.postingMemberFor(token, browser, language);
     if (member.consentedAt === null) {
       return withCookie(this.savedSettings(valid, 'withdrawn'), setCookie);
     }
@@ -119,8 +153,12 @@ export class SettingsPagesService {
    * "Sign out my links" (docs/security.md): every settings and unsubscribe link the participant was
    * sent (in every group) stops working; this browser moves to a fresh link to this page.
    */
-  async signOutLinks(token: unknown, browser: Browser): Promise<Response> {
-    const { member, token: valid, setCookie } = await this.postingMemberFor(token, browser);
+  async signOutLinks(token: unknown, browser: Browser, language: PageLanguage): Promise<Response> {
+    const {
+      member,
+      token: valid,
+      setCookie,
+    } = await this.postingMemberFor(token, browser, language);
     const versions = await this.choices.signOutLinks(member.participantId);
     const mine = versions.find((row) => row.groupId === member.groupId);
     if (!mine) throw PageError.notFound();
@@ -128,62 +166,84 @@ export class SettingsPagesService {
   }
 
   /** "Delete my data…": a confirmation page first (GET changes nothing). */
-  async confirmDelete(token: unknown, browser: Browser): Promise<Response> {
-    const { member, token: valid } = await this.viewedMemberFor(token, browser);
+  async confirmDelete(token: unknown, browser: Browser, language: PageLanguage): Promise<Response> {
+    const { member, token: valid } = await this.viewedMemberFor(token, browser, language);
     const data = await this.repository.exportOf(member.participantId);
     const groupNames = (data?.groups ?? []).map((group) => group.name).join(', ');
-    const texts = currentPageTexts();
-    return this.renderer.page('confirm', {
-      title: texts.deleteTitle,
-      text: texts.deleteConfirmText(groupNames),
-      action: settingsPath(valid, 'delete'),
-      confirmLabel: texts.deleteConfirmButton,
-      cancelHref: settingsPath(valid),
-      cancelLabel: texts.deleteCancel,
-    });
+    const texts = pageTextsIn(language.locale());
+    return this.renderer.page(
+      'confirm',
+      {
+        title: texts.deleteTitle,
+        text: texts.deleteConfirmText(groupNames),
+        action: settingsPath(valid, 'delete'),
+        confirmLabel: texts.deleteConfirmButton,
+        cancelHref: settingsPath(valid),
+        cancelLabel: texts.deleteCancel,
+      },
+      language,
+    );
   }
 
   /** "Withdraw my consent…": a confirmation page first (GET changes nothing). */
-  async confirmWithdrawConsent(token: unknown, browser: Browser): Promise<Response> {
-    const { member, token: valid } = await this.viewedMemberFor(token, browser);
-    const texts = currentPageTexts();
-    return this.renderer.page('confirm', {
-      title: texts.withdrawConfirmTitle,
-      text: texts.withdrawText(member.groupName),
-      action: settingsPath(valid, 'consent/withdraw'),
-      confirmLabel: texts.withdrawConfirmButton,
-      cancelHref: settingsPath(valid),
-      cancelLabel: texts.withdrawCancel,
-    });
+  async confirmWithdrawConsent(
+    token: unknown,
+    browser: Browser,
+    language: PageLanguage,
+  ): Promise<Response> {
+    const { member, token: valid } = await this.viewedMemberFor(token, browser, language);
+    const texts = pageTextsIn(language.locale());
+    return this.renderer.page(
+      'confirm',
+      {
+        title: texts.withdrawConfirmTitle,
+        text: texts.withdrawText(member.groupName),
+        action: settingsPath(valid, 'consent/withdraw'),
+        confirmLabel: texts.withdrawConfirmButton,
+        cancelHref: settingsPath(valid),
+        cancelLabel: texts.withdrawCancel,
+      },
+      language,
+    );
   }
 
   /** "Sign out my links…": a confirmation page first (GET changes nothing). */
-  async confirmSignOut(token: unknown, browser: Browser): Promise<Response> {
-    const { token: valid } = await this.viewedMemberFor(token, browser);
-    const texts = currentPageTexts();
-    return this.renderer.page('confirm', {
-      title: texts.signOutConfirmTitle,
-      text: texts.signOutText,
-      action: settingsPath(valid, 'sign-out'),
-      confirmLabel: texts.signOutConfirmButton,
-      cancelHref: settingsPath(valid),
-      cancelLabel: texts.signOutCancel,
-    });
+  async confirmSignOut(
+    token: unknown,
+    browser: Browser,
+    language: PageLanguage,
+  ): Promise<Response> {
+    const { token: valid } = await this.viewedMemberFor(token, browser, language);
+    const texts = pageTextsIn(language.locale());
+    return this.renderer.page(
+      'confirm',
+      {
+        title: texts.signOutConfirmTitle,
+        text: texts.signOutText,
+        action: settingsPath(valid, 'sign-out'),
+        confirmLabel: texts.signOutConfirmButton,
+        cancelHref: settingsPath(valid),
+        cancelLabel: texts.signOutCancel,
+      },
+      language,
+    );
   }
 
   /** Erases the participant (docs/privacy.md), as the enterprise's DELETE would. */
-  async deleteMyData(token: unknown, browser: Browser): Promise<Response> {
-    const { member } = await this.postingMemberFor(token, browser);
+  async deleteMyData(token: unknown, browser: Browser, language: PageLanguage): Promise<Response> {
+    const { member } = await this.postingMemberFor(token, browser, language);
     found(
       await this.erasure.erase(member.externalId, {
         by: 'participant',
         participantId: member.participantId,
       }),
     );
-    return this.renderer.page('notice', {
-      title: currentPageTexts().deletedTitle,
-      text: currentPageTexts().deletedText,
-    });
+    const texts = pageTextsIn(language.locale());
+    return this.renderer.page(
+      'notice',
+      { title: texts.deletedTitle, text: texts.deletedText },
+      language,
+    );
   }
 
   /**
@@ -193,13 +253,13 @@ export class SettingsPagesService {
    * exports nothing. A JSON attachment; a POST, so that link scanners and previews never fetch
    * it; the enterprise has no such route (it would bypass the participant's level).
    */
-  async exportMyData(token: unknown, browser: Browser): Promise<Response> {
-    const { member: viewed } = await this.viewedMemberFor(token, browser);
+  async exportMyData(token: unknown, browser: Browser, language: PageLanguage): Promise<Response> {
+    const { member: viewed } = await this.viewedMemberFor(token, browser, language);
     const doneHere = new Set(
       await this.sessions.doneIn(viewed.participantId, this.binding.identities(browser)),
     );
     if (doneHere.size === 0) throw new PageError(403, 'export-elsewhere');
-    const { member, setCookie } = await this.postingMemberFor(token, browser);
+    const { member, setCookie } = await this.postingMemberFor(token, browser, language);
     const data = await this.repository.exportOf(member.participantId);
     if (!data) throw PageError.notFound();
     const sessions = await this.sessions.listForParticipant(member.participantId);
@@ -234,8 +294,9 @@ export class SettingsPagesService {
   private async viewedMemberFor(
     token: unknown,
     browser: Browser,
+    language: PageLanguage,
   ): Promise<{ member: MemberSettings; token: string }> {
-    const found = await this.memberFor(token);
+    const found = await this.memberFor(token, language);
     if ((await this.binding.state(settingsLink(found.token), browser)) === 'elsewhere') {
       throw new PageError(403, 'opened-elsewhere');
     }
@@ -246,8 +307,9 @@ export class SettingsPagesService {
   private async postingMemberFor(
     token: unknown,
     browser: Browser,
+    language: PageLanguage,
   ): Promise<{ member: MemberSettings; token: string; setCookie: string | null }> {
-    const found = await this.memberFor(token);
+    const found = await this.memberFor(token, language);
     const { binding, setCookie } = await this.binding.bind(
       settingsLink(found.token),
       found.member.participantId,
@@ -257,13 +319,19 @@ export class SettingsPagesService {
     return { ...found, setCookie };
   }
 
-  /** The membership a settings link names, while the link's version is the membership's. */
-  private async memberFor(token: unknown): Promise<{ member: MemberSettings; token: string }> {
+  /**
+   * The membership a settings link names, while the link's version is the membership's; its
+   * participant's saved language joins `language`'s.
+   */
+  private async memberFor(
+    token: unknown,
+    language: PageLanguage,
+  ): Promise<{ member: MemberSettings; token: string }> {
     const link = this.links.membershipOf(token);
     const member = link ? await this.repository.findMember(link.participantId, link.groupId) : null;
     // A link signed before the last sign-out, consent withdrawal (or erasure) is revoked.
     if (!member || member.linkVersion !== link?.linkVersion) throw PageError.notFound();
-    await adoptParticipantLanguage(this.choices, member);
+    await adoptParticipantLanguage(this.choices, member, language);
     return { member, token: token as string };
   }
 

@@ -10,10 +10,11 @@ import { unsubscribePath } from '../participant-links/link-paths';
 import { ParticipantLinks } from '../participant-links/participant-links';
 import { ParticipantsRepository, UnsubscribeLink } from '../participants/participants.repository';
 import { ParticipantChoices } from '../privacy/participant-choices';
+import type { PageLanguage } from './i18n/page-language';
 import { adoptParticipantLanguage } from './page-actions';
 import { PageError } from './page-error';
 import { PageRenderer } from './page-renderer';
-import { currentPageTexts } from './pages.messages';
+import { pageTextsIn } from './pages.messages';
 
 /** A valid unsubscribe link's target, with its email type checked, and the token it came in. */
 interface UnsubscribeTarget extends UnsubscribeLink {
@@ -34,37 +35,54 @@ export class UnsubscribePages {
    * GET: asks, changes nothing. A revoked link (docs/security.md) is not valid here already. The
    * page names the enterprise whose mails stop, in the participant's language.
    */
-  async confirm(token: unknown): Promise<Response> {
+  async confirm(token: unknown, language: PageLanguage): Promise<Response> {
     const target = this.targetOf(token);
-    const { enterpriseName } = await this.shownTarget(target);
-    return this.renderer.page('unsubscribe', {
-      title: currentPageTexts().unsubscribeTitle,
-      text: currentPageTexts().unsubscribeQuestion(target.emailType, enterpriseName),
-      action: unsubscribePath(target.token),
-    });
+    const { enterpriseName } = await this.shownTarget(target, language);
+    const texts = pageTextsIn(language.locale());
+    return this.renderer.page(
+      'unsubscribe',
+      {
+        title: texts.unsubscribeTitle,
+        text: texts.unsubscribeQuestion(target.emailType, enterpriseName),
+        action: unsubscribePath(target.token),
+      },
+      language,
+    );
   }
 
   /** POST: turns the preference off, with its ledger row. */
-  async unsubscribe(token: unknown): Promise<Response> {
+  async unsubscribe(token: unknown, language: PageLanguage): Promise<Response> {
     const target = this.targetOf(token);
-    const { enterpriseName } = await this.shownTarget(target);
+    const { enterpriseName } = await this.shownTarget(target, language);
     if (!(await this.choices.unsubscribe(target, target.emailType))) {
       throw UnsubscribePages.notValid();
     }
-    return this.renderer.page('notice', {
-      title: currentPageTexts().unsubscribedTitle,
-      text: currentPageTexts().unsubscribedText(target.emailType, enterpriseName),
-    });
+    const texts = pageTextsIn(language.locale());
+    return this.renderer.page(
+      'notice',
+      {
+        title: texts.unsubscribedTitle,
+        text: texts.unsubscribedText(target.emailType, enterpriseName),
+      },
+      language,
+    );
   }
 
-  /** What the page shows of a valid link's participant; a 404 page when the link is not valid. */
-  private async shownTarget(target: UnsubscribeTarget): Promise<{ enterpriseName: string }> {
+  /**
+   * What the page shows of a valid link's participant (whose saved language joins `language`'s);
+   * a 404 page when the link is not valid.
+   */
+  private async shownTarget(
+    target: UnsubscribeTarget,
+    language: PageLanguage,
+  ): Promise<{ enterpriseName: string }> {
     const shown = await this.participants.unsubscribeLinkTarget(target);
     if (!shown) throw UnsubscribePages.notValid();
-    await adoptParticipantLanguage(this.choices, {
-      participantId: target.participantId,
-      language: shown.language,
-    });
+    await adoptParticipantLanguage(
+      this.choices,
+      { participantId: target.participantId, language: shown.language },
+      language,
+    );
     return shown;
   }
 

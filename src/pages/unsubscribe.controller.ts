@@ -2,6 +2,7 @@ import { Controller, Get, Post, Query, UseFilters } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { Public } from '../common/auth/public.decorator';
 import { HtmlPageExceptionFilter } from './html-exception.filter';
+import { type PageLanguage, RequestPageLanguage } from './i18n/page-language';
 import { UnsubscribePages } from './unsubscribe-pages';
 
 /**
@@ -17,12 +18,18 @@ export class UnsubscribeController {
   constructor(private readonly pages: UnsubscribePages) {}
 
   @Get()
-  confirm(@Query('token') token: unknown): Promise<Response> {
-    return this.pages.confirm(token);
+  confirm(
+    @Query('token') token: unknown,
+    @RequestPageLanguage() language: PageLanguage,
+  ): Promise<Response> {
+    return this.pages.confirm(token, language);
   }
 
   @Post()
-  unsubscribe(@Query('token') token: unknown): Promise<Response> {
-    return this.pages.unsubscribe(token);
+  unsubscribe(
+    @Query('token') token: unknown,
+    @RequestPageLanguage() language: PageLanguage,
+  ): Promise<Response> {
+    return this.pages.unsubscribe(token, language);
   }
 }

@@ -22,6 +22,7 @@ import { Logger } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { sha256Hex } from '../../src/common/crypto/secrets';
 import { PRIVACY_LEVELS } from '../../src/common/privacy-model';
+import { NO_PAGE_LANGUAGE } from '../../src/pages/i18n/page-language';
 import { checkinPath } from '../../src/pages/page-links';
 import type { CheckinPageModel, HandoffSectionModel } from '../../src/pages/page-templates';
 import { PageTexts, SAVED_MESSAGES } from '../../src/pages/pages.messages';
@@ -75,13 +76,14 @@ describe('The check-in page service (PostgreSQL)', () => {
   type Checkin = Awaited<ReturnType<typeof checkin>>;
 
   const pages = () => s.checkinPages;
-  const start = (b: TestBrowser, c: Checkin) => b.send((r) => pages().startCheckin(c.token, r));
+  const start = (b: TestBrowser, c: Checkin) =>
+    b.send((r) => pages().startCheckin(c.token, r, NO_PAGE_LANGUAGE));
   const view = (b: TestBrowser, c: Checkin, saved?: string) =>
-    b.send((r) => pages().checkinPage(c.token, saved, r));
+    b.send((r) => pages().checkinPage(c.token, saved, r, NO_PAGE_LANGUAGE));
   const setLevel = (b: TestBrowser, c: Checkin, form: Record<string, string>) =>
-    b.send((r) => pages().setCheckinPrivacyLevel(c.token, form, r));
+    b.send((r) => pages().setCheckinPrivacyLevel(c.token, form, r, NO_PAGE_LANGUAGE));
   const handOff = (b: TestBrowser, c: Checkin, form: Record<string, string> = {}) =>
-    b.send((r) => pages().handOff(c.token, form, r));
+    b.send((r) => pages().handOff(c.token, form, r, NO_PAGE_LANGUAGE));
 
   /** The model of the check-in page `b` sees (fails on any other page). */
   async function checkinModel(b: TestBrowser, c: Checkin, saved?: string) {
@@ -158,11 +160,18 @@ describe('The check-in page service (PostgreSQL)', () => {
       const c = await checkin(world);
       const b = browser();
       const forms = [
-        () => b.refused((r) => pages().giveConsent(c.token, r)),
-        () => b.refused((r) => pages().setCheckinPrivacyLevel(c.token, { privacyLevel: '5' }, r)),
-        () => b.refused((r) => pages().setCheckinChoices(c.token, { privacyLevel: '5' }, r)),
-        () => b.refused((r) => pages().setCheckinEmailPreferences(c.token, {}, r)),
-        () => b.refused((r) => pages().handOff(c.token, {}, r)),
+        () => b.refused((r) => pages().giveConsent(c.token, r, NO_PAGE_LANGUAGE)),
+        () =>
+          b.refused((r) =>
+            pages().setCheckinPrivacyLevel(c.token, { privacyLevel: '5' }, r, NO_PAGE_LANGUAGE),
+          ),
+        () =>
+          b.refused((r) =>
+            pages().setCheckinChoices(c.token, { privacyLevel: '5' }, r, NO_PAGE_LANGUAGE),
+          ),
+        () =>
+          b.refused((r) => pages().setCheckinEmailPreferences(c.token, {}, r, NO_PAGE_LANGUAGE)),
+        () => b.refused((r) => pages().handOff(c.token, {}, r, NO_PAGE_LANGUAGE)),
       ];
       for (const form of forms) {
         expect(await form()).toEqual({ status: 403, kind: 'start-first', backHref: c.path });
@@ -197,13 +206,16 @@ describe('The check-in page service (PostgreSQL)', () => {
       const b = browser();
       for (const token of tokens) {
         for (const call of [
-          () => b.refused((r) => pages().checkinPage(token, undefined, r)),
-          () => b.refused((r) => pages().startCheckin(token, r)),
-          () => b.refused((r) => pages().giveConsent(token, r)),
-          () => b.refused((r) => pages().setCheckinPrivacyLevel(token, { privacyLevel: '5' }, r)),
-          () => b.refused((r) => pages().handOff(token, {}, r)),
-          () => b.refused(() => pages().done(token)),
-          () => b.refused(() => pages().declined(token)),
+          () => b.refused((r) => pages().checkinPage(token, undefined, r, NO_PAGE_LANGUAGE)),
+          () => b.refused((r) => pages().startCheckin(token, r, NO_PAGE_LANGUAGE)),
+          () => b.refused((r) => pages().giveConsent(token, r, NO_PAGE_LANGUAGE)),
+          () =>
+            b.refused((r) =>
+              pages().setCheckinPrivacyLevel(token, { privacyLevel: '5' }, r, NO_PAGE_LANGUAGE),
+            ),
+          () => b.refused((r) => pages().handOff(token, {}, r, NO_PAGE_LANGUAGE)),
+          () => b.refused(() => pages().done(token, NO_PAGE_LANGUAGE)),
+          () => b.refused(() => pages().declined(token, NO_PAGE_LANGUAGE)),
         ]) {
           expect(await call()).toEqual({ status: 404, kind: 'not-found', backHref: null });
         }
@@ -263,7 +275,9 @@ describe('The check-in page service (PostgreSQL)', () => {
 
       const counted = await replacedCount();
       const copy = browser(old);
-      expect(await copy.refused((r) => pages().checkinPage(first.token, undefined, r))).toEqual({
+      expect(
+        await copy.refused((r) => pages().checkinPage(first.token, undefined, r, NO_PAGE_LANGUAGE)),
+      ).toEqual({
         status: 403,
         kind: 'opened-elsewhere',
         backHref: null,
@@ -298,7 +312,7 @@ describe('The check-in page service (PostgreSQL)', () => {
       const planter = browser(planted);
       expect(
         await planter.refused((r) =>
-          pages().setCheckinPrivacyLevel(c.token, { privacyLevel: '5' }, r),
+          pages().setCheckinPrivacyLevel(c.token, { privacyLevel: '5' }, r, NO_PAGE_LANGUAGE),
         ),
       ).toEqual({ status: 403, kind: 'opened-elsewhere', backHref: null });
       expect((await membershipOf(t, world)).privacyLevel).toBe(0);
@@ -313,18 +327,28 @@ describe('The check-in page service (PostgreSQL)', () => {
       await start(someone, await checkin(await member())); // an identity of its own
       for (const other of [browser(), someone]) {
         for (const call of [
-          () => other.refused((r) => pages().checkinPage(c.token, undefined, r)),
-          () => other.refused((r) => pages().giveConsent(c.token, r)),
+          () => other.refused((r) => pages().checkinPage(c.token, undefined, r, NO_PAGE_LANGUAGE)),
+          () => other.refused((r) => pages().giveConsent(c.token, r, NO_PAGE_LANGUAGE)),
           () =>
-            other.refused((r) => pages().setCheckinPrivacyLevel(c.token, { privacyLevel: '5' }, r)),
-          () => other.refused((r) => pages().setCheckinChoices(c.token, { privacyLevel: '5' }, r)),
-          () => other.refused((r) => pages().setCheckinEmailPreferences(c.token, {}, r)),
-          () => other.refused((r) => pages().handOff(c.token, {}, r)),
+            other.refused((r) =>
+              pages().setCheckinPrivacyLevel(c.token, { privacyLevel: '5' }, r, NO_PAGE_LANGUAGE),
+            ),
+          () =>
+            other.refused((r) =>
+              pages().setCheckinChoices(c.token, { privacyLevel: '5' }, r, NO_PAGE_LANGUAGE),
+            ),
+          () =>
+            other.refused((r) =>
+              pages().setCheckinEmailPreferences(c.token, {}, r, NO_PAGE_LANGUAGE),
+            ),
+          () => other.refused((r) => pages().handOff(c.token, {}, r, NO_PAGE_LANGUAGE)),
         ]) {
           expect(await call()).toEqual({ status: 403, kind: 'opened-elsewhere', backHref: null });
         }
       }
-      expect(await browser().refused((r) => pages().startCheckin(c.token, r))).toEqual({
+      expect(
+        await browser().refused((r) => pages().startCheckin(c.token, r, NO_PAGE_LANGUAGE)),
+      ).toEqual({
         status: 403,
         kind: 'opened-elsewhere',
         backHref: null,
@@ -346,7 +370,9 @@ describe('The check-in page service (PostgreSQL)', () => {
       await start(browser(), takenByEnterprise);
       const b = browser();
       await start(b, hers);
-      expect(await b.refused((r) => pages().startCheckin(takenByEnterprise.token, r))).toEqual({
+      expect(
+        await b.refused((r) => pages().startCheckin(takenByEnterprise.token, r, NO_PAGE_LANGUAGE)),
+      ).toEqual({
         status: 403,
         kind: 'opened-elsewhere',
         backHref: null,
@@ -375,7 +401,9 @@ describe('The check-in page service (PostgreSQL)', () => {
       await setLevel(enterprise, minted, { privacyLevel: '5', shareEarlier: 'on' });
       expect(await sharedLevels(t, [hers.sessionId, minted.sessionId])).toEqual([null, 5]);
       expect(
-        await enterprise.refused((r) => pages().checkinPage(hers.token, undefined, r)),
+        await enterprise.refused((r) =>
+          pages().checkinPage(hers.token, undefined, r, NO_PAGE_LANGUAGE),
+        ),
       ).toEqual({ status: 403, kind: 'opened-elsewhere', backHref: null });
     });
   });
@@ -476,14 +504,21 @@ describe('The check-in page service (PostgreSQL)', () => {
         handoff: null,
       });
       for (const call of [
-        () => b.refused((r) => pages().setCheckinPrivacyLevel(c.token, { privacyLevel: '4' }, r)),
-        () => b.refused((r) => pages().setCheckinChoices(c.token, { privacyLevel: '4' }, r)),
-        () => b.refused((r) => pages().setCheckinEmailPreferences(c.token, {}, r)),
-        () => b.refused((r) => pages().handOff(c.token, {}, r)),
+        () =>
+          b.refused((r) =>
+            pages().setCheckinPrivacyLevel(c.token, { privacyLevel: '4' }, r, NO_PAGE_LANGUAGE),
+          ),
+        () =>
+          b.refused((r) =>
+            pages().setCheckinChoices(c.token, { privacyLevel: '4' }, r, NO_PAGE_LANGUAGE),
+          ),
+        () =>
+          b.refused((r) => pages().setCheckinEmailPreferences(c.token, {}, r, NO_PAGE_LANGUAGE)),
+        () => b.refused((r) => pages().handOff(c.token, {}, r, NO_PAGE_LANGUAGE)),
       ]) {
         expect(await call()).toEqual({ status: 403, kind: 'consent-first', backHref: c.path });
       }
-      expect(await b.send(() => pages().declined(c.token))).toEqual({
+      expect(await b.send(() => pages().declined(c.token, NO_PAGE_LANGUAGE))).toEqual({
         status: 200,
         page: {
           name: 'notice',
@@ -503,7 +538,7 @@ describe('The check-in page service (PostgreSQL)', () => {
         sharedLevel: null,
       });
 
-      expect(await b.send((r) => pages().giveConsent(c.token, r))).toEqual(
+      expect(await b.send((r) => pages().giveConsent(c.token, r, NO_PAGE_LANGUAGE))).toEqual(
         redirect(`${c.path}?saved=consent`),
       );
       expect(await ledgerOf(t, world.participantId)).toEqual([
@@ -557,16 +592,18 @@ describe('The check-in page service (PostgreSQL)', () => {
       const token = offline.tokens.sign('checkin', sessionId);
       const c = { sessionId, token, path: checkinPath(token) };
       const b = new TestBrowser(offline.renderer);
-      await b.send((r) => offline.checkinPages.startCheckin(c.token, r));
-      const page = await b.send((r) => offline.checkinPages.checkinPage(c.token, undefined, r));
+      await b.send((r) => offline.checkinPages.startCheckin(c.token, r, NO_PAGE_LANGUAGE));
+      const page = await b.send((r) =>
+        offline.checkinPages.checkinPage(c.token, undefined, r, NO_PAGE_LANGUAGE),
+      );
       expect((page.page?.model as CheckinPageModel).handoff).toMatchObject({
         handoffAction: null,
         developmentCommand: `npm run cli:dev -- sessions:simulate-result ${c.sessionId}`,
         sandboxCompletion: null,
       });
-      expect(await b.send((r) => offline.checkinPages.handOff(c.token, {}, r))).toEqual(
-        redirect(c.path),
-      );
+      expect(
+        await b.send((r) => offline.checkinPages.handOff(c.token, {}, r, NO_PAGE_LANGUAGE)),
+      ).toEqual(redirect(c.path));
       expect((await sessionOf(t, c.sessionId)).sharedLevel).toBeNull();
     });
   });
@@ -613,7 +650,12 @@ describe('The check-in page service (PostgreSQL)', () => {
       await start(b, c);
       expect(
         await b.send((r) =>
-          pages().setCheckinChoices(c.token, { privacyLevel: '2', checkinReminder: 'on' }, r),
+          pages().setCheckinChoices(
+            c.token,
+            { privacyLevel: '2', checkinReminder: 'on' },
+            r,
+            NO_PAGE_LANGUAGE,
+          ),
         ),
       ).toEqual(redirect(`${c.path}?saved=choices`));
       const saved = await checkinModel(b, c);
@@ -648,10 +690,19 @@ describe('The check-in page service (PostgreSQL)', () => {
       ]) {
         expect(
           await b.refused((r) =>
-            pages().setCheckinChoices(c.token, { ...form, privacyRequest: 'on' }, r),
+            pages().setCheckinChoices(
+              c.token,
+              { ...form, privacyRequest: 'on' },
+              r,
+              NO_PAGE_LANGUAGE,
+            ),
           ),
         ).toEqual({ status: 400, kind: 'invalid-privacy-level', backHref: c.path });
-        expect(await b.refused((r) => pages().setCheckinPrivacyLevel(c.token, form, r))).toEqual({
+        expect(
+          await b.refused((r) =>
+            pages().setCheckinPrivacyLevel(c.token, form, r, NO_PAGE_LANGUAGE),
+          ),
+        ).toEqual({
           status: 400,
           kind: 'invalid-privacy-level',
           backHref: c.path,
@@ -661,7 +712,12 @@ describe('The check-in page service (PostgreSQL)', () => {
 
       expect(
         await b.send((r) =>
-          pages().setCheckinEmailPreferences(c.token, { privacyRequest: 'on' }, r),
+          pages().setCheckinEmailPreferences(
+            c.token,
+            { privacyRequest: 'on' },
+            r,
+            NO_PAGE_LANGUAGE,
+          ),
         ),
       ).toEqual(redirect(`${c.path}?saved=preferences`));
       expect((await checkinModel(b, c)).preferences).toMatchObject({
@@ -772,7 +828,7 @@ describe('The check-in page service (PostgreSQL)', () => {
       const world = await member();
       const c = await checkin(world);
       const b = browser();
-      expect(await b.send(() => pages().done(c.token))).toEqual({
+      expect(await b.send(() => pages().done(c.token, NO_PAGE_LANGUAGE))).toEqual({
         status: 200,
         page: {
           name: 'pending',
@@ -783,14 +839,14 @@ describe('The check-in page service (PostgreSQL)', () => {
         attachment: null,
       });
       await complete(t, c.sessionId);
-      expect(await b.send(() => pages().done(c.token))).toEqual(
+      expect(await b.send(() => pages().done(c.token, NO_PAGE_LANGUAGE))).toEqual(
         redirect('https://example.com/back', 302),
       );
 
       const returnUrl = (url: string) =>
         t.rows('UPDATE sessions SET return_url = $2 WHERE session_id = $1', [c.sessionId, url]);
       await returnUrl('https://app.example.com/ü✓');
-      expect((await b.send(() => pages().done(c.token))).location).toBe(
+      expect((await b.send(() => pages().done(c.token, NO_PAGE_LANGUAGE))).location).toBe(
         'https://app.example.com/%C3%BC%E2%9C%93',
       );
       for (const refused of [
@@ -800,7 +856,7 @@ describe('The check-in page service (PostgreSQL)', () => {
         '',
       ]) {
         await returnUrl(refused);
-        expect(await b.send(() => pages().done(c.token))).toEqual({
+        expect(await b.send(() => pages().done(c.token, NO_PAGE_LANGUAGE))).toEqual({
           status: 200,
           page: {
             name: 'notice',

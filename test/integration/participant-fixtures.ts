@@ -26,6 +26,7 @@ import { BrowsersRepository } from '../../src/pages/browsers.repository';
 import { CheckinPagesRepository } from '../../src/pages/checkin-pages.repository';
 import { CheckinPagesService } from '../../src/pages/checkin-pages.service';
 import { LinkBindingsRepository } from '../../src/pages/link-bindings.repository';
+import type { PageLanguage } from '../../src/pages/i18n/page-language';
 import { PageError } from '../../src/pages/page-error';
 import { PageRenderer } from '../../src/pages/page-renderer';
 import type { PageModels, PageName } from '../../src/pages/page-templates';
@@ -76,8 +77,13 @@ export type RenderedPage = { [N in PageName]: { name: N; model: PageModels[N] } 
 export class ModelKeepingRenderer extends PageRenderer {
   private readonly models = new WeakMap<Response, RenderedPage>();
 
-  override page<N extends PageName>(name: N, model: PageModels[N], status = 200): Response {
-    const response = super.page(name, model, status);
+  override page<N extends PageName>(
+    name: N,
+    model: PageModels[N],
+    language: PageLanguage,
+    status = 200,
+  ): Response {
+    const response = super.page(name, model, language, status);
     this.models.set(response, { name, model } as RenderedPage);
     return response;
   }

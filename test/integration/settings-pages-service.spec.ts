@@ -22,6 +22,7 @@ import { Logger } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { PRIVACY_LEVELS } from '../../src/common/privacy-model';
 import { unsubscribePath } from '../../src/participant-links/link-paths';
+import { NO_PAGE_LANGUAGE } from '../../src/pages/i18n/page-language';
 import { settingsPath } from '../../src/pages/page-links';
 import { historyTime } from '../../src/pages/page-models';
 import type { SettingsPageModel } from '../../src/pages/page-templates';
@@ -76,19 +77,21 @@ describe('The settings and unsubscribe pages (PostgreSQL)', () => {
   const settingsLink = (token: string) => `settings:${sha256Hex(token)}`;
 
   const view = (b: TestBrowser, token: string, saved?: string) =>
-    b.send((r) => pages().settingsPage(token, saved, r));
+    b.send((r) => pages().settingsPage(token, saved, r, NO_PAGE_LANGUAGE));
   async function settingsModel(b: TestBrowser, token: string, saved?: string) {
     const answer = await view(b, token, saved);
     expect(answer.page?.name).toBe('settings');
     return answer.page!.model as SettingsPageModel;
   }
   const setLevel = (b: TestBrowser, token: string, form: Record<string, string>) =>
-    b.send((r) => pages().setSettingsPrivacyLevel(token, form, r));
+    b.send((r) => pages().setSettingsPrivacyLevel(token, form, r, NO_PAGE_LANGUAGE));
 
   /** A check-in of the member done in `b` (Start there, then the engine's result). */
   async function doneIn(b: TestBrowser, world: MemberWorld): Promise<string> {
     const sessionId = await newCheckin(t, world);
-    await b.send((r) => s.checkinPages.startCheckin(s.tokens.sign('checkin', sessionId), r));
+    await b.send((r) =>
+      s.checkinPages.startCheckin(s.tokens.sign('checkin', sessionId), r, NO_PAGE_LANGUAGE),
+    );
     await complete(t, sessionId);
     return sessionId;
   }
@@ -177,13 +180,13 @@ describe('The settings and unsubscribe pages (PostgreSQL)', () => {
           history: [
             {
               at: at[0].toISOString(),
-              when: historyTime(at[0]),
+              when: historyTime(at[0], 'en'),
               what: PageTexts.historyChange('privacyLevel', 0, 3),
               via: PageTexts.historyVia.settings,
             },
             {
               at: at[1].toISOString(),
-              when: historyTime(at[1]),
+              when: historyTime(at[1], 'en'),
               what: PageTexts.historyChange('privacyRequest', true, false),
               via: PageTexts.historyVia.unsubscribe,
             },
@@ -245,15 +248,22 @@ describe('The settings and unsubscribe pages (PostgreSQL)', () => {
       const b = browser();
       for (const token of tokens) {
         for (const call of [
-          () => b.refused((r) => pages().settingsPage(token, undefined, r)),
-          () => b.refused((r) => pages().setSettingsPrivacyLevel(token, { privacyLevel: '5' }, r)),
-          () => b.refused((r) => pages().setSettingsChoices(token, { privacyLevel: '5' }, r)),
-          () => b.refused((r) => pages().setSettingsEmailPreferences(token, {}, r)),
-          () => b.refused((r) => pages().withdrawConsent(token, r)),
-          () => b.refused((r) => pages().signOutLinks(token, r)),
-          () => b.refused((r) => pages().exportMyData(token, r)),
-          () => b.refused((r) => pages().deleteMyData(token, r)),
-          () => b.refused((r) => pages().confirmDelete(token, r)),
+          () => b.refused((r) => pages().settingsPage(token, undefined, r, NO_PAGE_LANGUAGE)),
+          () =>
+            b.refused((r) =>
+              pages().setSettingsPrivacyLevel(token, { privacyLevel: '5' }, r, NO_PAGE_LANGUAGE),
+            ),
+          () =>
+            b.refused((r) =>
+              pages().setSettingsChoices(token, { privacyLevel: '5' }, r, NO_PAGE_LANGUAGE),
+            ),
+          () =>
+            b.refused((r) => pages().setSettingsEmailPreferences(token, {}, r, NO_PAGE_LANGUAGE)),
+          () => b.refused((r) => pages().withdrawConsent(token, r, NO_PAGE_LANGUAGE)),
+          () => b.refused((r) => pages().signOutLinks(token, r, NO_PAGE_LANGUAGE)),
+          () => b.refused((r) => pages().exportMyData(token, r, NO_PAGE_LANGUAGE)),
+          () => b.refused((r) => pages().deleteMyData(token, r, NO_PAGE_LANGUAGE)),
+          () => b.refused((r) => pages().confirmDelete(token, r, NO_PAGE_LANGUAGE)),
         ]) {
           expect(await call()).toEqual(notFound);
         }
@@ -294,18 +304,33 @@ describe('The settings and unsubscribe pages (PostgreSQL)', () => {
       );
 
       for (const stranger of [browser(), withIdentity]) {
-        expect(await stranger.refused((r) => pages().settingsPage(token, undefined, r))).toEqual(
-          opened,
-        );
         expect(
           await stranger.refused((r) =>
-            pages().setSettingsChoices(token, { privacyLevel: '5', privacyRequest: 'on' }, r),
+            pages().settingsPage(token, undefined, r, NO_PAGE_LANGUAGE),
           ),
         ).toEqual(opened);
-        expect(await stranger.refused((r) => pages().withdrawConsent(token, r))).toEqual(opened);
-        expect(await stranger.refused((r) => pages().signOutLinks(token, r))).toEqual(opened);
-        expect(await stranger.refused((r) => pages().deleteMyData(token, r))).toEqual(opened);
-        expect(await stranger.refused((r) => pages().confirmSignOut(token, r))).toEqual(opened);
+        expect(
+          await stranger.refused((r) =>
+            pages().setSettingsChoices(
+              token,
+              { privacyLevel: '5', privacyRequest: 'on' },
+              r,
+              NO_PAGE_LANGUAGE,
+            ),
+          ),
+        ).toEqual(opened);
+        expect(
+          await stranger.refused((r) => pages().withdrawConsent(token, r, NO_PAGE_LANGUAGE)),
+        ).toEqual(opened);
+        expect(
+          await stranger.refused((r) => pages().signOutLinks(token, r, NO_PAGE_LANGUAGE)),
+        ).toEqual(opened);
+        expect(
+          await stranger.refused((r) => pages().deleteMyData(token, r, NO_PAGE_LANGUAGE)),
+        ).toEqual(opened);
+        expect(
+          await stranger.refused((r) => pages().confirmSignOut(token, r, NO_PAGE_LANGUAGE)),
+        ).toEqual(opened);
       }
       expect(await membershipOf(t, world)).toMatchObject({ privacyLevel: 2, linkVersion: 0 });
       expect(
@@ -327,14 +352,18 @@ describe('The settings and unsubscribe pages (PostgreSQL)', () => {
         [],
       );
       expect(
-        await browser(planted).refused((r) => pages().settingsPage(token, undefined, r)),
+        await browser(planted).refused((r) =>
+          pages().settingsPage(token, undefined, r, NO_PAGE_LANGUAGE),
+        ),
       ).toEqual(opened);
 
       // A Start gives this browser a new identity; a copy of the one it replaced holds nothing.
       const copied = b.cookie!;
       await doneIn(b, await member());
       const copy = browser(copied);
-      expect(await copy.refused((r) => pages().settingsPage(token, undefined, r))).toEqual(opened);
+      expect(
+        await copy.refused((r) => pages().settingsPage(token, undefined, r, NO_PAGE_LANGUAGE)),
+      ).toEqual(opened);
       expect((await view(b, token)).status).toBe(200);
       const other = await member();
       const otherToken = await settingsToken(other);
@@ -399,7 +428,12 @@ describe('The settings and unsubscribe pages (PostgreSQL)', () => {
       const token = await settingsToken(world);
       const b = browser();
       const answer = await b.send((r) =>
-        pages().setSettingsChoices(token, { privacyLevel: '5', checkinReminder: 'on' }, r),
+        pages().setSettingsChoices(
+          token,
+          { privacyLevel: '5', checkinReminder: 'on' },
+          r,
+          NO_PAGE_LANGUAGE,
+        ),
       );
       expect(answer).toEqual({
         ...redirect(`${settingsPath(token)}&saved=choices`),
@@ -411,7 +445,12 @@ describe('The settings and unsubscribe pages (PostgreSQL)', () => {
       for (const form of [{ privacyLevel: 'x' }, { privacyLevel: '9' }, {}]) {
         expect(
           await b.refused((r) =>
-            pages().setSettingsChoices(token, { ...form, privacyRequest: 'on' }, r),
+            pages().setSettingsChoices(
+              token,
+              { ...form, privacyRequest: 'on' },
+              r,
+              NO_PAGE_LANGUAGE,
+            ),
           ),
         ).toEqual({ status: 400, kind: 'invalid-privacy-level', backHref: settingsPath(token) });
       }
@@ -420,7 +459,7 @@ describe('The settings and unsubscribe pages (PostgreSQL)', () => {
 
       expect(
         await b.send((r) =>
-          pages().setSettingsEmailPreferences(token, { privacyRequest: 'on' }, r),
+          pages().setSettingsEmailPreferences(token, { privacyRequest: 'on' }, r, NO_PAGE_LANGUAGE),
         ),
       ).toEqual(redirect(`${settingsPath(token)}&saved=preferences`));
       expect(await preferencesOf(world)).toEqual({ checkinReminder: false, privacyRequest: true });
@@ -434,7 +473,9 @@ describe('The settings and unsubscribe pages (PostgreSQL)', () => {
       const token = await settingsToken(world);
       const b = browser();
 
-      expect(await b.send((r) => pages().confirmWithdrawConsent(token, r))).toEqual(
+      expect(
+        await b.send((r) => pages().confirmWithdrawConsent(token, r, NO_PAGE_LANGUAGE)),
+      ).toEqual(
         page('confirm', {
           title: PageTexts.withdrawConfirmTitle,
           text: PageTexts.withdrawText('Asking'),
@@ -446,7 +487,7 @@ describe('The settings and unsubscribe pages (PostgreSQL)', () => {
       );
       expect(await membershipOf(t, world)).toMatchObject({ consented: true, linkVersion: 0 });
 
-      const answer = await b.send((r) => pages().withdrawConsent(token, r));
+      const answer = await b.send((r) => pages().withdrawConsent(token, r, NO_PAGE_LANGUAGE));
       const fresh = movedTo(answer);
       expect(fresh.saved).toBe('withdrawn');
       expect(answer).toEqual({
@@ -466,19 +507,23 @@ describe('The settings and unsubscribe pages (PostgreSQL)', () => {
       expect(await bindingsOf(t, world.participantId)).toEqual({
         [settingsLink(fresh.token)]: b.hash,
       });
-      expect(await b.refused((r) => pages().settingsPage(token, undefined, r))).toEqual(notFound);
+      expect(
+        await b.refused((r) => pages().settingsPage(token, undefined, r, NO_PAGE_LANGUAGE)),
+      ).toEqual(notFound);
       expect((await settingsModel(b, fresh.token, fresh.saved)).saved).toBe(
         SAVED_MESSAGES.withdrawn,
       );
       expect(
-        await browser().refused((r) => pages().settingsPage(fresh.token, undefined, r)),
+        await browser().refused((r) =>
+          pages().settingsPage(fresh.token, undefined, r, NO_PAGE_LANGUAGE),
+        ),
       ).toEqual(opened);
 
       // Nothing to withdraw: nothing revoked, nothing recorded.
       const ledger = await ledgerOf(t, world.participantId);
-      expect(await b.send((r) => pages().withdrawConsent(fresh.token, r))).toEqual(
-        redirect(`${settingsPath(fresh.token)}&saved=withdrawn`),
-      );
+      expect(
+        await b.send((r) => pages().withdrawConsent(fresh.token, r, NO_PAGE_LANGUAGE)),
+      ).toEqual(redirect(`${settingsPath(fresh.token)}&saved=withdrawn`));
       expect((await membershipOf(t, world)).linkVersion).toBe(1);
       expect(await ledgerOf(t, world.participantId)).toEqual(ledger);
     });
@@ -496,7 +541,7 @@ describe('The settings and unsubscribe pages (PostgreSQL)', () => {
       const b = browser();
       await setLevel(b, ofSecond, { privacyLevel: '0' });
 
-      expect(await b.send((r) => pages().confirmSignOut(first, r))).toEqual(
+      expect(await b.send((r) => pages().confirmSignOut(first, r, NO_PAGE_LANGUAGE))).toEqual(
         page('confirm', {
           title: PageTexts.signOutConfirmTitle,
           text: PageTexts.signOutText,
@@ -506,7 +551,7 @@ describe('The settings and unsubscribe pages (PostgreSQL)', () => {
           cancelLabel: PageTexts.signOutCancel,
         }),
       );
-      const answer = await b.send((r) => pages().signOutLinks(first, r));
+      const answer = await b.send((r) => pages().signOutLinks(first, r, NO_PAGE_LANGUAGE));
       const fresh = movedTo(answer);
       expect(answer).toEqual(redirect(`${settingsPath(fresh.token)}&saved=signed-out`));
       expect(s.links.membershipOf(fresh.token)).toEqual({
@@ -519,11 +564,13 @@ describe('The settings and unsubscribe pages (PostgreSQL)', () => {
         [settingsLink(fresh.token)]: b.hash,
       });
       for (const revoked of [first, ofSecond]) {
-        expect(await b.refused((r) => pages().settingsPage(revoked, undefined, r))).toEqual(
-          notFound,
-        );
+        expect(
+          await b.refused((r) => pages().settingsPage(revoked, undefined, r, NO_PAGE_LANGUAGE)),
+        ).toEqual(notFound);
       }
-      expect(await b.refused(() => s.unsubscribePages.unsubscribe(unsubscribeToken))).toEqual({
+      expect(
+        await b.refused(() => s.unsubscribePages.unsubscribe(unsubscribeToken, NO_PAGE_LANGUAGE)),
+      ).toEqual({
         status: 404,
         kind: 'unsubscribe-not-valid',
         backHref: null,
@@ -538,10 +585,12 @@ describe('The settings and unsubscribe pages (PostgreSQL)', () => {
       const world = await member({ groupName: 'Exporters' });
       const hers = browser();
       const doneHere = await completedCheckin(t, s.cipher, world, { pitch: 0.25 });
-      await hers.send((r) => s.checkinPages.startCheckin(s.tokens.sign('checkin', doneHere), r));
+      await hers.send((r) =>
+        s.checkinPages.startCheckin(s.tokens.sign('checkin', doneHere), r, NO_PAGE_LANGUAGE),
+      );
       const doneElsewhere = await completedCheckin(t, s.cipher, world);
       await browser().send((r) =>
-        s.checkinPages.startCheckin(s.tokens.sign('checkin', doneElsewhere), r),
+        s.checkinPages.startCheckin(s.tokens.sign('checkin', doneElsewhere), r, NO_PAGE_LANGUAGE),
       );
       const neverOpened = await newCheckin(t, world);
       const token = await settingsToken(world);
@@ -550,7 +599,9 @@ describe('The settings and unsubscribe pages (PostgreSQL)', () => {
       const someoneElse = browser();
       await doneIn(someoneElse, await member());
       for (const elsewhere of [browser(), someoneElse]) {
-        expect(await elsewhere.refused((r) => pages().exportMyData(token, r))).toEqual({
+        expect(
+          await elsewhere.refused((r) => pages().exportMyData(token, r, NO_PAGE_LANGUAGE)),
+        ).toEqual({
           status: 403,
           kind: 'export-elsewhere',
           backHref: null,
@@ -558,7 +609,7 @@ describe('The settings and unsubscribe pages (PostgreSQL)', () => {
       }
       expect(await bindingsOf(t, world.participantId)).not.toHaveProperty(settingsLink(token));
 
-      const answer = await hers.send((r) => pages().exportMyData(token, r));
+      const answer = await hers.send((r) => pages().exportMyData(token, r, NO_PAGE_LANGUAGE));
       expect(answer).toMatchObject({ status: 200, page: null, setCookie: [] });
       const times = Object.fromEntries(
         (
@@ -620,7 +671,7 @@ describe('The settings and unsubscribe pages (PostgreSQL)', () => {
       const token = await settingsToken(world);
       const b = browser();
 
-      expect(await b.send((r) => pages().confirmDelete(token, r))).toEqual(
+      expect(await b.send((r) => pages().confirmDelete(token, r, NO_PAGE_LANGUAGE))).toEqual(
         page('confirm', {
           title: PageTexts.deleteTitle,
           text: PageTexts.deleteConfirmText('A, B'),
@@ -634,7 +685,7 @@ describe('The settings and unsubscribe pages (PostgreSQL)', () => {
         await t.rows('SELECT 1 FROM participants WHERE id = $1', [world.participantId]),
       ).toEqual([{ '?column?': 1 }]);
 
-      expect(await b.send((r) => pages().deleteMyData(token, r))).toEqual(
+      expect(await b.send((r) => pages().deleteMyData(token, r, NO_PAGE_LANGUAGE))).toEqual(
         page('notice', { title: PageTexts.deletedTitle, text: PageTexts.deletedText }),
       );
       expect(
@@ -651,7 +702,9 @@ describe('The settings and unsubscribe pages (PostgreSQL)', () => {
           world.enterpriseId,
         ]),
       ).toEqual([{ change: 'erasure', via: 'erasure' }]);
-      expect(await b.refused((r) => pages().settingsPage(token, undefined, r))).toEqual(notFound);
+      expect(
+        await b.refused((r) => pages().settingsPage(token, undefined, r, NO_PAGE_LANGUAGE)),
+      ).toEqual(notFound);
     });
   });
 
@@ -670,7 +723,7 @@ describe('The settings and unsubscribe pages (PostgreSQL)', () => {
       const world = await member({ enterpriseName: 'Initech' });
       const token = unsubscribeToken(world, 'checkinReminder');
       const b = browser();
-      expect(await b.send(() => unsubscribe().confirm(token))).toEqual(
+      expect(await b.send(() => unsubscribe().confirm(token, NO_PAGE_LANGUAGE))).toEqual(
         page('unsubscribe', {
           title: PageTexts.unsubscribeTitle,
           text: PageTexts.unsubscribeQuestion('checkinReminder', 'Initech'),
@@ -680,7 +733,7 @@ describe('The settings and unsubscribe pages (PostgreSQL)', () => {
       expect(await preferencesOf(world)).toEqual({ checkinReminder: true, privacyRequest: true });
       expect(await ledgerOf(t, world.participantId)).toEqual([]);
 
-      expect(await b.send(() => unsubscribe().unsubscribe(token))).toEqual(
+      expect(await b.send(() => unsubscribe().unsubscribe(token, NO_PAGE_LANGUAGE))).toEqual(
         page('notice', {
           title: PageTexts.unsubscribedTitle,
           text: PageTexts.unsubscribedText('checkinReminder', 'Initech'),
@@ -713,17 +766,29 @@ describe('The settings and unsubscribe pages (PostgreSQL)', () => {
         unsubscribeToken(world, 'newsletter'),
         unsubscribeToken(world, 'privacyRequest', 1),
       ]) {
-        expect(await b.refused(() => unsubscribe().confirm(token))).toEqual(notValid);
-        expect(await b.refused(() => unsubscribe().unsubscribe(token))).toEqual(notValid);
+        expect(await b.refused(() => unsubscribe().confirm(token, NO_PAGE_LANGUAGE))).toEqual(
+          notValid,
+        );
+        expect(await b.refused(() => unsubscribe().unsubscribe(token, NO_PAGE_LANGUAGE))).toEqual(
+          notValid,
+        );
       }
       // A token naming no group (the link version's form) is no unsubscribe link.
-      expect(await b.refused(() => unsubscribe().confirm(legacy))).toEqual(notValid);
+      expect(await b.refused(() => unsubscribe().confirm(legacy, NO_PAGE_LANGUAGE))).toEqual(
+        notValid,
+      );
       // Valid until the participant signs out their links.
-      expect((await b.send(() => unsubscribe().confirm(current))).status).toBe(200);
+      expect((await b.send(() => unsubscribe().confirm(current, NO_PAGE_LANGUAGE))).status).toBe(
+        200,
+      );
       await s.choices.signOutLinks(world.participantId);
       for (const token of [current]) {
-        expect(await b.refused(() => unsubscribe().confirm(token))).toEqual(notValid);
-        expect(await b.refused(() => unsubscribe().unsubscribe(token))).toEqual(notValid);
+        expect(await b.refused(() => unsubscribe().confirm(token, NO_PAGE_LANGUAGE))).toEqual(
+          notValid,
+        );
+        expect(await b.refused(() => unsubscribe().unsubscribe(token, NO_PAGE_LANGUAGE))).toEqual(
+          notValid,
+        );
       }
       expect(await preferencesOf(world)).toEqual({ checkinReminder: true, privacyRequest: true });
       expect(await ledgerOf(t, world.participantId)).toEqual([]);

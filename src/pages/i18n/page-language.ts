@@ -1,16 +1,22 @@
 /**
  * The language of the participant page a request asks for (docs/i18n.md). A Fastify `onRequest`
- * hook runs every request under the participant pages' prefixes inside an AsyncLocalStorage
- * holding what the request says (`?lang=`, the language cookie, `Accept-Language`, its
- * address); the page services, the renderer and the HTML error filter read the language from it,
- * so no handler passes it along. Requests elsewhere (the API) have none and read English.
+ * hook gives every request under the participant pages' prefixes a PageLanguage: what the request
+ * says (`?lang=`, the language cookie, `Accept-Language`, its address), kept on the request. The
+ * controllers take it with `@RequestPageLanguage()` and hand it to the page services, which pass
+ * it (or its locale) on to the models, the renderer and the texts; the HTML error filter takes
+ * it from the request (pageLanguageOf). Requests elsewhere (the API) have none and read English.
+ *
+ * Why not an AsyncLocalStorage: on Node 20 the first `AsyncLocalStorage.run` turns promise hooks
+ * on for the whole process, for good. After one page view every later request (the API's too)
+ * cost 7–11 % more CPU (docs/performance.md, "Where the time goes"). So nothing here uses
+ * `node:async_hooks`.
  *
  * A language chosen with `?lang=` is remembered in this browser (the `checkin_lang` cookie, a
  * year), so the answers to its forms and the pages after them stay in it, and for the participant
- * the page is about (`participants.language`, pageParticipantLanguage), so their other browsers
- * and their mails follow it.
+ * the page is about (`participants.language`, PageLanguage.participantLanguage), so their other
+ * browsers and their mails follow it.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
+import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import { parseCookie, stringifySetCookie } from 'cookie';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
@@ -26,28 +32,90 @@ const LANGUAGE_COOKIE_MAX_AGE_SECONDS = 365 * 24 * 3600;
 
 /** What a page request asks to remember, kept on the request for the `onSend` hook. */
 const REMEMBER = Symbol('rememberLanguage');
-type RememberingRequest = FastifyRequest & { [REMEMBER]?: Locale };
+/** The page request's PageLanguage, kept on the request by the `onRequest` hook. */
+const PAGE_LANGUAGE = Symbol('pageLanguage');
+type PageLanguageRequest = FastifyRequest & {
+  [REMEMBER]?: Locale;
+  [PAGE_LANGUAGE]?: PageLanguage;
+};
 
-interface PageRequest {
+/** What a page request says about its language. */
+export interface PageLanguageSources {
   /** `?lang=`, as sent. */
   query: string | null;
   /** The language cookie, as sent. */
   cookie: string | null;
-  /** The saved language of the participant the page is about, once the page knows them. */
-  participant?: string | null;
   acceptLanguage: string | undefined;
   /** The request's path and query, for the language switcher's links. */
   url: string;
   method: string;
-  /** Negotiated once, on the first read (the page models read it many times). */
-  locale?: Locale;
 }
 
-const storage = new AsyncLocalStorage<PageRequest>();
+/**
+ * The language of one page request. One per request (the `onRequest` hook makes it): it learns
+ * the participant the page is about (participantLanguage) and negotiates once, on the first read.
+ */
+export class PageLanguage {
+  /** The saved language of the participant the page is about, once the page knows them. */
+  private participant: string | null | undefined;
+  /** Negotiated once, on the first read (the page models read it many times). */
+  private negotiated: Locale | undefined;
+
+  /** `sources`: null outside a page request (English, nothing to save, no switcher). */
+  constructor(private readonly sources: PageLanguageSources | null) {}
+
+  /** The page's language (English outside a page request). */
+  locale(): Locale {
+    const sources = this.sources;
+    if (!sources) return DEFAULT_LOCALE;
+    this.negotiated ??= negotiateLocale({
+      query: sources.query,
+      saved: this.participant,
+      remembered: sources.cookie,
+      acceptLanguage: sources.acceptLanguage,
+    });
+    return this.negotiated;
+  }
+
+  /**
+   * The page is about a participant whose saved language is `saved` (null: never chosen): it now
+   * comes after `?lang=` and before the browser's own choices. Answers the language to save for
+   * them, when this request chose one (docs/i18n.md): a `?lang=` other than the saved one, or,
+   * with nothing saved yet, the language this browser remembers. `Accept-Language` is never
+   * saved: it says what a browser reads, not what the person chose (and would be whoever opened
+   * the link first). Null outside a page request or when there is nothing to save.
+   */
+  participantLanguage(saved: string | null): Locale | null {
+    const sources = this.sources;
+    if (!sources) return null;
+    this.participant = saved;
+    this.negotiated = undefined;
+    const query = supportedLocale(sources.query);
+    if (query) return query === saved ? null : query;
+    if (saved !== null) return null;
+    return supportedLocale(sources.cookie);
+  }
+
+  /**
+   * The address of the page being answered, for the language switcher: the request's path and
+   * query when it is a GET (a page that can be loaded again); null for a form's answer (a POST,
+   * whose result pages link back to their page) and outside a page request.
+   */
+  reloadablePageUrl(): string | null {
+    const sources = this.sources;
+    return sources && (sources.method === 'GET' || sources.method === 'HEAD') ? sources.url : null;
+  }
+}
 
 /**
- * Runs every request under `prefixes` with its page language context, and remembers a language
- * chosen with `?lang=` in the browser (`secure`: the cookie is sent over https only).
+ * Outside a page request (the API, or a page service called by a test): English, nothing to
+ * save for the participant, no switcher. It never changes.
+ */
+export const NO_PAGE_LANGUAGE = new PageLanguage(null);
+
+/**
+ * Gives every request under `prefixes` its PageLanguage, and remembers a language chosen with
+ * `?lang=` in the browser (`secure`: the cookie is sent over https only).
  */
 export function installPageLanguage(
   fastify: FastifyInstance,
@@ -71,15 +139,19 @@ export function installPageLanguage(
     }
     const chosen = supportedLocale(query);
     if (chosen && chosen !== supportedLocale(cookie)) {
-      (request as RememberingRequest)[REMEMBER] = chosen;
+      (request as PageLanguageRequest)[REMEMBER] = chosen;
     }
-    storage.run(
-      { query, cookie, acceptLanguage: header, url: request.url, method: request.method },
-      done,
-    );
+    (request as PageLanguageRequest)[PAGE_LANGUAGE] = new PageLanguage({
+      query,
+      cookie,
+      acceptLanguage: header,
+      url: request.url,
+      method: request.method,
+    });
+    done();
   });
   fastify.addHook('onSend', (request, reply, _payload, done) => {
-    const chosen = (request as RememberingRequest)[REMEMBER];
+    const chosen = (request as PageLanguageRequest)[REMEMBER];
     if (chosen) {
       // Fastify appends to the Set-Cookie the page itself may send (the browser identity).
       void reply.header(
@@ -99,47 +171,16 @@ export function installPageLanguage(
   });
 }
 
-/** The current page request's language (English outside one). */
-export function pageLocale(): Locale {
-  const request = storage.getStore();
-  if (!request) return DEFAULT_LOCALE;
-  request.locale ??= negotiateLocale({
-    query: request.query,
-    saved: request.participant,
-    remembered: request.cookie,
-    acceptLanguage: request.acceptLanguage,
-  });
-  return request.locale;
+/** The request's PageLanguage; NO_PAGE_LANGUAGE (English) for a request outside the pages. */
+export function pageLanguageOf(request: PageLanguageRequest | undefined): PageLanguage {
+  return request?.[PAGE_LANGUAGE] ?? NO_PAGE_LANGUAGE;
 }
 
-/**
- * The page is about a participant whose saved language is `saved` (null: never chosen): it now
- * comes after `?lang=` and before the browser's own choices. Answers the language to save for
- * them, when this request chose one (docs/i18n.md): a `?lang=` other than the saved one, or,
- * with nothing saved yet, the language this browser remembers. `Accept-Language` is never saved:
- * it says what a browser reads, not what the person chose (and would be whoever opened the link
- * first). Null outside a page request or when there is nothing to save.
- */
-export function pageParticipantLanguage(saved: string | null): Locale | null {
-  const request = storage.getStore();
-  if (!request) return null;
-  request.participant = saved;
-  request.locale = undefined;
-  const query = supportedLocale(request.query);
-  if (query) return query === saved ? null : query;
-  if (saved !== null) return null;
-  return supportedLocale(request.cookie);
-}
-
-/**
- * The address of the page being answered, for the language switcher: the request's path and
- * query when it is a GET (a page that can be loaded again); null for a form's answer (a POST,
- * whose result pages link back to their page) and outside a page request.
- */
-export function reloadablePageUrl(): string | null {
-  const request = storage.getStore();
-  return request && (request.method === 'GET' || request.method === 'HEAD') ? request.url : null;
-}
+/** The page request's language, for page handlers: `@RequestPageLanguage() language: PageLanguage`. */
+export const RequestPageLanguage = createParamDecorator(
+  (_: unknown, context: ExecutionContext): PageLanguage =>
+    pageLanguageOf(context.switchToHttp().getRequest<FastifyRequest>()),
+);
 
 /** The address of the current page in `locale`: its path and query with `lang` set. */
 export function pageUrlIn(url: string, locale: Locale): string {
