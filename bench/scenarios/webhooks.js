@@ -826,7 +826,7 @@ function formatTable(result) {
         rounds(throughput.reference),
       ],
       [
-        `reference POST loop on keep-alive connections (${result.concurrency} in flight)`,
+        `reference POST loop on keep-alive connections (${result.concurrency} in flight; the last ${result.events.toLocaleString('en-US')})`,
         fmt.rps(throughput.keepAlive.requestsPerSec),
         fmt.ms(throughput.keepAlive.latencyP50),
         fmt.ms(throughput.keepAlive.latencyP99),
