@@ -8,7 +8,7 @@
  *
  * Why not an AsyncLocalStorage: on Node 20 the first `AsyncLocalStorage.run` turns promise hooks
  * on for the whole process, for good. After one page view every later request (the API's too)
- * cost 7–11 % more CPU (docs/performance.md, "Where the time goes"). So nothing here uses
+ * cost 6–11 % more CPU (docs/performance.md, "Where the time goes"). So nothing here uses
  * `node:async_hooks`.
  *
  * A language chosen with `?lang=` is remembered in this browser (the `checkin_lang` cookie, a
