@@ -16,6 +16,20 @@ const autocannon = require('autocannon');
 const ROOT = path.join(__dirname, '..');
 const RESULTS_FILE = path.join(__dirname, 'RESULTS.md');
 
+/**
+ * The Node.js options the production image runs every process with (its Dockerfile's
+ * `ENV NODE_OPTIONS=…`). Every server the benchmarks start, ours and the references alike, runs
+ * with them: the processes inherit this process's environment, so they are set here, in front of
+ * any NODE_OPTIONS given to the benchmark.
+ */
+const IMAGE_NODE_OPTIONS = (() => {
+  const match = /^ENV NODE_OPTIONS=(\S+)$/m.exec(
+    fs.readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8'),
+  );
+  return match ? match[1] : '';
+})();
+process.env.NODE_OPTIONS = [IMAGE_NODE_OPTIONS, process.env.NODE_OPTIONS].filter(Boolean).join(' ');
+
 const DEFAULTS = {
   connections: 50,
   durationSeconds: positiveNumber(process.env.BENCH_DURATION, 10),

@@ -277,8 +277,8 @@ describe('The container image: Dockerfile', () => {
     // From the build: dist/ only (node_modules would bring the dev dependencies along).
     const fromBuild = keyword(FINAL, 'COPY').filter((copy) => flagOf(copy, 'from') === 'build');
     expect(fromBuild.map(copyPaths)).toEqual([['/app/dist', './dist']]);
-    expect(keyword(FINAL, 'ENV').map((env) => env.getArgumentsContent())).toContain(
-      'NODE_ENV=production',
+    expect(keyword(FINAL, 'ENV').map((env) => env.getArgumentsContent())).toEqual(
+      expect.arrayContaining(['NODE_ENV=production', 'NODE_OPTIONS=--max-semi-space-size=64']),
     );
   });
 
