@@ -58,15 +58,15 @@ describe('Logs name no participant', () => {
         headers: engineHeaders(),
         body: engineResult(),
       });
-    const group = (await call('POST', '/groups', { groupName: 'Team' })).body as {
-      groupID: number;
-      key: string;
-    };
+    // Status and body together, so a failure says what the API answered.
+    const groupAnswer = await call('POST', '/groups', { groupName: 'Team' });
+    expect({ status: groupAnswer.status, body: groupAnswer.body }).toMatchObject({ status: 200 });
+    const group = groupAnswer.body as { groupID: number; key: string };
     const hook = await call('POST', `/webhooks/${group.groupID}`, {
       url: receiver.url,
       description: 'receiver',
     });
-    expect(hook.status).toBe(200);
+    expect({ status: hook.status, body: hook.body }).toMatchObject({ status: 200 });
     const sessions: string[] = [];
     let externalId = EMAIL;
     for (let i = 0; i < 2; i++) {
