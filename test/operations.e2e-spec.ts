@@ -573,7 +573,10 @@ describe('Operations: metrics, liveness, readiness and logs', () => {
     const readiness = () => get(opsPort, '/readyz');
 
     it('Redis gone: 503 naming redis, and livez still 200; back: 200', async () => {
-      expect(await readiness()).toMatchObject({ status: 200, body: READY });
+      // Ready once its connections through the proxies are up (/health answers before that).
+      await eventually(async () => {
+        expect(await readiness()).toMatchObject({ status: 200, body: READY });
+      }, 10_000);
       await redis.cut();
       await eventually(async () => {
         expect(await readiness()).toMatchObject({
