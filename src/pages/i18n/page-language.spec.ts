@@ -96,7 +96,7 @@ describe('the page language (no AsyncLocalStorage)', () => {
         app.get('/checkin/:id', async (request) => pageLanguageOf(request).locale());
         const before = await hooksOn();
         const page = await app.inject({ url: '/checkin/a?lang=de' });
-        console.log(JSON.stringify({ before, page: page.body, after: await hooksOn() }));
+        process.stdout.write(JSON.stringify({ before, page: page.body, after: await hooksOn() }));
         await app.close();
       })();
     `;
