@@ -157,11 +157,7 @@ export class CheckinPagesService {
     language: PageLanguage,
   ): Promise<Response> {
     const session = await this.consentedSessionFor(token, browser, language);
-    await applyPrivacyLevel(this.choices, session, form, checkinPath(token), 'checkin', {
-      madeIn: await this.binding.holderOf(checkinLink(session.sessionId)),
-      sessionId: session.sessionId,
-      shareEarlierFrom: parseShareEarlier(form) ? this.binding.identities(browser) : undefined,
-    });
+    await this.applyLevel(session, token, form, browser);
     return this.savedCheckin(token, 'privacy');
   }
 
@@ -220,11 +216,7 @@ export class CheckinPagesService {
     language: PageLanguage,
   ): Promise<Response> {
     const session = await this.consentedSessionFor(token, browser, language);
-    await applyPrivacyLevel(this.choices, session, form, checkinPath(token), 'checkin', {
-      madeIn: await this.binding.holderOf(checkinLink(session.sessionId)),
-      sessionId: session.sessionId,
-      shareEarlierFrom: parseShareEarlier(form) ? this.binding.identities(browser) : undefined,
-    });
+    await this.applyLevel(session, token, form, browser);
     await applyEmailPreferences(this.choices, session, form, 'checkin', session.sessionId);
     return this.savedCheckin(token, 'choices');
   }
@@ -280,6 +272,23 @@ export class CheckinPagesService {
   }
 
   /** The session a check-in link names; its participant's saved language joins `language`'s. */
+  /**
+   * The level posted on a check-in's page: to the member and to this check-in; to the earlier
+   * check-ins done in this browser only when `shareEarlier` is ticked (docs/privacy.md).
+   */
+  private async applyLevel(
+    session: CheckinSession,
+    token: string,
+    form: PageForm,
+    browser: Browser,
+  ): Promise<void> {
+    await applyPrivacyLevel(this.choices, session, form, checkinPath(token), 'checkin', {
+      madeIn: await this.binding.holderOf(checkinLink(session.sessionId)),
+      sessionId: session.sessionId,
+      shareEarlierFrom: parseShareEarlier(form) ? this.binding.identities(browser) : undefined,
+    });
+  }
+
   private async sessionFor(token: string, language: PageLanguage): Promise<CheckinSession> {
     const sessionId = this.links.sessionOf(token);
     const session = sessionId === null ? null : await this.repository.findSession(sessionId);

@@ -80,12 +80,7 @@ export class SettingsPagesService {
       token: valid,
       setCookie,
     } = await this.postingMemberFor(token, browser, language);
-    // The settings page follows the check-in page's rule: a raise reaches earlier check-ins only
-    // when asked, and only those done in this browser (docs/privacy.md).
-    await applyPrivacyLevel(this.choices, member, form, settingsPath(valid), 'settings', {
-      madeIn: await this.binding.holderOf(settingsLink(valid)),
-      shareEarlierFrom: parseShareEarlier(form) ? this.binding.identities(browser) : undefined,
-    });
+    await this.applyLevel(member, valid, form, browser);
     return withCookie(this.savedSettings(valid, 'privacy'), setCookie);
   }
 
@@ -104,10 +99,7 @@ export class SettingsPagesService {
       token: valid,
       setCookie,
     } = await this.postingMemberFor(token, browser, language);
-    await applyPrivacyLevel(this.choices, member, form, settingsPath(valid), 'settings', {
-      madeIn: await this.binding.holderOf(settingsLink(valid)),
-      shareEarlierFrom: parseShareEarlier(form) ? this.binding.identities(browser) : undefined,
-    });
+    await this.applyLevel(member, valid, form, browser);
     await applyEmailPreferences(this.choices, member, form, 'settings');
     return withCookie(this.savedSettings(valid, 'choices'), setCookie);
   }
@@ -323,6 +315,22 @@ export class SettingsPagesService {
    * The membership a settings link names, while the link's version is the membership's; its
    * participant's saved language joins `language`'s.
    */
+  /**
+   * The level posted on the settings page. It follows the check-in page's rule: a raise reaches
+   * earlier check-ins only when asked, and only those done in this browser (docs/privacy.md).
+   */
+  private async applyLevel(
+    member: MemberSettings,
+    token: string,
+    form: PageForm,
+    browser: Browser,
+  ): Promise<void> {
+    await applyPrivacyLevel(this.choices, member, form, settingsPath(token), 'settings', {
+      madeIn: await this.binding.holderOf(settingsLink(token)),
+      shareEarlierFrom: parseShareEarlier(form) ? this.binding.identities(browser) : undefined,
+    });
+  }
+
   private async memberFor(
     token: unknown,
     language: PageLanguage,
