@@ -16,7 +16,7 @@ import {
   sealJson,
   sealTranscript,
 } from '../../src/sessions/transcript-codec';
-import { EventsRepository } from '../../src/webhooks/events/events.repository';
+import { CLEAR_DELIVERED_PII, EventsRepository } from '../../src/webhooks/events/events.repository';
 import { TestDatabase } from './support';
 
 const TURNS = [
@@ -225,5 +225,74 @@ describe('Retention and encryption at rest (PostgreSQL)', () => {
       expect(await events.clearDeliveredPii(1_000)).toBe(1);
       expect(await events.clearDeliveredPii(1_000)).toBe(0);
     });
+
+    it("looks up each event's own deliveries, never every pending one, even with statistics that predate a backlog", async () => {
+      // The shape that once went quadratic (docs/performance.md, "Retention's event scan"): the
+      // statistics were taken with nothing pending, then a backlog built up. 1,000 events whose
+      // deliveries are final come first, then 1,000 whose deliveries are pending. An anti-join
+      // compared each of the first with all 1,000 pending deliveries (1,000,000 rows removed by
+      // its join filter); the statement must stay one index lookup per event.
+      const world = await t.webhookWorld();
+      await t.rows(
+        `WITH e AS (
+           INSERT INTO events (id, enterprise_id, group_id, type, payload, encrypted_pii, created_at)
+           SELECT 'evt_' || lpad(to_hex(n), 48, '0'), $1, $2, 'user.created', '{}', 'sealed',
+                  now() - interval '1 hour' + n * interval '1 millisecond'
+             FROM generate_series(1, 2000) AS n
+           RETURNING id, created_at)
+         INSERT INTO webhook_deliveries (event_id, endpoint_id, status)
+         SELECT id, $3, 'delivered' FROM e`,
+        [world.enterpriseId, world.groupId, world.endpointId],
+      );
+      await t.rows('ANALYZE events, webhook_deliveries');
+      await t.rows(
+        `UPDATE webhook_deliveries SET status = 'pending'
+          WHERE endpoint_id = $1
+            AND event_id IN (SELECT id FROM events WHERE group_id = $2
+                              ORDER BY created_at DESC LIMIT 1000)`,
+        [world.endpointId, world.groupId],
+      );
+      // EXPLAIN ANALYZE runs the UPDATE: in a transaction rolled back.
+      const client = await t.pool.connect();
+      let plan: PlanNode;
+      try {
+        await client.query('BEGIN');
+        const { rows } = await client.query<{ 'QUERY PLAN': { Plan: PlanNode }[] }>(
+          `EXPLAIN (ANALYZE, FORMAT JSON) ${CLEAR_DELIVERED_PII}`,
+          [1_000],
+        );
+        plan = rows[0]['QUERY PLAN'][0].Plan;
+      } finally {
+        await client.query('ROLLBACK');
+        client.release();
+      }
+      expect(rowsRemoved(plan)).toBeLessThan(10_000);
+      // And it clears exactly the events whose deliveries are final.
+      expect(await events.clearDeliveredPii(1_000)).toBe(1_000);
+      expect(await events.clearDeliveredPii(1_000)).toBe(0);
+      const [{ held }] = await t.rows<{ held: number }>(
+        `SELECT count(*)::int AS held FROM events e
+          WHERE group_id = $1 AND encrypted_pii IS NOT NULL
+            AND EXISTS (SELECT 1 FROM webhook_deliveries d
+                         WHERE d.event_id = e.id AND d.status = 'pending')`,
+        [world.groupId],
+      );
+      expect(held).toBe(1_000);
+    });
   });
 });
+
+interface PlanNode {
+  'Rows Removed by Filter'?: number;
+  'Rows Removed by Join Filter'?: number;
+  'Actual Loops'?: number;
+  Plans?: PlanNode[];
+}
+
+/** Rows every node of an EXPLAIN ANALYZE plan read and threw away, over all its loops. */
+function rowsRemoved(node: PlanNode): number {
+  const own =
+    ((node['Rows Removed by Filter'] ?? 0) + (node['Rows Removed by Join Filter'] ?? 0)) *
+    (node['Actual Loops'] ?? 1);
+  return own + (node.Plans ?? []).reduce((sum, child) => sum + rowsRemoved(child), 0);
+}
