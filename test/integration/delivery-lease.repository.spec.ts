@@ -216,6 +216,21 @@ describe('DeliveryLeaseRepository (PostgreSQL)', () => {
       expect(await repo.takeDue(10, RECHECK_MS)).toEqual([{ id: lost, queueJobId: null }]);
       await expect(repo.recordQueued([])).resolves.toBeUndefined();
     });
+
+    it('skips a row another transaction holds instead of waiting for it (no deadlock with finishMany)', async () => {
+      // A pump writing the outcome of a delivery the sweep had taken holds its row; recordQueued
+      // waiting for it while holding the batch's other rows deadlocked with finishMany.
+      const [held, free] = await t.dueDeliveries(world, 2);
+      expect(idsOf(await repo.takeDue(10, RECHECK_MS))).toEqual(sortedIds([held, free]));
+      await t.whileRowLocked('webhook_deliveries', held, () =>
+        repo.recordQueued([
+          { id: held, jobId: 'deliver:held' },
+          { id: free, jobId: 'deliver:free' },
+        ]),
+      );
+      expect((await t.deliveryRow(free)).queueJobId).toBe('deliver:free');
+      expect((await t.deliveryRow(held)).queueJobId).toBeNull();
+    });
   });
 
   describe('claimDue: one delivery', () => {

@@ -178,15 +178,29 @@ export class DeliveryLeaseRepository {
     return row;
   }
 
-  /** Records the jobs just queued; `null` job ids mark deliveries to take again at once. */
+  /**
+   * Records the jobs just queued; `null` job ids mark deliveries to take again at once. Only rows
+   * still pending and free are written: a row another transaction holds is skipped, never waited
+   * for. A pump may have leased a taken delivery meanwhile and be writing its outcome
+   * (finishMany, many rows in one statement); waiting here, with other rows of this batch already
+   * locked, deadlocked with it, and PostgreSQL cancelled one side: seen 4 times in a morning of
+   * bench runs, twice the outcome's side, whose deliveries were then sent again once their leases
+   * ended. Skipping costs nothing: that row is being leased or finished, which clears or ends
+   * what would be recorded (a skipped `null` is taken again after the recheck delay instead).
+   */
   async recordQueued(jobs: { id: string; jobId: string | null }[]): Promise<void> {
     if (jobs.length === 0) return;
     await this.db.rows(
-      `UPDATE webhook_deliveries d
+      `WITH free AS (
+         SELECT id FROM webhook_deliveries
+          WHERE id = ANY ($1::uuid[]) AND status = 'pending'
+          FOR UPDATE SKIP LOCKED)
+       UPDATE webhook_deliveries d
           SET queue_job_id = j.job_id,
               queued_at = CASE WHEN j.job_id IS NULL THEN NULL ELSE d.queued_at END
          FROM unnest($1::uuid[], $2::text[]) AS j(id, job_id)
-        WHERE d.id = j.id AND d.status = 'pending'`,
+         JOIN free ON free.id = j.id
+        WHERE d.id = j.id`,
       [jobs.map((job) => job.id), jobs.map((job) => job.jobId)],
     );
   }
