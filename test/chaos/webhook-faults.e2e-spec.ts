@@ -277,4 +277,43 @@ describe('Webhook delivery under faults', () => {
     expect(expected).toHaveLength(150);
     await waitForAll(inbox, expected, 90_000, databaseUrl(databaseName));
   }, 150_000);
+
+  it('a worker stopped with SIGTERM while deliveries are in flight: each finishes and is recorded delivered, once', async () => {
+    const url = databaseUrl(databaseName);
+    await waitForAll(inbox, await eventIds(url), 30_000, url); // the last test's, all arrived
+    // Each reply comes 800 ms after its request: the SIGTERM lands while they are in flight.
+    inbox.replies.splice(0);
+    for (let reply = 0; reply < 10; reply++) inbox.replies.push({ status: 200, delayMs: 800 });
+    const receivedBefore = inbox.received.length;
+    await produce(10, 'term');
+    const sendingBy = Date.now() + 30_000;
+    while (inbox.received.length === receivedBefore && Date.now() < sendingBy) await sleep(10);
+    const worker = workers[workers.length - 1];
+    const exited = new Promise((resolve) => worker.once('exit', resolve));
+    worker.kill('SIGTERM');
+    const inFlight = inbox.received
+      .slice(receivedBefore)
+      .map((received) => String(received.headers['webhook-id']));
+    expect(inFlight.length).toBeGreaterThan(0);
+    await exited;
+    // Shutting down, the worker let its sends finish and wrote their outcomes: a closed
+    // connection would have been a failed attempt, retried later (a second copy).
+    const client = new Client({ connectionString: url });
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ status: string; attempts: string }>(
+        `SELECT d.status,
+                string_agg(coalesce(a.status_code::text, a.error), ',') AS attempts
+           FROM webhook_deliveries d LEFT JOIN delivery_attempts a ON a.delivery_id = d.id
+          WHERE d.event_id = ANY ($1)
+          GROUP BY d.id`,
+        [inFlight],
+      );
+      expect(rows).toEqual(inFlight.map(() => ({ status: 'delivered', attempts: '200' })));
+    } finally {
+      await client.end();
+    }
+    workers.push(await startWorker(env));
+    await waitForAll(inbox, await eventIds(url), 30_000, url);
+  }, 90_000);
 });

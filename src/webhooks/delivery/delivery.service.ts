@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { PiiCipher } from '../../common/crypto/pii-cipher';
 import { openSealed } from '../../common/crypto/sealed-reads';
 import type { AppConfig } from '../../config/config';
@@ -33,7 +33,7 @@ export interface SentDelivery {
  * recording happen in batches (DeliveryPump, finishBatch).
  */
 @Injectable()
-export class DeliveryService implements OnModuleDestroy {
+export class DeliveryService implements OnApplicationShutdown {
   private readonly logger = new Logger(DeliveryService.name);
   private readonly agents = new EndpointAgents(DELIVERY_CONCURRENCY);
 
@@ -256,7 +256,13 @@ export class DeliveryService implements OnModuleDestroy {
     }
   }
 
-  onModuleDestroy(): void {
+  /**
+   * The keep-alive connections close last: Nest runs every module's onModuleDestroy before the
+   * beforeApplicationShutdown in which the pump lets its sends finish (DeliveryProcessor), so
+   * closing them there cut the sends in flight at a SIGTERM: each became a failed attempt
+   * ("connection reset") and was sent again later, though the receiver had it.
+   */
+  onApplicationShutdown(): void {
     this.agents.destroy();
   }
 }
