@@ -63,14 +63,16 @@ export class DeliverySweeper extends OutboxSweeper {
   }
 
   /**
-   * New deliveries were committed: this process's pump leases them at once, not after the sweep
-   * in progress (a sweep makes three round trips and queues jobs; at 200 events/s, waiting for it
-   * put tens of milliseconds on commit-to-receipt: docs/performance.md). The sweep still runs, to
-   * wake the other workers.
+   * New deliveries were committed: this process's pump leases them at once, and that is all. Every
+   * worker process listens on the channel itself, so every pump wakes without a job; the jobs are
+   * for what a NOTIFY does not announce (retries coming due, leases expiring, a worker whose LISTEN
+   * connection was down), which the sweep finds every WEBHOOK_SWEEP_INTERVAL_MS. A sweep per
+   * NOTIFY used to queue jobs for deliveries the pumps were already leasing: at 200 events/s,
+   * two more row updates and a Bull job a delivery, and PostgreSQL's share of commit-to-receipt
+   * (docs/performance.md, "Commit-to-receipt on a slower machine").
    */
   protected override notified(): void {
     this.pump.wake();
-    super.notified();
   }
 
   /**
