@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { PrivacyName } from '../common/privacy-model';
-import { Database, Sql } from '../database/database';
+import { Database, Sql, statement } from '../database/database';
 import { columnsOf, RowOf } from '../database/entity-columns';
 import { GroupEntity } from './group.entity';
 
@@ -18,6 +18,12 @@ const GROUP = columnsOf(GroupEntity, [
 export type GroupRecord = RowOf<typeof GROUP>;
 
 /** Groups' SQL. Every method is scoped by the calling enterprise. */
+/** A group by id, the enterprise's own: every POST /session/create starts here (prepared). */
+const FIND_FOR_ENTERPRISE = statement(
+  'groups-find-for-enterprise',
+  `SELECT ${GROUP.select()} FROM groups WHERE group_id = $1 AND enterprise_id = $2`,
+);
+
 @Injectable()
 export class GroupsRepository {
   constructor(private readonly db: Database) {}
@@ -30,10 +36,7 @@ export class GroupsRepository {
   }
 
   async findForEnterprise(enterpriseId: string, groupId: number): Promise<GroupRecord | null> {
-    const [group] = await this.db.rows<GroupRecord>(
-      `SELECT ${GROUP.select()} FROM groups WHERE group_id = $1 AND enterprise_id = $2`,
-      [groupId, enterpriseId],
-    );
+    const [group] = await this.db.rows<GroupRecord>(FIND_FOR_ENTERPRISE, [groupId, enterpriseId]);
     return group ?? null;
   }
 

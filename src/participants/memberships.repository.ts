@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Database, Sql } from '../database/database';
+import { Database, Sql, statement } from '../database/database';
 import { columnsOf, RowOf } from '../database/entity-columns';
 import { MembershipEntity } from './membership.entity';
 
@@ -21,17 +21,20 @@ export interface ConsentBefore {
  * changes (the ledger, the event, the notice) live in one place, privacy/participant-choices.ts;
  * every page and link goes through it.
  */
+/** Prepared once per connection: every first session of a participant in a group runs it. */
+const INSERT_MEMBERSHIP = statement(
+  'memberships-insert',
+  `INSERT INTO memberships (participant_id, group_id) VALUES ($1, $2)
+   ON CONFLICT (participant_id, group_id) DO NOTHING RETURNING group_id`,
+);
+
 @Injectable()
 export class MembershipsRepository {
   constructor(private readonly db: Database) {}
 
   /** Adds the membership; false when the participant already belongs to the group. */
   async insert(participantId: string, groupId: number, sql: Sql = this.db): Promise<boolean> {
-    const rows = await sql.rows(
-      `INSERT INTO memberships (participant_id, group_id) VALUES ($1, $2)
-       ON CONFLICT (participant_id, group_id) DO NOTHING RETURNING group_id`,
-      [participantId, groupId],
-    );
+    const rows = await sql.rows(INSERT_MEMBERSHIP, [participantId, groupId]);
     return rows.length > 0;
   }
 

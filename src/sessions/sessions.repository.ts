@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Database, Sql } from '../database/database';
+import { Database, Sql, statement } from '../database/database';
 import { columnsOf } from '../database/entity-columns';
 import { SessionEntity, Subscores } from './session.entity';
 import type { SessionRecord } from './session-view';
@@ -58,6 +58,13 @@ export interface StoredResult {
  * for the data-at-rest sweeps. Reads on behalf of an enterprise are scoped by it; the sweeps act
  * across tenants on the data's age and say so.
  */
+/** Prepared once per connection: every POST /session/create runs it. */
+const INSERT_SESSION = statement(
+  'sessions-insert',
+  `INSERT INTO sessions (session_id, enterprise_id, participant_id, group_id, return_url)
+   VALUES ($1, $2, $3, $4, $5)`,
+);
+
 @Injectable()
 export class SessionsRepository {
   constructor(private readonly db: Database) {}
@@ -69,17 +76,13 @@ export class SessionsRepository {
     >,
     sql: Sql = this.db,
   ): Promise<void> {
-    await sql.rows(
-      `INSERT INTO sessions (session_id, enterprise_id, participant_id, group_id, return_url)
-       VALUES ($1, $2, $3, $4, $5)`,
-      [
-        values.sessionId,
-        values.enterpriseId,
-        values.participantId,
-        values.groupId,
-        values.returnUrl,
-      ],
-    );
+    await sql.rows(INSERT_SESSION, [
+      values.sessionId,
+      values.enterpriseId,
+      values.participantId,
+      values.groupId,
+      values.returnUrl,
+    ]);
   }
 
   /** The session with its participant's external ID and the level it is shown at now. */

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { newEventId } from '../../common/ids';
 import { PiiCipher } from '../../common/crypto/pii-cipher';
 import { traceContextParam } from '../../common/telemetry/trace-context';
-import { Database, Sql } from '../../database/database';
+import { Database, Sql, statement } from '../../database/database';
 import { DELIVERIES_CHANNEL, EventType, EventTypes } from './events';
 
 export interface NewEvent {
@@ -13,6 +13,27 @@ export interface NewEvent {
   /** Personal data for the delivery (e.g. the email of user.created), stored encrypted. */
   pii?: Record<string, string>;
 }
+
+/**
+ * The event; the outbox, one delivery per enabled endpoint of the group that takes this event
+ * type; and a NOTIFY, delivered at commit, waking the workers. Prepared once per connection (every
+ * new participant's session writes one).
+ */
+const INSERT_EVENT = statement(
+  'events-insert',
+  `WITH event AS (
+     INSERT INTO events (id, enterprise_id, group_id, type, payload, encrypted_pii, trace_context)
+     VALUES ($1, $2, $3, $4, $5, $6, $7)
+     RETURNING id
+   ), outbox AS (
+     INSERT INTO webhook_deliveries (event_id, endpoint_id)
+     SELECT event.id, endpoint.id
+       FROM event, webhook_endpoints endpoint
+      WHERE endpoint.group_id = $3 AND endpoint.status = 'enabled'
+        AND $4 = ANY (endpoint.enabled_events)
+   )
+   SELECT pg_notify('${DELIVERIES_CHANNEL}', '')`,
+);
 
 /**
  * The outbox (docs/webhooks.md): events are written here, in the transaction of the change that
@@ -32,31 +53,17 @@ export class EventsRepository {
     const id = newEventId();
     // One round trip (docs/webhooks.md, "How delivery works"): the event; the outbox, one delivery
     // per enabled endpoint of the group that takes this event type; and a NOTIFY, delivered at
-    // commit, waking the delivery sweeper. A data-modifying CTE always runs to completion, and the
+    // commit, waking the workers. A data-modifying CTE always runs to completion, and the
     // deliveries' foreign key sees the event inserted by the same statement.
-    await sql.rows(
-      `WITH event AS (
-         INSERT INTO events (id, enterprise_id, group_id, type, payload, encrypted_pii, trace_context)
-         VALUES ($1, $2, $3, $4, $5, $6, $7)
-         RETURNING id
-       ), outbox AS (
-         INSERT INTO webhook_deliveries (event_id, endpoint_id)
-         SELECT event.id, endpoint.id
-           FROM event, webhook_endpoints endpoint
-          WHERE endpoint.group_id = $3 AND endpoint.status = 'enabled'
-            AND $4 = ANY (endpoint.enabled_events)
-       )
-       SELECT pg_notify('${DELIVERIES_CHANNEL}', '')`,
-      [
-        id,
-        event.enterpriseId,
-        event.groupId,
-        event.type,
-        JSON.stringify(event.payload),
-        event.pii ? this.cipher.encrypt(JSON.stringify(event.pii)) : null,
-        traceContextParam(),
-      ],
-    );
+    await sql.rows(INSERT_EVENT, [
+      id,
+      event.enterpriseId,
+      event.groupId,
+      event.type,
+      JSON.stringify(event.payload),
+      event.pii ? this.cipher.encrypt(JSON.stringify(event.pii)) : null,
+      traceContextParam(),
+    ]);
     return id;
   }
 
