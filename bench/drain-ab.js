@@ -81,7 +81,7 @@ async function main() {
                         ORDER BY created_at DESC LIMIT $2)`,
         [endpointId, count],
       );
-      await db.query('VACUUM webhook_deliveries');
+      await db.query('VACUUM (ANALYZE) events, webhook_deliveries, delivery_attempts');
       receipts.length = 0;
       const options = ourServiceOptions({
         port: await freePort(),
@@ -114,6 +114,17 @@ async function main() {
       await new Promise((resolve) => worker.on('exit', resolve));
       if (receipts.length < count) {
         throw new Error(`${receipts.length} of ${count} delivered: ${errors.slice(-500)}`);
+      }
+      // Every outcome written before the worker stopped: none of the drained deliveries pending.
+      const { rows: left } = await db.query(
+        `SELECT count(*)::int AS n FROM webhook_deliveries
+          WHERE endpoint_id = $1 AND status = 'pending'`,
+        [endpointId],
+      );
+      if (left[0].n > 0) {
+        throw new Error(
+          `${left[0].n} deliveries still pending after the drain: ${errors.slice(-2000)}`,
+        );
       }
       const rate = ((count - 1) * 1000) / (receipts[count - 1] - receipts[0]);
       rates.get(dist).push(rate);
