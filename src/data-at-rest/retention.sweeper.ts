@@ -13,6 +13,13 @@ import { SessionRetention } from './session-retention';
 
 /** Rows per statement: every statement of a sweep is bounded. */
 export const RETENTION_BATCH = 1_000;
+/**
+ * A process's first sweep waits this long after start-up (or one interval, if shorter): the
+ * deliveries and mails waiting for a restarted worker go first, as the key check does
+ * (src/worker.ts). Run at once, it cleared the events a worker's predecessor had delivered
+ * beside the backlog it had come to drain (docs/performance.md, "Fourth pass").
+ */
+export const FIRST_SWEEP_DELAY_MS = 60_000;
 const DAY_MS = 86_400_000;
 
 /** What one sweep did, per step (rows). */
@@ -23,7 +30,7 @@ export interface SweepReport {
 }
 
 /**
- * Data at rest, in every worker (docs/data-at-rest.md): at start-up and every
+ * Data at rest, in every worker (docs/data-at-rest.md): a minute after start-up and every
  * RETENTION_SWEEP_INTERVAL_MS, remove transcripts and features of sessions completed more than
  * TRANSCRIPT_RETENTION_DAYS ago (0: never), idempotency records after 24 h, and events' personal
  * data once all their deliveries are final — each through its table's owner (SessionRetention,
@@ -36,6 +43,7 @@ export interface SweepReport {
 export class RetentionSweeper implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(RetentionSweeper.name);
   private timer: NodeJS.Timeout | null = null;
+  private firstSweep: NodeJS.Timeout | null = null;
   private running: Promise<SweepReport> | null = null;
   private stopped = false;
 
@@ -47,13 +55,17 @@ export class RetentionSweeper implements OnApplicationBootstrap, BeforeApplicati
   ) {}
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => void this.sweep(), this.config.retention.sweepIntervalMs);
-    void this.sweep();
+    const intervalMs = this.config.retention.sweepIntervalMs;
+    this.timer = setInterval(() => void this.sweep(), intervalMs);
+    if (FIRST_SWEEP_DELAY_MS < intervalMs) {
+      this.firstSweep = setTimeout(() => void this.sweep(), FIRST_SWEEP_DELAY_MS);
+    }
   }
 
   async beforeApplicationShutdown(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
+    if (this.firstSweep) clearTimeout(this.firstSweep);
     // A batch in flight finishes (each is one short statement); no new one starts.
     await this.running?.catch(() => undefined);
   }
