@@ -63,7 +63,7 @@ export interface ErasedParticipant {
 /**
  * POST /session/create's statements, prepared once per connection (database.ts, `statement`):
  * planning them on every request was a fifth of PostgreSQL's time a session creation
- * (docs/performance.md, "Commit-to-receipt on a slower machine").
+ * (docs/performance.md, "Fourth pass").
  */
 const INSERT_IDENTITY = statement(
   'participants-insert-identity',

@@ -227,7 +227,7 @@ describe('Retention and encryption at rest (PostgreSQL)', () => {
     });
 
     it("looks up each event's own deliveries, never every pending one, even with statistics that predate a backlog", async () => {
-      // The shape that once went quadratic (docs/performance.md, "Retention's event scan"): the
+      // The shape that once went quadratic (docs/performance.md, "Fourth pass"): the
       // statistics were taken with nothing pending, then a backlog built up. 1,000 events whose
       // deliveries are final come first, then 1,000 whose deliveries are pending. An anti-join
       // compared each of the first with all 1,000 pending deliveries (1,000,000 rows removed by

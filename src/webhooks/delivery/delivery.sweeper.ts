@@ -69,7 +69,7 @@ export class DeliverySweeper extends OutboxSweeper {
    * connection was down), which the sweep finds every WEBHOOK_SWEEP_INTERVAL_MS. A sweep per
    * NOTIFY used to queue jobs for deliveries the pumps were already leasing: at 200 events/s,
    * two more row updates and a Bull job a delivery, and PostgreSQL's share of commit-to-receipt
-   * (docs/performance.md, "Commit-to-receipt on a slower machine").
+   * (docs/performance.md, "Fourth pass").
    */
   protected override notified(): void {
     this.pump.wake();

@@ -131,7 +131,7 @@ export class EventsRepository {
  * pending delivery. Measured: 340 ms for one batch of 1,000 events against 4,000 pending
  * deliveries, 25 such batches in one bench run, and it grows with their product. This form stays a
  * lookup of each event's few deliveries in `webhook_deliveries_event_endpoint_idx`, whatever the
- * statistics: 8 ms for the same batch (docs/performance.md, "Retention's event scan").
+ * statistics: 8 ms for the same batch (docs/performance.md, "Fourth pass").
  */
 export const CLEAR_DELIVERED_PII = `WITH due AS (
      SELECT e.id FROM events e
