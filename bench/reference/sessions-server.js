@@ -270,7 +270,15 @@ async function main() {
   const argv = process.argv.slice(2);
   const statements = serviceStatements();
   if (argv.includes('--print-sql')) {
-    for (const [name, text] of Object.entries(statements)) console.log(`-- ${name}\n${text}\n`);
+    for (const [name, statement] of Object.entries(statements)) {
+      // A statement the service prepares is a { name, text } (src/database/database.ts), which
+      // pg prepares here too; the others are plain text.
+      const text =
+        typeof statement === 'string'
+          ? statement
+          : `${statement.text}  -- prepared as ${statement.name}`;
+      console.log(`-- ${name}\n${text}\n`);
+    }
     return;
   }
   const port = Number(option(argv, 'port') ?? process.env.PORT ?? DEFAULT_PORT);
