@@ -183,7 +183,7 @@ export class DeliveryLeaseRepository {
    * still pending and free are written: a row another transaction holds is skipped, never waited
    * for. A pump may have leased a taken delivery meanwhile and be writing its outcome
    * (finishMany, many rows in one statement); waiting here, with other rows of this batch already
-   * locked, deadlocked with it, and PostgreSQL cancelled one side: seen 4 times in a morning of
+   * locked, deadlocked with it, and PostgreSQL cancelled one side: seen 4 times in an evening of
    * bench runs, twice the outcome's side, whose deliveries were then sent again once their leases
    * ended. Skipping costs nothing: that row is being leased or finished, which clears or ends
    * what would be recorded (a skipped `null` is taken again after the recheck delay instead).
