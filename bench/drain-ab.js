@@ -28,6 +28,16 @@ const DATABASE_URL =
   process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/checkin_bench';
 const TIMEOUT_MS = 60_000;
 
+/** A process's CPU seconds in the kernel (stime) so far. */
+function systemCpuSeconds(pid) {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return Number(fields[12]) / 100;
+  } catch {
+    return NaN;
+  }
+}
+
 /** CPU seconds of every PostgreSQL process (its server and backends) so far. */
 function postgresCpuSeconds() {
   let total = 0;
@@ -100,16 +110,23 @@ async function main() {
       worker.stderr.on('data', (chunk) => (errors += chunk));
       const started = Date.now();
       let workerAtFirst = NaN;
+      let workerSystemAtFirst = NaN;
       let postgresAtFirst = NaN;
+      let receiverAtFirst = null;
       while (receipts.length < count && Date.now() - started < TIMEOUT_MS) {
         if (receipts.length > 0 && Number.isNaN(workerAtFirst)) {
           workerAtFirst = cpuSeconds(worker.pid);
+          workerSystemAtFirst = systemCpuSeconds(worker.pid);
           postgresAtFirst = postgresCpuSeconds();
+          receiverAtFirst = process.cpuUsage();
         }
         await sleep(5);
       }
       const workerCpu = cpuSeconds(worker.pid) - workerAtFirst;
+      const workerSystemCpu = systemCpuSeconds(worker.pid) - workerSystemAtFirst;
       const postgresCpu = postgresCpuSeconds() - postgresAtFirst;
+      const receiverUsage = process.cpuUsage(receiverAtFirst);
+      const receiverCpu = (receiverUsage.user + receiverUsage.system) / 1e6;
       worker.kill('SIGTERM');
       await new Promise((resolve) => worker.on('exit', resolve));
       if (receipts.length < count) {
@@ -131,7 +148,8 @@ async function main() {
       const perDelivery = (seconds) => `${Math.round((seconds * 1e6) / count)} µs`;
       console.log(
         `round ${round + 1} ${dist}: ${Math.round(rate)} deliveries/s; CPU per delivery: ` +
-          `worker ${perDelivery(workerCpu)}, PostgreSQL ${perDelivery(postgresCpu)}`,
+          `worker ${perDelivery(workerCpu)} (in the kernel ${perDelivery(workerSystemCpu)}), ` +
+          `PostgreSQL ${perDelivery(postgresCpu)}, this process (the receiver) ${perDelivery(receiverCpu)}`,
       );
     }
   }

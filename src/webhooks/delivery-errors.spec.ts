@@ -1,4 +1,5 @@
 import { deliveryErrorDetail, deliveryErrorFor } from './delivery-errors';
+import { errors as undici } from 'undici';
 import { BlockedAddressError, RequestTimeoutError } from './safe-http';
 
 /** An error as Node's net, dns and tls raise them: a code, often a syscall, a detailed message. */
@@ -67,6 +68,33 @@ describe('delivery errors', () => {
     {
       label: 'HPE_INVALID_HEADER_TOKEN',
       error: nodeError('HPE_INVALID_HEADER_TOKEN', 'Parse Error: Invalid header value char'),
+      text: 'invalid response',
+    },
+    // undici's own errors, as its classes raise them (safe-http sends with undici).
+    {
+      label: "undici's SocketError (the other side closed)",
+      error: new undici.SocketError('other side closed'),
+      text: 'connection reset',
+    },
+    {
+      label: "undici's ConnectTimeoutError",
+      error: new undici.ConnectTimeoutError(),
+      text: 'timeout',
+    },
+    {
+      label: "undici's HeadersTimeoutError",
+      error: new undici.HeadersTimeoutError(),
+      text: 'timeout',
+    },
+    { label: "undici's BodyTimeoutError", error: new undici.BodyTimeoutError(), text: 'timeout' },
+    {
+      label: "undici's ResponseContentLengthMismatchError",
+      error: new undici.ResponseContentLengthMismatchError(),
+      text: 'invalid response',
+    },
+    {
+      label: "undici's HeadersOverflowError",
+      error: new undici.HeadersOverflowError(),
       text: 'invalid response',
     },
     {

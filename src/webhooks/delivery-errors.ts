@@ -32,7 +32,28 @@ const DNS_CODES = new Set([
   'ENODATA',
   'ESERVFAIL',
 ]);
-const RESET_CODES = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'ERR_STREAM_PREMATURE_CLOSE']);
+/** UND_ERR_SOCKET: undici's "other side closed", a connection closed before the answer ended. */
+const RESET_CODES = new Set([
+  'ECONNRESET',
+  'EPIPE',
+  'ECONNABORTED',
+  'ERR_STREAM_PREMATURE_CLOSE',
+  'UND_ERR_SOCKET',
+]);
+/** undici's own timeouts (connecting, the answer's headers, its body). */
+const TIMEOUT_CODES = new Set([
+  'ETIMEDOUT',
+  'ESOCKETTIMEDOUT',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+]);
+/** An answer undici could not take: its length or headers broke HTTP's rules. */
+const INVALID_RESPONSE_CODES = new Set([
+  'UND_ERR_RES_CONTENT_LENGTH_MISMATCH',
+  'UND_ERR_HEADERS_OVERFLOW',
+  'UND_ERR_RES_EXCEEDED_MAX_SIZE',
+]);
 /**
  * Node's TLS codes, OpenSSL's certificate verification codes (`CERT_HAS_EXPIRED`,
  * `DEPTH_ZERO_SELF_SIGNED_CERT`, `UNABLE_TO_VERIFY_LEAF_SIGNATURE`, …) and EPROTO (a handshake
@@ -63,14 +84,16 @@ export function deliveryErrorFor(
   const { name, code, syscall } = (error ?? {}) as CodedError;
   if (name === 'BlockedAddressError' || code === 'ERR_INVALID_URL') return 'address not allowed';
   if (typeof code !== 'string') return 'internal error';
-  if (code === 'ETIMEDOUT' || code === 'ESOCKETTIMEDOUT') return 'timeout';
+  if (TIMEOUT_CODES.has(code)) return 'timeout';
   if (syscall === 'getaddrinfo' || DNS_CODES.has(code)) {
     return options.privateAddressesRefused ? 'address not allowed' : 'DNS lookup failed';
   }
   if (code === 'ECONNREFUSED') return 'connection refused';
   if (RESET_CODES.has(code)) return 'connection reset';
   if (TLS_CODE.test(code)) return 'TLS error';
-  if (code.startsWith('HPE_') || code.startsWith('ERR_HTTP_')) return 'invalid response';
+  if (code.startsWith('HPE_') || code.startsWith('ERR_HTTP_') || INVALID_RESPONSE_CODES.has(code)) {
+    return 'invalid response';
+  }
   // EHOSTUNREACH, ENETUNREACH, EADDRNOTAVAIL, … : the socket never connected.
   if (/^E[A-Z]+$/.test(code) || typeof syscall === 'string') return 'connection failed';
   return 'internal error';

@@ -1,16 +1,18 @@
 /**
- * Outgoing webhook requests (docs/webhooks.md). The SSRF guard resolves the host itself, refuses every
- * address that is not public unicast (common/net/public-address.ts: loopback, private,
- * link-local, CGNAT, metadata, multicast, reserved; IPv4, IPv6, IPv4-mapped and IPv4-compatible
- * IPv6), and connects to the address it checked — the
- * socket is given that address through `lookup`, so there is no second resolution to race.
- * Redirects are never followed; the response body is read up to 64 KiB. Errors keep Node's codes
- * (ECONNREFUSED, ENOTFOUND, …): delivery-errors.ts turns them into the texts the API shows.
+ * Outgoing webhook requests (docs/webhooks.md), sent with undici (the HTTP client Node's own
+ * `fetch` is built on): a pool of keep-alive connections per endpoint origin, at a fraction of
+ * `http.request`'s work a request (docs/performance.md, "Fifth pass"). The SSRF guard resolves the
+ * host itself, refuses every address that is not public unicast (common/net/public-address.ts:
+ * loopback, private, link-local, CGNAT, metadata, multicast, reserved; IPv4, IPv6, IPv4-mapped
+ * and IPv4-compatible IPv6), and connects to the address it checked — every new connection's
+ * socket is given that address through `lookup`, so there is no second resolution to race, and a
+ * kept-alive connection is one that was checked when it opened. Redirects are never followed; the
+ * response body is read up to 64 KiB. Errors keep their codes (Node's ECONNREFUSED, ENOTFOUND, …
+ * and undici's UND_ERR_*): delivery-errors.ts turns them into the texts the API shows.
  */
 import { lookup as dnsLookup } from 'node:dns';
-import http from 'node:http';
-import https from 'node:https';
 import { isIP, LookupFunction } from 'node:net';
+import { Client, Pool, type Dispatcher } from 'undici';
 import { isPublicAddress } from '../common/net/public-address';
 
 export { isPublicAddress };
@@ -41,7 +43,7 @@ export class RequestTimeoutError extends Error {
 
 export interface PostResult {
   statusCode: number;
-  headers: http.IncomingHttpHeaders;
+  headers: Record<string, string | string[] | undefined>;
   /** The first 64 KiB of the body, as text. */
   body: string;
 }
@@ -51,55 +53,71 @@ export interface PostOptions {
   /** Development/tests: allow http:// and private addresses. */
   allowPrivate: boolean;
   /**
-   * Keep-alive connections to reuse (EndpointAgents: one agent per endpoint origin). Every new
-   * connection still goes through the guarded lookup; without an agent each request opens its own.
+   * The endpoint's keep-alive connections (EndpointPools: one pool per endpoint origin). Every new
+   * connection still goes through the guarded lookup; without a pool the request opens a
+   * connection of its own and closes it after.
    */
-  agent?: http.Agent;
+  pool?: Dispatcher;
 }
 
+/** How a pool connects: through the guarded lookup unless private addresses are allowed. */
+const connectOptions = (timeoutMs: number, allowPrivate: boolean) => ({
+  timeout: timeoutMs,
+  ...(allowPrivate ? {} : { lookup: guardedLookup }),
+});
+
 /**
- * Keep-alive agents, one per endpoint origin (`https://hooks.example.com:443`), so a worker
- * sending many deliveries to one receiver reuses its connections instead of a TCP (and TLS)
- * handshake each. At most `maxOrigins` are kept; the least recently used is closed beyond that.
+ * Keep-alive connection pools, one per endpoint origin (`https://hooks.example.com:443`), so a
+ * worker sending many deliveries to one receiver reuses its connections instead of a TCP (and
+ * TLS) handshake each. At most `maxOrigins` are kept; the least recently used is closed beyond
+ * that (gracefully: a request in flight on it finishes).
  */
-export class EndpointAgents {
-  private readonly agents = new Map<string, http.Agent>();
+export class EndpointPools {
+  private readonly pools = new Map<string, Pool>();
 
   constructor(
-    private readonly maxSocketsPerOrigin: number,
-    private readonly maxOrigins = 500,
+    private readonly options: {
+      connectionsPerOrigin: number;
+      timeoutMs: number;
+      allowPrivate: boolean;
+      maxOrigins?: number;
+    },
   ) {}
 
-  for(rawUrl: string): http.Agent {
-    const url = new URL(rawUrl);
-    const key = url.origin;
-    let agent = this.agents.get(key);
-    if (agent) {
+  for(rawUrl: string): Pool {
+    const key = new URL(rawUrl).origin;
+    let pool = this.pools.get(key);
+    if (pool) {
       // Most recently used last.
-      this.agents.delete(key);
+      this.pools.delete(key);
     } else {
-      // Idle sockets close after 4 s, before the usual 5 s keep-alive timeout of servers, so a
-      // request is not sent on a connection the receiver is closing.
-      const options = {
-        keepAlive: true,
-        maxSockets: this.maxSocketsPerOrigin,
-        scheduling: 'lifo' as const,
-        timeout: 4_000,
-      };
-      agent = url.protocol === 'https:' ? new https.Agent(options) : new http.Agent(options);
+      pool = new Pool(key, {
+        connections: this.options.connectionsPerOrigin,
+        // Idle connections close after 4 s (or 1 s before the receiver's own `Keep-Alive:
+        // timeout=`), before the usual 5 s of servers, so a request is not sent on a connection
+        // the receiver is closing.
+        keepAliveTimeout: 4_000,
+        keepAliveMaxTimeout: 4_000,
+        keepAliveTimeoutThreshold: 1_000,
+        headersTimeout: this.options.timeoutMs,
+        bodyTimeout: this.options.timeoutMs,
+        connect: connectOptions(this.options.timeoutMs, this.options.allowPrivate),
+      });
     }
-    this.agents.set(key, agent);
-    if (this.agents.size > this.maxOrigins) {
-      const [oldest, evicted] = this.agents.entries().next().value as [string, http.Agent];
-      this.agents.delete(oldest);
-      evicted.destroy();
+    this.pools.set(key, pool);
+    if (this.pools.size > (this.options.maxOrigins ?? 500)) {
+      const [oldest, evicted] = this.pools.entries().next().value as [string, Pool];
+      this.pools.delete(oldest);
+      void evicted.close().catch(() => undefined);
     }
-    return agent;
+    return pool;
   }
 
-  destroy(): void {
-    for (const agent of this.agents.values()) agent.destroy();
-    this.agents.clear();
+  /** Closes every connection, cutting what is still in flight. */
+  async destroy(): Promise<void> {
+    const pools = [...this.pools.values()];
+    this.pools.clear();
+    await Promise.all(pools.map((pool) => pool.destroy().catch(() => undefined)));
   }
 }
 
@@ -133,21 +151,57 @@ export function isAllowedWebhookUrl(raw: string, allowPrivate: boolean): boolean
   return isIP(host) === 0 || isPublicAddress(host);
 }
 
+/**
+ * POSTs a body and reads the answer (its first 64 KiB). Sent with undici's `dispatch`, whose
+ * callbacks take the answer as it arrives: no stream or promise per response beyond this one.
+ */
 export function postJson(
   rawUrl: string,
   body: string,
   headers: Record<string, string>,
   options: PostOptions,
 ): Promise<PostResult> {
-  return new Promise((resolve, reject) => {
-    const url = new URL(rawUrl);
-    if (!isAllowedWebhookUrl(rawUrl, options.allowPrivate)) {
-      return reject(new BlockedAddressError(url.hostname));
-    }
-    const transport = url.protocol === 'https:' ? https : http;
-    const request = transport.request(
-      url,
+  const url = new URL(rawUrl);
+  if (!isAllowedWebhookUrl(rawUrl, options.allowPrivate)) {
+    return Promise.reject(new BlockedAddressError(url.hostname));
+  }
+  const dispatcher =
+    options.pool ??
+    new Client(url.origin, {
+      pipelining: 0,
+      headersTimeout: options.timeoutMs,
+      bodyTimeout: options.timeoutMs,
+      connect: connectOptions(options.timeoutMs, options.allowPrivate),
+    });
+  return new Promise<PostResult>((resolve, reject) => {
+    let settled = false;
+    let request: Dispatcher.DispatchController | null = null;
+    let statusCode = 0;
+    let responseHeaders: PostResult['headers'] = {};
+    const chunks: Buffer[] = [];
+    let received = 0;
+    const settle = (error: Error | null) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(deadline);
+      if (!options.pool) void dispatcher.destroy().catch(() => undefined);
+      if (error) return reject(error);
+      resolve({
+        statusCode,
+        headers: responseHeaders,
+        body: Buffer.concat(chunks).toString('utf8'),
+      });
+    };
+    // One deadline for waiting for a connection, connecting, sending and reading together.
+    const deadline = setTimeout(() => {
+      const timedOut = new RequestTimeoutError(options.timeoutMs);
+      settle(timedOut);
+      request?.abort(timedOut);
+    }, options.timeoutMs);
+    dispatcher.dispatch(
       {
+        origin: url.origin,
+        path: `${url.pathname}${url.search}`,
         method: 'POST',
         headers: {
           ...headers,
@@ -155,42 +209,35 @@ export function postJson(
           'content-length': Buffer.byteLength(body).toString(),
           'user-agent': 'checkin-webhooks/1.0',
         },
-        lookup: options.allowPrivate ? undefined : guardedLookup,
-        timeout: options.timeoutMs,
-        agent: options.agent ?? false,
+        body,
       },
-      (response) => {
-        const chunks: Buffer[] = [];
-        let received = 0;
-        const finish = () =>
-          resolve({
-            statusCode: response.statusCode ?? 0,
-            headers: response.headers,
-            body: Buffer.concat(chunks).toString('utf8'),
-          });
-        response.on('data', (chunk: Buffer) => {
-          if (received >= MAX_RESPONSE_BYTES) return;
+      {
+        onRequestStart(controller) {
+          request = controller;
+          // Timed out while waiting for a connection: never sent.
+          if (settled) controller.abort(new RequestTimeoutError(options.timeoutMs));
+        },
+        onResponseStart(_controller, status, headers) {
+          statusCode = status;
+          responseHeaders = headers;
+        },
+        onResponseData(controller, chunk) {
+          if (settled) return;
           chunks.push(chunk.subarray(0, MAX_RESPONSE_BYTES - received));
           received += chunk.length;
           if (received >= MAX_RESPONSE_BYTES) {
-            response.destroy();
-            finish();
+            // The rest is not read: the connection is closed rather than drained.
+            settle(null);
+            controller.abort(new Error('response body past 64 KiB: not read'));
           }
-        });
-        response.on('end', finish);
-        response.on('error', reject);
+        },
+        onResponseEnd() {
+          settle(null);
+        },
+        onResponseError(_controller, error) {
+          settle(error);
+        },
       },
     );
-    const deadline = setTimeout(
-      () => request.destroy(new RequestTimeoutError(options.timeoutMs)),
-      options.timeoutMs,
-    );
-    request.on('timeout', () => request.destroy(new RequestTimeoutError(options.timeoutMs)));
-    request.on('error', (error) => {
-      clearTimeout(deadline);
-      reject(error);
-    });
-    request.on('close', () => clearTimeout(deadline));
-    request.end(body);
   });
 }

@@ -66,7 +66,7 @@ describe('Webhook delivery outcomes (PostgreSQL, a local receiver)', () => {
     acme = await t.enterprise('Acme');
   });
   afterAll(async () => {
-    delivery.onApplicationShutdown();
+    await delivery.onApplicationShutdown();
     await receiver.stop();
     await t.close();
   });

@@ -13,6 +13,7 @@ import { registerInstrumentations } from '@opentelemetry/instrumentation';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
+import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
 import { defaultResource, resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchSpanProcessor, NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { FastifyOtelInstrumentation } from '@fastify/otel';
@@ -79,9 +80,13 @@ export function startTracingSdk(settings: TracingSettings): { shutdown: () => Pr
   const deregister = registerInstrumentations({
     tracerProvider: provider,
     instrumentations: [
-      // Outbound requests only (a webhook delivery's, inside its span). The server span of an
-      // incoming request is Fastify's: the HTTP instrumentation's own costs a third of the
-      // throughput of a cheap request even when nothing is sampled (docs/operations.md).
+      // A webhook delivery's request, inside its span: deliveries are sent with undici
+      // (webhooks/safe-http.ts), which this instrumentation follows through its diagnostics
+      // channels. It writes no trace headers: the propagator only writes to the outbox.
+      new UndiciInstrumentation({ requireParentforSpans: true }),
+      // Outbound requests made with node:http, if any. The server span of an incoming request is
+      // Fastify's: the HTTP instrumentation's own costs a third of the throughput of a cheap
+      // request even when nothing is sampled (docs/operations.md).
       new HttpInstrumentation({
         disableIncomingRequestInstrumentation: true,
         requireParentforOutgoingSpans: true,

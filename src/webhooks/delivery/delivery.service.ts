@@ -5,7 +5,7 @@ import type { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
 import { deliveryErrorDetail, deliveryErrorFor } from '../delivery-errors';
 import { EVENT_PII_FIELDS, type EventType } from '../events/events';
-import { EndpointAgents, postJson } from '../safe-http';
+import { EndpointPools, postJson } from '../safe-http';
 import { DELIVERY_CONCURRENCY } from '../webhook-queue';
 import { signatureHeaders } from '../webhook-signer';
 import {
@@ -35,14 +35,20 @@ export interface SentDelivery {
 @Injectable()
 export class DeliveryService implements OnApplicationShutdown {
   private readonly logger = new Logger(DeliveryService.name);
-  private readonly agents = new EndpointAgents(DELIVERY_CONCURRENCY);
+  private readonly pools: EndpointPools;
 
   constructor(
     private readonly deliveries: DeliveryLeaseRepository,
     private readonly cipher: PiiCipher,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly measurements: DeliveryMeasurements,
-  ) {}
+  ) {
+    this.pools = new EndpointPools({
+      connectionsPerOrigin: DELIVERY_CONCURRENCY,
+      timeoutMs: config.webhooks.timeoutMs,
+      allowPrivate: config.webhooks.allowPrivateUrls,
+    });
+  }
 
   /**
    * The envelope, the same for every event type. An event's personal data is cleared once all
@@ -126,7 +132,7 @@ export class DeliveryService implements OnApplicationShutdown {
         {
           timeoutMs: this.config.webhooks.timeoutMs,
           allowPrivate: this.config.webhooks.allowPrivateUrls,
-          agent: this.agents.for(delivery.url),
+          pool: this.pools.for(delivery.url),
         },
       );
       statusCode = response.statusCode;
@@ -262,7 +268,7 @@ export class DeliveryService implements OnApplicationShutdown {
    * closing them there cut the sends in flight at a SIGTERM: each became a failed attempt
    * ("connection reset") and was sent again later, though the receiver had it.
    */
-  onApplicationShutdown(): void {
-    this.agents.destroy();
+  async onApplicationShutdown(): Promise<void> {
+    await this.pools.destroy();
   }
 }
