@@ -220,6 +220,19 @@ describe('Webhook delivery outcomes (PostgreSQL, a local receiver)', () => {
     expect(String(after.headers['webhook-signature']).split(' ')).toHaveLength(1);
   });
 
+  it('a secret rotated between two sends of one worker signs the next: opened secrets are kept by ciphertext, not by endpoint', async () => {
+    const { groupId, endpointId, secret: old } = await endpointAt();
+    await userCreated(groupId);
+    await sendDue();
+    expect(verifiedBy(receiver.received[0], old)).toBe(true);
+
+    const { secret: current } = await s.webhooks.rotateSecret(acme, groupId, endpointId);
+    await userCreated(groupId);
+    await sendDue();
+    const after = receiver.received[1];
+    expect([verifiedBy(after, old), verifiedBy(after, current)]).toEqual([true, true]);
+  });
+
   it("410: failed, the endpoint disabled and its other pending deliveries cancelled; another endpoint's in the batch delivered", async () => {
     const gone = await endpointAt();
     const other = new WebhookReceiver();

@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import { LRUCache } from 'lru-cache';
 import { PiiCipher } from '../../common/crypto/pii-cipher';
 import { openSealed } from '../../common/crypto/sealed-reads';
 import type { AppConfig } from '../../config/config';
@@ -17,6 +18,8 @@ import { AttemptOutcome, DeliveryMeasurements } from './delivery-measurements';
 import { nextRetryDelay, parseRetryAfter } from './retry-schedule';
 
 const EXCERPT_CHARS = 2_000;
+/** Endpoints whose opened signing secret a worker keeps (see openSecret). */
+const OPENED_SECRETS = 1_000;
 
 /** A sent delivery, its outcome to record, and what it means for its endpoint. */
 export interface SentDelivery {
@@ -36,6 +39,8 @@ export interface SentDelivery {
 export class DeliveryService implements OnApplicationShutdown {
   private readonly logger = new Logger(DeliveryService.name);
   private readonly pools: EndpointPools;
+  /** Opened signing secrets, by their ciphertext (openSecret). */
+  private readonly openedSecrets = new LRUCache<string, string>({ max: OPENED_SECRETS });
 
   constructor(
     private readonly deliveries: DeliveryLeaseRepository,
@@ -81,7 +86,7 @@ export class DeliveryService implements OnApplicationShutdown {
    * (docs/data-at-rest.md, "Data the keys cannot open": rotate the endpoint's secret).
    */
   private secrets(delivery: ClaimedDelivery): string[] {
-    const secrets = [this.cipher.decrypt(delivery.secretCiphertext)];
+    const secrets = [this.openSecret(delivery.secretCiphertext)];
     if (
       delivery.previousSecretCiphertext &&
       delivery.previousSecretExpiresAt &&
@@ -95,6 +100,22 @@ export class DeliveryService implements OnApplicationShutdown {
       if (previous !== null) secrets.push(previous);
     }
     return secrets;
+  }
+
+  /**
+   * An endpoint's current signing secret, opened once per worker rather than once per delivery
+   * (docs/performance.md, "Fifth pass"). Keyed by the ciphertext, so a rotated secret or one
+   * re-encrypted under a new data key is opened afresh; a secret that cannot be opened throws
+   * here every time, as before. Keeping opened secrets in memory exposes nothing the worker's
+   * data key, also in its memory, does not already open.
+   */
+  private openSecret(ciphertext: string): string {
+    let secret = this.openedSecrets.get(ciphertext);
+    if (secret === undefined) {
+      secret = this.cipher.decrypt(ciphertext);
+      this.openedSecrets.set(ciphertext, secret);
+    }
+    return secret;
   }
 
   /**
