@@ -11,11 +11,24 @@
  * and undici's UND_ERR_*): delivery-errors.ts turns them into the texts the API shows.
  */
 import { lookup as dnsLookup } from 'node:dns';
-import { isIP, LookupFunction } from 'node:net';
-import { Client, Pool, type Dispatcher } from 'undici';
+import type { LookupFunction } from 'node:net';
+import type { Dispatcher, Pool } from 'undici';
 import { isPublicAddress } from '../common/net/public-address';
+import { isAllowedWebhookUrl } from './webhook-url';
 
-export { isPublicAddress };
+export { isAllowedWebhookUrl, isPublicAddress };
+
+type Undici = typeof import('undici');
+let loaded: Undici | undefined;
+/**
+ * undici, loaded at the first request rather than with this module: the API process imports the
+ * worker's modules but, unless it runs the workers, sends nothing, and undici's 110 modules and
+ * 5 MB of heap cost its requests a few per cent (docs/performance.md, "Fifth pass").
+ */
+function undici(): Undici {
+  loaded ??= require('undici') as Undici;
+  return loaded;
+}
 
 export const MAX_RESPONSE_BYTES = 64 * 1024;
 
@@ -91,7 +104,7 @@ export class EndpointPools {
       // Most recently used last.
       this.pools.delete(key);
     } else {
-      pool = new Pool(key, {
+      pool = new (undici().Pool)(key, {
         connections: this.options.connectionsPerOrigin,
         // Idle connections close after 4 s (or 1 s before the receiver's own `Keep-Alive:
         // timeout=`), before the usual 5 s of servers, so a request is not sent on a connection
@@ -135,22 +148,6 @@ const guardedLookup: LookupFunction = (hostname, options, callback) => {
   });
 };
 
-/** Whether a URL may be registered: http(s), with a host, and not a literal private address. */
-export function isAllowedWebhookUrl(raw: string, allowPrivate: boolean): boolean {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    return false;
-  }
-  if (url.username || url.password || !url.hostname) return false;
-  if (url.protocol !== 'https:' && !(allowPrivate && url.protocol === 'http:')) return false;
-  if (allowPrivate) return true;
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  if (host === 'localhost' || host.endsWith('.localhost')) return false;
-  return isIP(host) === 0 || isPublicAddress(host);
-}
-
 /**
  * POSTs a body and reads the answer (its first 64 KiB). Sent with undici's `dispatch`, whose
  * callbacks take the answer as it arrives: no stream or promise per response beyond this one.
@@ -167,7 +164,7 @@ export function postJson(
   }
   const dispatcher =
     options.pool ??
-    new Client(url.origin, {
+    new (undici().Client)(url.origin, {
       pipelining: 0,
       headersTimeout: options.timeoutMs,
       bodyTimeout: options.timeoutMs,

@@ -18,7 +18,7 @@ import {
   WebhookDto,
   WebhookWithSecretDto,
 } from './dto/webhook.dto';
-import { isAllowedWebhookUrl } from './safe-http';
+import { isAllowedWebhookUrl } from './webhook-url';
 import { newWebhookSecret } from './webhook-signer';
 import { REPLAY_MAX_EVENTS, WebhookErrors } from './webhooks.errors';
 import { EndpointRecord, WebhooksRepository } from './webhooks.repository';
