@@ -394,7 +394,10 @@ describe('Operations: metrics, liveness, readiness and logs', () => {
 
     it('a late result: the sealing lag shows until a read seals it; the floor withholds the answer', async () => {
       const session = await member('late@example.com');
-      const completedAt = new Date(Date.now() - 3 * 86_400_000).toISOString();
+      // Four days ago: its day closed (an hour after it ended, METRICS_SEAL_DELAY_MINUTES) at least
+      // 2 days 23 h ago whatever the time of day. (Three days ago made the lag 2 days + the time
+      // since midnight − 1 h: under 2 days in the first hour after midnight UTC.)
+      const completedAt = new Date(Date.now() - 4 * 86_400_000).toISOString();
       const posted = await request(
         `http://127.0.0.1:${ports.api}`,
         'POST',
@@ -402,7 +405,7 @@ describe('Operations: metrics, liveness, readiness and logs', () => {
         { body: engineResult({ completedAt }), headers: engineHeaders() },
       );
       expect(posted.status).toBe(200);
-      // Never looked at: behind since its day closed, two days and more ago (the workers' sweep
+      // Never looked at: behind since its day closed, more than two days ago (the workers' sweep
       // runs every five minutes; a read seals what it needs).
       const lagging = await Scrape.of(ports.workerOps);
       expect(lagging.value('checkin_cohort_sealing_lag_seconds')).toBeGreaterThan(2 * 86_400);

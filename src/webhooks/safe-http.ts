@@ -22,8 +22,9 @@ type Undici = typeof import('undici');
 let loaded: Undici | undefined;
 /**
  * undici, loaded at the first request rather than with this module: the API process imports the
- * worker's modules but, unless it runs the workers, sends nothing, and undici's 110 modules and
- * 5 MB of heap cost its requests a few per cent (docs/performance.md, "Fifth pass").
+ * worker's modules but, unless it runs the workers, sends nothing; with undici's 110 modules and
+ * 5 MB of heap loaded, `GET /groups` measured 2–20 % more CPU a request in six A/B pairs
+ * (docs/performance.md, "Fifth pass").
  */
 function undici(): Undici {
   loaded ??= require('undici') as Undici;
