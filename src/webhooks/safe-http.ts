@@ -12,7 +12,8 @@
  */
 import { lookup as dnsLookup } from 'node:dns';
 import type { LookupFunction } from 'node:net';
-import type { Dispatcher, Pool } from 'undici';
+import { LRUCache } from 'lru-cache';
+import type { Pool } from 'undici';
 import { isPublicAddress } from '../common/net/public-address';
 import { isAllowedWebhookUrl } from './webhook-url';
 
@@ -67,18 +68,11 @@ export interface PostOptions {
   /** Development/tests: allow http:// and private addresses. */
   allowPrivate: boolean;
   /**
-   * The endpoint's keep-alive connections (EndpointPools: one pool per endpoint origin). Every new
-   * connection still goes through the guarded lookup; without a pool the request opens a
-   * connection of its own and closes it after.
+   * The endpoint's keep-alive connections (EndpointPools: one pool per endpoint origin); every
+   * new connection goes through the guarded lookup.
    */
-  pool?: Dispatcher;
+  pool: Pool;
 }
-
-/** How a pool connects: through the guarded lookup unless private addresses are allowed. */
-const connectOptions = (timeoutMs: number, allowPrivate: boolean) => ({
-  timeout: timeoutMs,
-  ...(allowPrivate ? {} : { lookup: guardedLookup }),
-});
 
 /**
  * Keep-alive connection pools, one per endpoint origin (`https://hooks.example.com:443`), so a
@@ -87,7 +81,7 @@ const connectOptions = (timeoutMs: number, allowPrivate: boolean) => ({
  * that (gracefully: a request in flight on it finishes).
  */
 export class EndpointPools {
-  private readonly pools = new Map<string, Pool>();
+  private readonly pools: LRUCache<string, Pool>;
 
   constructor(
     private readonly options: {
@@ -96,16 +90,20 @@ export class EndpointPools {
       allowPrivate: boolean;
       maxOrigins?: number;
     },
-  ) {}
+  ) {
+    this.pools = new LRUCache<string, Pool>({
+      max: options.maxOrigins ?? 500,
+      dispose: (pool, _origin, reason) => {
+        if (reason === 'evict') void pool.close().catch(() => undefined);
+      },
+    });
+  }
 
   for(rawUrl: string): Pool {
-    const key = new URL(rawUrl).origin;
-    let pool = this.pools.get(key);
-    if (pool) {
-      // Most recently used last.
-      this.pools.delete(key);
-    } else {
-      pool = new (undici().Pool)(key, {
+    const origin = new URL(rawUrl).origin;
+    let pool = this.pools.get(origin);
+    if (!pool) {
+      pool = new (undici().Pool)(origin, {
         connections: this.options.connectionsPerOrigin,
         // Idle connections close after 4 s (or 1 s before the receiver's own `Keep-Alive:
         // timeout=`), before the usual 5 s of servers, so a request is not sent on a connection
@@ -115,14 +113,12 @@ export class EndpointPools {
         keepAliveTimeoutThreshold: 1_000,
         headersTimeout: this.options.timeoutMs,
         bodyTimeout: this.options.timeoutMs,
-        connect: connectOptions(this.options.timeoutMs, this.options.allowPrivate),
+        connect: {
+          timeout: this.options.timeoutMs,
+          ...(this.options.allowPrivate ? {} : { lookup: guardedLookup }),
+        },
       });
-    }
-    this.pools.set(key, pool);
-    if (this.pools.size > (this.options.maxOrigins ?? 500)) {
-      const [oldest, evicted] = this.pools.entries().next().value as [string, Pool];
-      this.pools.delete(oldest);
-      void evicted.close().catch(() => undefined);
+      this.pools.set(origin, pool);
     }
     return pool;
   }
@@ -163,17 +159,9 @@ export function postJson(
   if (!isAllowedWebhookUrl(rawUrl, options.allowPrivate)) {
     return Promise.reject(new BlockedAddressError(url.hostname));
   }
-  const dispatcher =
-    options.pool ??
-    new (undici().Client)(url.origin, {
-      pipelining: 0,
-      headersTimeout: options.timeoutMs,
-      bodyTimeout: options.timeoutMs,
-      connect: connectOptions(options.timeoutMs, options.allowPrivate),
-    });
   return new Promise<PostResult>((resolve, reject) => {
     let settled = false;
-    let request: Dispatcher.DispatchController | null = null;
+    let request: { abort: (reason: Error) => void } | null = null;
     let statusCode = 0;
     let responseHeaders: PostResult['headers'] = {};
     const chunks: Buffer[] = [];
@@ -182,7 +170,6 @@ export function postJson(
       if (settled) return;
       settled = true;
       clearTimeout(deadline);
-      if (!options.pool) void dispatcher.destroy().catch(() => undefined);
       if (error) return reject(error);
       resolve({
         statusCode,
@@ -196,7 +183,7 @@ export function postJson(
       settle(timedOut);
       request?.abort(timedOut);
     }, options.timeoutMs);
-    dispatcher.dispatch(
+    options.pool.dispatch(
       {
         origin: url.origin,
         path: `${url.pathname}${url.search}`,

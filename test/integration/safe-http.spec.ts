@@ -9,6 +9,7 @@ import {
   EndpointPools,
   MAX_RESPONSE_BYTES,
   postJson,
+  type PostOptions,
   RequestTimeoutError,
 } from '../../src/webhooks/safe-http';
 
@@ -26,6 +27,9 @@ describe('webhook HTTP client (safe-http)', () => {
   }[] = [];
   const connections = new Set<Socket>();
   let connectionsOpened = 0;
+  /** Each test's own pool, closed after it. */
+  let shared: EndpointPools;
+  let options: PostOptions;
 
   beforeAll(async () => {
     server = http.createServer((request, response) => {
@@ -52,6 +56,8 @@ describe('webhook HTTP client (safe-http)', () => {
   });
 
   beforeEach(() => {
+    shared = new EndpointPools({ connectionsPerOrigin: 4, timeoutMs: 2_000, allowPrivate: true });
+    options = { timeoutMs: 2_000, allowPrivate: true, pool: shared.for(url) };
     received.length = 0;
     connectionsOpened = 0;
     handler = (_request, response) => {
@@ -60,7 +66,7 @@ describe('webhook HTTP client (safe-http)', () => {
     };
   });
 
-  const options = { timeoutMs: 2_000, allowPrivate: true };
+  afterEach(() => shared.destroy());
 
   it('POSTs the body with our headers to the path and query, and answers status, headers and body', async () => {
     const answer = await postJson(url, '{"a":1}', { 'webhook-id': 'evt_1' }, options);
