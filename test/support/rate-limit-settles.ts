@@ -36,6 +36,7 @@ export async function rateLimitKeyOf(
 export class RateLimitSettles {
   readonly settles: Settle[] = [];
   private total = 0;
+  private failure?: Error;
 
   private constructor(private readonly monitor: Redis) {}
 
@@ -44,9 +45,21 @@ export class RateLimitSettles {
    * before the key's first hit, so that the totals are the counter's.
    */
   static async watch(redisUrl: string, keyPrefix: string): Promise<RateLimitSettles> {
-    // monitor() opens a connection of its own; this client never connects.
-    const monitor = await new Redis(redisUrl, { lazyConnect: true }).monitor();
+    // Not ioredis's monitor(): it attaches its error listener only until the first error, and the
+    // client switches into monitoring mode one tick after MONITOR's OK, so lines that arrive in the
+    // same read as the OK are taken for answers to no command ("Command queue state error"), and
+    // the second such line threw out of the socket's handler (a CI run failed so). Our listener is
+    // there from the start. Those lines, and any after stop(), are commands Redis ran before
+    // watch() resolved, hence before the counter's first hit, or after stop(): none is a settle
+    // this watch counts. Any other error fails quiet().
+    const monitor = new Redis(redisUrl, { lazyConnect: true, monitor: true });
     const watched = new RateLimitSettles(monitor);
+    monitor.on('error', (error: Error) => {
+      if (!error.message.startsWith('Command queue state error')) watched.failure ??= error;
+    });
+    const monitoring = new Promise((resolve) => monitor.once('monitoring', resolve));
+    await monitor.connect();
+    await monitoring;
     monitor.on('monitor', (_time: string, args: string[], source: string) => {
       if (args[0]?.toLowerCase() !== 'incrby' || !args[1]?.startsWith(keyPrefix)) return;
       watched.total += Number(args[2]);
@@ -73,6 +86,7 @@ export class RateLimitSettles {
         (source) => this.settles.filter((settle) => settle.source === source).at(-1)?.hits === 0,
       );
     while (!isQuiet()) {
+      if (this.failure) throw this.failure;
       if (Date.now() > deadline) {
         throw new Error(
           `the counter did not settle at ${total}: ${JSON.stringify(this.settles.slice(-10))}`,
