@@ -17,6 +17,35 @@ const GROUP = columnsOf(GroupEntity, [
 /** A group as stored; `groupId` fits in a JSON number (docs/design.md). */
 export type GroupRecord = RowOf<typeof GROUP>;
 
+/** GROUP's columns in its order, as a list reads them (Database.tuples). */
+type GroupTuple = [
+  GroupRecord['groupId'],
+  GroupRecord['name'],
+  GroupRecord['requestedPrivacy'],
+  GroupRecord['inviteCode'],
+  GroupRecord['key'],
+  GroupRecord['consentRequired'],
+  GroupRecord['credits'],
+];
+
+const groupOf = ([
+  groupId,
+  name,
+  requestedPrivacy,
+  inviteCode,
+  key,
+  consentRequired,
+  credits,
+]: GroupTuple): GroupRecord => ({
+  groupId,
+  name,
+  requestedPrivacy,
+  inviteCode,
+  key,
+  consentRequired,
+  credits,
+});
+
 /** Groups' SQL. Every method is scoped by the calling enterprise. */
 /** A group by id, the enterprise's own: every POST /session/create starts here (prepared). */
 const FIND_FOR_ENTERPRISE = statement(
@@ -29,10 +58,12 @@ export class GroupsRepository {
   constructor(private readonly db: Database) {}
 
   async listForEnterprise(enterpriseId: string): Promise<GroupRecord[]> {
-    return this.db.rows<GroupRecord>(
+    // As arrays: GET /groups' rows, 100 in the benchmark (Database.tuples).
+    const tuples = await this.db.tuples<GroupTuple>(
       `SELECT ${GROUP.select()} FROM groups WHERE enterprise_id = $1 ORDER BY group_id`,
       [enterpriseId],
     );
+    return tuples.map(groupOf);
   }
 
   async findForEnterprise(enterpriseId: string, groupId: number): Promise<GroupRecord | null> {
