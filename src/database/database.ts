@@ -74,7 +74,7 @@ export class Database implements Sql {
    * Rows as arrays, in the statement's column order, for hot lists; the caller builds its own
    * objects, with one literal. pg builds a row object by spreading a template and storing each
    * column by name, sites that turn megamorphic in a process running many statements: for
-   * GET /groups' 100 rows, 7–14 µs of the 230–250 µs the client spends on the query
+   * GET /groups' 100 rows, 7–16 µs of the 240–260 µs the client spends on the query
    * (docs/performance.md, "Sixth pass").
    */
   async tuples<T extends unknown[]>(text: string, params?: unknown[]): Promise<T[]> {
