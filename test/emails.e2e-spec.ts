@@ -388,18 +388,13 @@ describe('Emails', () => {
     expect(response.status).toBe(200);
     const before = smtp.mails.filter((mail) => mail.to.includes('bulk@example.com')).length;
     expect(before).toBe(0);
-    const deadline = Date.now() + 120_000;
-    let sent = 0;
-    while (Date.now() < deadline) {
+    await eventually(async () => {
       const rows = await t.db.query<{ n: number }>(
         `SELECT count(*)::int AS n FROM email_messages WHERE group_id = $1 AND status = 'sent'`,
         [group.groupID],
       );
-      sent = rows.rows[0].n;
-      if (sent === 1000) break;
-      await sleep(100);
-    }
-    expect(sent).toBe(1000);
+      expect(rows.rows[0].n).toBe(1000);
+    }, 120_000);
     expect(smtp.mails.filter((mail) => mail.to.includes('bulk@example.com')).length - before).toBe(
       1000,
     );
@@ -436,8 +431,7 @@ describe('Emails: a stranded job', () => {
          FROM participants p WHERE p.external_id = $2`,
       [messageId, externalId, group.groupID],
     );
-    const deadline = Date.now() + 45_000;
-    while (smtp.mails.length === 0 && Date.now() < deadline) await sleep(100);
+    await smtp.waitFor(1, 45_000);
     expect(smtp.mails.map((mail) => mail.to)).toEqual([[address]]);
   }, 60_000);
 });
@@ -464,13 +458,11 @@ describe('Emails without SMTP_URL', () => {
       apiKey: acme.apiKey,
       body: { emailType: 'checkinReminder' },
     });
-    const deadline = Date.now() + 10_000;
     let files: string[] = [];
-    while (files.length === 0 && Date.now() < deadline) {
-      await sleep(100);
+    await eventually(async () => {
       files = (await readdir(mailDir)).filter((file) => file.endsWith('.eml'));
-    }
-    expect(files).toHaveLength(1);
+      expect(files).toHaveLength(1);
+    }, 10_000);
     const eml = await readFile(join(mailDir, files[0]), 'utf8');
     expect(eml).toContain('To: file.person@example.com');
     expect(eml).toContain('Subject: Time for your check-in with Files');

@@ -18,7 +18,7 @@ import {
   startWorker,
 } from '../support/processes';
 import type { TestGroup } from '../support/test-app';
-import { sleep, WebhookReceiver } from '../support/webhook-receiver';
+import { POLL_INTERVAL_MS, sleep, WebhookReceiver } from '../support/webhook-receiver';
 
 function startRedis(port: number): Promise<ChildProcess> {
   const redis = spawnTracked(
@@ -91,7 +91,7 @@ async function waitForAll(
           JSON.stringify(await redisStateOf(deliveries.map((d) => `${d.id}:0:0`))),
       );
     }
-    await sleep(100);
+    await sleep(POLL_INTERVAL_MS);
   }
 }
 

@@ -69,6 +69,12 @@ export class WebhookReceiver {
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/**
+ * How often a test that waits for a state (a delivery recorded, a mail sent) looks again: a wait
+ * ends within this long of the state being reached, not after a fixed time.
+ */
+export const POLL_INTERVAL_MS = 25;
+
 /** Retries `check` (which throws while not yet true) until it passes or `timeoutMs` is over. */
 export async function eventually(check: () => Promise<void>, timeoutMs = 5_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -78,7 +84,7 @@ export async function eventually(check: () => Promise<void>, timeoutMs = 5_000):
       return;
     } catch (error) {
       if (Date.now() > deadline) throw error;
-      await sleep(100);
+      await sleep(POLL_INTERVAL_MS);
     }
   }
 }
