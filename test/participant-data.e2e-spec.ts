@@ -239,26 +239,44 @@ describe('Participant data: ledger, notices, events, consent', () => {
       ]);
     });
 
-    it('mails a notice when the level rises (whatever the preferences, once per hour), not when it falls', async () => {
+    /** The notices of a raised level that reached `email`, in the order received. */
+    const noticesTo = (email: string) =>
+      smtp.mails
+        .filter((mail) => mail.to.includes(email))
+        .map((mail) => mail.parsed)
+        .filter((mail) => mail.subject?.includes('was raised'));
+    /** The participant's notices as stored, oldest first. */
+    const noticeRows = async (externalId: string) =>
+      (
+        await t.db.query<{ status: string; details: unknown; waits: boolean | null }>(
+          `SELECT e.status, e.details, e.send_after > now() AS waits FROM email_messages e
+             JOIN participants p ON p.id = e.participant_id
+            WHERE p.external_id = $1 AND e.type = 'privacyNotice' ORDER BY e.created_at`,
+          [externalId],
+        )
+      ).rows;
+    const raises = (...levels: [number, number][]) => ({
+      from: levels[0][0],
+      to: levels[levels.length - 1][1],
+      raises: levels.map(([from, to]) => ({ from, to, at: match.any(String) })),
+    });
+
+    it('mails a notice when the level rises (whatever the preferences), not when it falls', async () => {
       const group = await t.newGroup(acme, 'Night shift');
       const me = await checkIn(group);
       // Preferences off: the notice is a security message and still goes.
       await post(`${me.path}/preferences`, {});
       await post(`${me.path}/privacy`, { privacyLevel: '3' });
-      const notices = () =>
-        smtp.mails
-          .filter((mail) => mail.to.includes(me.email))
-          .map((mail) => mail.parsed)
-          .filter((mail) => mail.subject?.includes('was raised'));
       await eventually(async () => {
-        expect(notices()).toHaveLength(1);
+        expect(noticesTo(me.email)).toHaveLength(1);
         return Promise.resolve();
       });
-      const [notice] = notices();
+      const [notice] = noticesTo(me.email);
       expect(notice.subject).toBe('Your privacy level with Night shift was raised');
       expect(notice.text).toContain('was raised from level 0 to level 3.');
       expect(notice.text).toContain(`Before: ${levelInWordsIn('en', 0)}`);
       expect(notice.text).toContain(`Now: ${levelInWordsIn('en', 3)}`);
+      expect(notice.text).toMatch(/\nWhen: [^\n]+ 2\d{3} at \d\d:\d\d\s[AP]M UTC\n/);
       const link = /Lower it here: (\S+)/.exec(notice.text ?? '')![1];
       expect(new URL(link).pathname).toBe('/participant/settings');
       expect(notice.headerLines.some((line) => line.key === 'list-unsubscribe')).toBe(false);
@@ -271,16 +289,83 @@ describe('Participant data: ledger, notices, events, consent', () => {
           })
         ).status,
       ).toBe(303);
-      // Lowering mails nothing; raising again within the hour is de-duplicated.
+      // Lowering mails nothing; raising again within the hour is not silenced: its notice waits
+      // for the end of the hour that began with the first mail.
+      // (Were the first still being sent, the raise would not be in it and would end up there too.)
       await post(`${me.path}/privacy`, { privacyLevel: '5' });
-      const { rows } = await t.db.query(
-        `SELECT type, status, details FROM email_messages e JOIN participants p
-           ON p.id = e.participant_id WHERE p.external_id = $1 ORDER BY e.created_at`,
+      await eventually(async () => {
+        expect(await noticeRows(me.externalId)).toEqual([
+          { status: 'sent', details: raises([0, 3]), waits: null },
+          { status: 'queued', details: raises([0, 5]), waits: true },
+        ]);
+      });
+    });
+
+    it('two raises within the hour in two browsers are both mailed, none silenced; raises while a notice is queued are in that one mail', async () => {
+      const group = await t.newGroup(acme, 'Red team');
+      const me = await checkIn(group);
+      /** The enterprise opens a check-in link it minted for her in a browser of its own. */
+      const enterpriseBrowser = async () => {
+        const browser = new PageBrowser(t.baseUrl);
+        const own = (await t.createSession(acme, group, me.externalId)).body as SessionCreated;
+        const path = new URL(own.redirectUrl).pathname;
+        expect((await browser.post(`${path}/start`)).status).toBe(303);
+        return (level: number) => browser.post(`${path}/privacy`, { privacyLevel: String(level) });
+      };
+      const first = await enterpriseBrowser();
+      const second = await enterpriseBrowser();
+
+      // 0 → 1 in one browser: mailed at once.
+      expect((await first(1)).status).toBe(303);
+      await eventually(async () => {
+        expect(noticesTo(me.email)).toHaveLength(1);
+        return Promise.resolve();
+      });
+      expect(noticesTo(me.email)[0].text).toContain('was raised from level 0 to level 1.');
+      // 1 → 5 in the other within the hour, then 5 → 2 → 4: one notice, still queued, holds both
+      // raises, in order, until the hour's end.
+      expect((await second(5)).status).toBe(303);
+      expect((await second(2)).status).toBe(303);
+      expect((await second(4)).status).toBe(303);
+      await eventually(async () => {
+        expect(await noticeRows(me.externalId)).toEqual([
+          { status: 'sent', details: raises([0, 1]), waits: null },
+          { status: 'queued', details: raises([1, 5], [2, 4]), waits: true },
+        ]);
+      });
+      expect(noticesTo(me.email)).toHaveLength(1);
+
+      // The hour passes (its end moved to now): the second mail lists both raises.
+      await t.db.query(
+        `UPDATE email_messages SET send_after = now()
+          WHERE participant_id = (SELECT id FROM participants WHERE external_id = $1)
+            AND status = 'queued'`,
         [me.externalId],
       );
-      expect(rows).toEqual([
-        { type: 'privacyNotice', status: 'sent', details: { from: 0, to: 3 } },
-      ]);
+      await eventually(async () => {
+        expect(noticesTo(me.email)).toHaveLength(2);
+        return Promise.resolve();
+      }, 10_000);
+      const later = noticesTo(me.email)[1];
+      expect(later.subject).toBe('Your privacy level with Red team was raised');
+      const text = later.text ?? '';
+      expect(text).toContain('Your privacy level with Red team at Acme was raised 2 times:');
+      const step1 = text.indexOf('1. From level 1 to level 5');
+      const step2 = text.indexOf('2. From level 2 to level 4');
+      expect(step1).toBeGreaterThan(0);
+      expect(step2).toBeGreaterThan(step1);
+      expect(text.slice(step1, step2)).toContain(`Before: ${levelInWordsIn('en', 1)}`);
+      expect(text.slice(step1, step2)).toContain(`Now: ${levelInWordsIn('en', 5)}`);
+      expect(text.slice(step1, step2)).toMatch(/When: [^\n]+ UTC/);
+      expect(text.slice(step2)).toContain(`Now: ${levelInWordsIn('en', 4)}`);
+      expect(text).toMatch(/Lower it here: \S+\/participant\/settings\?token=/);
+      expect(later.html).toContain('2. From level 2 to level 4');
+      await eventually(async () => {
+        expect(await noticeRows(me.externalId)).toEqual([
+          { status: 'sent', details: raises([0, 1]), waits: null },
+          { status: 'sent', details: raises([1, 5], [2, 4]), waits: false },
+        ]);
+      });
     });
   });
 

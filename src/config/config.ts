@@ -610,7 +610,8 @@ const DECLARATIONS = {
       group: 'emails',
       schema: duration('30m or 1h'),
       default: '1h',
-      description: 'The same (participant, email type) is not sent twice within this window.',
+      description:
+        'The same (participant, email type) is not sent twice within this window; the raises of a privacy level made within it after a notice share one notice at its end.',
     }),
     /** Settings and unsubscribe links in mails stay valid this long. */
     linkTtlHours: variable({

@@ -5,6 +5,7 @@ import { EnterpriseEntity } from '../enterprises/enterprise.entity';
 import { GroupEntity } from '../groups/group.entity';
 import { ParticipantEntity } from '../participants/participant.entity';
 import { MAIL_TYPES, type MailType } from './interact.errors';
+import type { StoredNoticeDetails } from './privacy-notice';
 
 export type EmailStatus = 'queued' | 'sent' | 'failed' | 'skipped';
 
@@ -36,9 +37,16 @@ export class EmailMessageEntity {
   @Column({ type: 'text' })
   type!: MailType;
 
-  /** What a `privacyNotice` says: `{"from": level, "to": level}`; null for other types. */
+  /** What a `privacyNotice` says: the raises it carries (privacy-notice.ts); null for other types. */
   @Column({ type: 'jsonb', nullable: true })
-  details!: { from: number; to: number } | null;
+  details!: StoredNoticeDetails | null;
+
+  /**
+   * Not to be sent before this time; null: at once. A notice of raises made within
+   * EMAIL_DEDUP_WINDOW of the previous notice's sending waits for the window's end (docs/emails.md).
+   */
+  @Column({ name: 'send_after', type: 'timestamptz', nullable: true })
+  sendAfter!: Date | null;
 
   @Column({ type: 'text', default: 'queued' })
   status!: EmailStatus;

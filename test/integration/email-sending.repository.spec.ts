@@ -2,6 +2,7 @@
  * EmailSendingRepository against real PostgreSQL: the sweeper's scans, what a mail is sent
  * with (preferences and privacy as they are now), and its outcome.
  */
+import { noticeDetails } from '../../src/interact/privacy-notice';
 import { SANDBOX_EMAILS_KEPT } from '../../src/interact/sandbox-email.entity';
 import { randomUUID } from 'node:crypto';
 import {
@@ -41,7 +42,23 @@ describe('EmailSendingRepository (PostgreSQL)', () => {
       expect(await repo.queued(10)).toEqual([oldest, middle, newest]);
       expect(await repo.queued(2)).toEqual([oldest, middle]);
     });
+
+    it('leaves out a mail whose send_after is still ahead, until it passes', async () => {
+      const now = await t.email(participantId, groupId, { createdAgoMs: 50_000 });
+      const waiting = await t.email(participantId, groupId, { createdAgoMs: 60_000 });
+      await sendAfter(waiting, -30 * 60_000);
+      expect(await repo.queued(10)).toEqual([now]);
+      await sendAfter(waiting, 1_000);
+      expect(await repo.queued(10)).toEqual([waiting, now]);
+    });
   });
+
+  /** Sets a mail's send_after to `agoMs` before now (negative: ahead). */
+  const sendAfter = (id: string, agoMs: number) =>
+    t.rows(
+      `UPDATE email_messages SET send_after = now() - $2 * interval '1 millisecond' WHERE id = $1`,
+      [id, agoMs],
+    );
 
   describe('backlog', () => {
     it("counts the 'queued' mails and the age of the oldest; zero when none is queued", async () => {
@@ -54,6 +71,17 @@ describe('EmailSendingRepository (PostgreSQL)', () => {
       expect(backlog.pending).toBe(2);
       expect(backlog.oldestPendingSeconds).toBeGreaterThanOrEqual(120);
       expect(backlog.oldestPendingSeconds).toBeLessThan(130);
+    });
+
+    it('counts a notice waiting for its time as pending, not late; once due, late since then', async () => {
+      const waiting = await t.email(participantId, groupId, { createdAgoMs: 1_800_000 });
+      await sendAfter(waiting, -1_800_000);
+      expect(await repo.backlog()).toEqual({ pending: 1, oldestPendingSeconds: 0 });
+      await sendAfter(waiting, 60_000);
+      const backlog = await repo.backlog();
+      expect(backlog.pending).toBe(1);
+      expect(backlog.oldestPendingSeconds).toBeGreaterThanOrEqual(60);
+      expect(backlog.oldestPendingSeconds).toBeLessThan(70);
     });
   });
 
@@ -69,6 +97,16 @@ describe('EmailSendingRepository (PostgreSQL)', () => {
       expect(await repo.queuedBefore(60_000, 1)).toEqual([oldest]);
       expect(await repo.queuedBefore(300_000, 10)).toEqual([oldest]);
       expect(await repo.queuedBefore(3_600_000, 10)).toEqual([]);
+    });
+
+    it('measures a mail with a send_after from that time, and leaves it out before it', async () => {
+      const waiting = await t.email(participantId, groupId, { createdAgoMs: 600_000 });
+      await sendAfter(waiting, -60_000);
+      expect(await repo.queuedBefore(60_000, 10)).toEqual([]);
+      await sendAfter(waiting, 30_000);
+      expect(await repo.queuedBefore(60_000, 10)).toEqual([]);
+      await sendAfter(waiting, 120_000);
+      expect(await repo.queuedBefore(60_000, 10)).toEqual([waiting]);
     });
   });
 
@@ -100,6 +138,7 @@ describe('EmailSendingRepository (PostgreSQL)', () => {
         enterpriseName: 'Acme',
         language: null,
         traceContext,
+        createdAt: expect.any(Date) as Date,
       });
       await t.db.rows(
         'UPDATE memberships SET link_version = 4 WHERE participant_id = $1 AND group_id = $2',
@@ -241,6 +280,66 @@ describe('EmailSendingRepository (PostgreSQL)', () => {
       const before = await t.emailRow(failed);
       await repo.finish(failed, 'sent', null);
       expect(await t.emailRow(failed)).toEqual(before);
+    });
+  });
+
+  describe('finishNotice', () => {
+    const WINDOW_MS = 3_600_000;
+    const raise = (from: number, to: number, minute: number) => ({
+      from,
+      to,
+      at: `2026-02-10T09:${String(minute).padStart(2, '0')}:00.000Z`,
+    });
+    const notice = async (...raises: ReturnType<typeof raise>[]) => {
+      const id = await t.email(participantId, groupId);
+      await t.rows(`UPDATE email_messages SET type = 'privacyNotice', details = $2 WHERE id = $1`, [
+        id,
+        JSON.stringify(noticeDetails(raises)),
+      ]);
+      return id;
+    };
+    const noticesOf = () =>
+      t.rows<{ status: string; details: unknown; waits: number | null }>(
+        `SELECT status, details,
+                round(extract(epoch FROM send_after - now()))::int AS waits
+           FROM email_messages WHERE participant_id = $1 AND type = 'privacyNotice'
+          ORDER BY created_at, status DESC`,
+        [participantId],
+      );
+
+    it('sent with every raise it carries: sent, nothing else queued', async () => {
+      const id = await notice(raise(0, 1, 41), raise(1, 5, 50));
+      await repo.finishNotice(id, 2, WINDOW_MS);
+      expect(await t.emailRow(id)).toMatchObject({ status: 'sent', attempts: 1, error: null });
+      expect(await noticesOf()).toEqual([
+        {
+          status: 'sent',
+          details: noticeDetails([raise(0, 1, 41), raise(1, 5, 50)]),
+          waits: null,
+        },
+      ]);
+    });
+
+    it('raises added while it was sent move to a notice of their own, sent at the end of the window', async () => {
+      const id = await notice(raise(0, 1, 41), raise(1, 5, 50), raise(2, 4, 55));
+      await repo.finishNotice(id, 1, WINDOW_MS);
+      expect(await noticesOf()).toEqual([
+        { status: 'sent', details: noticeDetails([raise(0, 1, 41)]), waits: null },
+        {
+          status: 'queued',
+          details: noticeDetails([raise(1, 5, 50), raise(2, 4, 55)]),
+          waits: WINDOW_MS / 1_000,
+        },
+      ]);
+    });
+
+    it("changes only a notice still 'queued'", async () => {
+      const id = await notice(raise(0, 1, 41));
+      await repo.finish(id, 'failed', 'smtp 550');
+      const failed = await t.emailRow(id);
+      await repo.finishNotice(id, 0, WINDOW_MS);
+      expect(await t.emailRow(id)).toEqual(failed);
+      expect(await noticesOf()).toHaveLength(1);
     });
   });
 

@@ -660,6 +660,37 @@ describe('ErasureService (PostgreSQL)', () => {
       expect(await erasureRowsOf(enterpriseId)).toHaveLength(1);
     });
 
+    it('a participant whose raises wait in a notice for the window’s end: the notice goes with them', async () => {
+      const enterpriseId = await t.enterprise('Wayne');
+      const group = await tenants.group(enterpriseId);
+      const { person } = await tenants.join(group, 'raised@example.com');
+      await tenants.setLevel(person, group, 1);
+      await t.rows(
+        `UPDATE email_messages SET status = 'sent', sent_at = now() WHERE participant_id = $1`,
+        [person.participantId],
+      );
+      await tenants.setLevel(person, group, 5);
+      await tenants.setLevel(person, group, 2);
+      await tenants.setLevel(person, group, 4);
+      expect(
+        await t.rows(
+          `SELECT status, jsonb_array_length(details->'raises') AS raises, send_after > now() AS waits
+             FROM email_messages WHERE participant_id = $1 ORDER BY created_at`,
+          [person.participantId],
+        ),
+      ).toEqual([
+        { status: 'sent', raises: 1, waits: null },
+        { status: 'queued', raises: 2, waits: true },
+      ]);
+      expect(await s.erasure.erase(person.externalId, { by: 'enterprise', enterpriseId })).toBe(
+        true,
+      );
+      expect(await rowsContaining(t, [person.externalId, person.participantId])).toEqual({});
+      expect(
+        await t.rows('SELECT 1 FROM email_messages WHERE enterprise_id = $1', [enterpriseId]),
+      ).toEqual([]);
+    });
+
     it("a sandbox participant's captured mails go with them; the others' stay", async () => {
       const enterpriseId = await t.enterprise('Sandbox Inc', { sandbox: true });
       const group = await tenants.group(enterpriseId);

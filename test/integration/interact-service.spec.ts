@@ -8,8 +8,10 @@
  * - nobody gets the same type twice within EMAIL_DEDUP_WINDOW, whatever the group: a queued or
  *   sent mail counts, a failed or skipped one does not, another type does not; the window is the
  *   configured one, to the second;
- * - the notice of a raised privacy level is queued whatever the preferences, at most once per
- *   participant and group within the window;
+ * - the notice of a raised privacy level is queued whatever the preferences, and no raise is ever
+ *   dropped: a raise joins the notice still queued for that participant and group (one mail lists
+ *   them in order); after a notice was sent, the raises of the window wait for its end in one
+ *   notice; a raise made while its notice is being sent goes in the next; two at once share one;
  * - an unknown group is `Group not found`, another enterprise's `Group doesn't exist in associated
  *   groups`; an unknown, malformed or another enterprise's participant `Participant not found`;
  *   nothing is queued then;
@@ -25,7 +27,10 @@ import type { EmailType } from '../../src/interact/interact.errors';
 import { EmailSender } from '../../src/interact/sending/email-sender';
 import { EmailSendingRepository } from '../../src/interact/sending/email-sending.repository';
 import type { Mailer, OutgoingMail } from '../../src/interact/sending/mailer';
+import { InteractRepository } from '../../src/interact/interact.repository';
 import { ParticipantErrors } from '../../src/participants/participants.errors';
+import { eventually } from '../support/webhook-receiver';
+import { noticeDetailsOf } from './participant-fixtures';
 import { newExternalId, TestDatabase } from './support';
 import { apiErrorOf, type Services, servicesOn, testConfig } from './tenant-fixtures';
 
@@ -36,11 +41,13 @@ const EMAIL_TYPES: EmailType[] = ['checkinReminder', 'privacyRequest'];
 class RecordingMailer {
   readonly sent: OutgoingMail[] = [];
   failure: Error | null = null;
+  /** Runs while a mail is being sent (before SMTP has it). */
+  during: (() => Promise<void>) | null = null;
 
-  send(mail: OutgoingMail): Promise<void> {
-    if (this.failure) return Promise.reject(this.failure);
+  async send(mail: OutgoingMail): Promise<void> {
+    if (this.during) await this.during();
+    if (this.failure) throw this.failure;
     this.sent.push(mail);
-    return Promise.resolve();
   }
 }
 
@@ -307,28 +314,160 @@ describe('Email requests and sending (PostgreSQL)', () => {
         level,
         'settings',
       );
-    const notice = (groupId: number, from: number, to: number) => ({
+    const notice = (groupId: number, ...raises: [number, number][]) => ({
       ...queued(groupId, 'privacyNotice'),
-      details: { from, to },
+      details: noticeDetailsOf(...raises),
+    });
+    /** When the participant's queued notices may be sent (null: at once), oldest first. */
+    const sendAfterOf = async (participantId: string) =>
+      (
+        await t.rows<{ sendAfter: Date | null }>(
+          `SELECT send_after AS "sendAfter" FROM email_messages
+            WHERE participant_id = $1 AND status = 'queued' ORDER BY created_at`,
+          [participantId],
+        )
+      ).map((row) => row.sendAfter);
+    /** As if the participant's notices had been sent `agoMs` ago. */
+    const sentAgo = (participantId: string, agoMs: number) =>
+      t.rows(
+        `UPDATE email_messages SET status = 'sent', attempts = 1,
+                sent_at = now() - $2 * interval '1 millisecond'
+          WHERE participant_id = $1 AND status = 'queued'`,
+        [participantId, agoMs],
+      );
+    let repository: EmailSendingRepository;
+    let mailer: RecordingMailer;
+    let sender: EmailSender;
+    beforeAll(() => {
+      repository = new EmailSendingRepository(t.db);
+    });
+    beforeEach(() => {
+      mailer = new RecordingMailer();
+      sender = new EmailSender(
+        repository,
+        mailer as unknown as Mailer,
+        s.cipher,
+        s.links,
+        s.config,
+      );
     });
 
-    it('is queued whatever the preferences, once per participant and group within the window', async () => {
+    it('is queued whatever the preferences; a raise while one is queued joins it, in order; each group has its own', async () => {
       const [first, second] = [await t.group(acme), await t.group(acme)];
       const person = await member(first, { prefCheckinReminder: false, prefPrivacyRequest: false });
       await member(second, { participantId: person.participantId });
       await raise(person, first, 2);
       await raise(person, first, 4);
-      await raise(person, first, 1);
+      await raise(person, first, 1); // a lowering: no notice
+      await raise(person, first, 3);
       await raise(person, second, 5);
       expect(await mailsOf(person.participantId)).toEqual([
-        notice(first, 0, 2),
-        notice(second, 0, 5),
+        notice(first, [0, 2], [2, 4], [1, 3]),
+        notice(second, [0, 5]),
       ]);
-      await age(person.participantId, WINDOW_MS + 1_000);
-      await raise(person, first, 3);
-      expect((await mailsOf(person.participantId)).at(-1)).toEqual(notice(first, 1, 3));
+      expect(await sendAfterOf(person.participantId)).toEqual([null, null]);
       // Requests for the types the participant turned off still queue nothing.
       expect(await s.interact.emailGroup(acme, first, 'checkinReminder')).toBe(0);
+    });
+
+    it('after a notice was sent, the raises made within the window wait for its end, in one notice; after the window a raise goes at once', async () => {
+      const groupId = await t.group(acme, { name: 'Night shift' });
+      const person = await member(groupId);
+      await raise(person, groupId, 1);
+      await sentAgo(person.participantId, 10 * 60_000);
+      // The red team's second browser: 1 → 5 ten minutes later is not silenced…
+      await raise(person, groupId, 5);
+      await raise(person, groupId, 2);
+      await raise(person, groupId, 4);
+      const [, waiting] = await mailsOf(person.participantId);
+      expect(waiting).toEqual(notice(groupId, [1, 5], [2, 4]));
+      // …it waits for the end of the hour that began when the first notice was sent.
+      const [sendAfter] = await sendAfterOf(person.participantId);
+      const { sentAt } = await t.one<{ sentAt: Date }>(
+        `SELECT sent_at AS "sentAt" FROM email_messages WHERE participant_id = $1 AND status = 'sent'`,
+        [person.participantId],
+      );
+      expect(sendAfter!.getTime()).toBe(sentAt.getTime() + WINDOW_MS);
+      expect(await repository.queued(1_000)).not.toContain(waiting.id);
+
+      // At the window's end it is due, and one mail lists both raises.
+      await t.rows(
+        `UPDATE email_messages SET send_after = now() - interval '1 second' WHERE id = $1`,
+        [waiting.id],
+      );
+      expect(await repository.queued(1_000)).toContain(waiting.id);
+      expect(await sender.send(waiting.id, false)).toEqual({ outcome: 'sent', reason: null });
+      expect(mailer.sent).toHaveLength(1);
+      expect(mailer.sent[0].text).toContain('was raised 2 times:');
+      expect(mailer.sent[0].text).toContain('1. From level 1 to level 5');
+      expect(mailer.sent[0].text).toContain('2. From level 2 to level 4');
+
+      // A window after that mail, a raise goes at once again.
+      await t.rows(
+        `UPDATE email_messages SET sent_at = sent_at - $2 * interval '1 millisecond'
+          WHERE participant_id = $1`,
+        [person.participantId, WINDOW_MS],
+      );
+      await raise(person, groupId, 5);
+      expect((await mailsOf(person.participantId)).at(-1)).toEqual(notice(groupId, [4, 5]));
+      expect(await sendAfterOf(person.participantId)).toEqual([null]);
+    });
+
+    it('a raise made while its notice is being sent is not lost: it goes in the next notice, at the window’s end', async () => {
+      const groupId = await t.group(acme, { name: 'Night shift' });
+      const person = await member(groupId);
+      await raise(person, groupId, 1);
+      const [first] = await mailsOf(person.participantId);
+      // The raise commits after the worker read the notice, before it records it sent.
+      mailer.during = () => raise(person, groupId, 5).then(() => undefined);
+      expect(await sender.send(first.id, false)).toEqual({ outcome: 'sent', reason: null });
+      expect(mailer.sent[0].text).toContain('was raised from level 0 to level 1.');
+      expect(mailer.sent[0].text).not.toContain('level 5');
+      expect(await mailsOf(person.participantId)).toEqual([
+        { ...notice(groupId, [0, 1]), status: 'sent', attempts: 1 },
+        notice(groupId, [1, 5]),
+      ]);
+      const [sendAfter] = await sendAfterOf(person.participantId);
+      expect(sendAfter!.getTime()).toBeGreaterThan(Date.now() + WINDOW_MS - 60_000);
+    });
+
+    it('two raises at the same moment: neither is lost, both are in one notice', async () => {
+      const groupId = await t.group(acme);
+      const person = await member(groupId);
+      const notices = new InteractRepository(t.db);
+      const change = (from: number, to: number) => ({
+        enterpriseId: acme,
+        participantId: person.participantId,
+        groupId,
+        from,
+        to,
+      });
+      // The first raise's transaction stays open while the second one starts.
+      let commitFirst!: () => void;
+      const firstMayCommit = new Promise<void>((resolve) => (commitFirst = resolve));
+      let firstQueued!: () => void;
+      const firstIsQueued = new Promise<void>((resolve) => (firstQueued = resolve));
+      const firstRaise = t.db.transaction(async (sql) => {
+        await notices.queuePrivacyNotice(change(0, 1), WINDOW_MS, sql);
+        firstQueued();
+        await firstMayCommit;
+      });
+      await firstIsQueued;
+      const secondRaise = t.db.transaction((sql) =>
+        notices.queuePrivacyNotice(change(1, 5), WINDOW_MS, sql),
+      );
+      // The second waits for the first's lock on the participant's notices in the group.
+      await eventually(async () => {
+        const waiting = await t.rows(
+          `SELECT 1 FROM pg_locks
+            WHERE locktype = 'advisory' AND NOT granted
+              AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
+        );
+        expect(waiting).toHaveLength(1);
+      });
+      commitFirst();
+      await Promise.all([firstRaise, secondRaise]);
+      expect(await mailsOf(person.participantId)).toEqual([notice(groupId, [0, 1], [1, 5])]);
     });
   });
 

@@ -8,7 +8,8 @@
  * - a lowering caps every check-in of the membership at once; a later raise does not undo it;
  * - the group comparisons count exactly the check-ins shown at level 5 (features_shared);
  * - every change appends a ledger row, a level change writes a `user.privacy.updated` event (and
- *   a delivery to the endpoints that take it), a raise queues one security notice per window;
+ *   a delivery to the endpoints that take it), a raise goes in a security notice (the one still
+ *   queued for the group, or a new one);
  *   a choice that changes nothing writes nothing;
  * - a new raise clears the "Keep" answers; a lowering to the level before the raise clears it;
  * - consent is given to one check-in; withdrawing drops the level to 0, revokes the links and
@@ -35,6 +36,7 @@ import {
   MemberWorld,
   newCheckin,
   newMember,
+  noticeDetailsOf,
   participantServices,
   ParticipantServices,
   privacyEventsOf,
@@ -121,7 +123,7 @@ describe('The participant’s choices (PostgreSQL)', () => {
           type: 'privacyNotice',
           status: 'queued',
           groupId: world.groupId,
-          details: { from: 0, to: 3 },
+          details: noticeDetailsOf([0, 3]),
         },
       ]);
     });
@@ -251,7 +253,7 @@ describe('The participant’s choices (PostgreSQL)', () => {
           type: 'privacyNotice',
           status: 'queued',
           groupId: world.groupId,
-          details: { from: 2, to: 5 },
+          details: noticeDetailsOf([2, 5]),
         },
       ]);
     });
@@ -286,7 +288,7 @@ describe('The participant’s choices (PostgreSQL)', () => {
       expect((await membershipOf(t, world)).raisedIn).toBeNull();
     });
 
-    it('the notice is a security notice: sent whatever the email preferences, one per participant and group within the window', async () => {
+    it('the notice is a security notice: sent whatever the email preferences; raises while it is queued join it, each group has its own', async () => {
       const world = await member();
       await t.rows(
         'UPDATE participants SET pref_checkin_reminder = false, pref_privacy_request = false WHERE id = $1',
@@ -303,13 +305,13 @@ describe('The participant’s choices (PostgreSQL)', () => {
           type: 'privacyNotice',
           status: 'queued',
           groupId: world.groupId,
-          details: { from: 0, to: 1 },
+          details: noticeDetailsOf([0, 1], [1, 3]),
         },
         {
           type: 'privacyNotice',
           status: 'queued',
           groupId: otherGroup.groupId,
-          details: { from: 0, to: 2 },
+          details: noticeDetailsOf([0, 2]),
         },
       ]);
       // Each change still tells the enterprise.

@@ -544,3 +544,14 @@ export const comparedValuesOf = async (t: TestDatabase, groupId: number): Promis
 /** The browser cookie a binding sets on an http host (docs/privacy.md). */
 export const BROWSER_SET_COOKIE =
   /^checkin_browser=[A-Za-z0-9_-]{43}; Max-Age=15552000; Path=\/; HttpOnly; SameSite=Lax$/;
+
+/**
+ * A privacy notice's stored details (src/interact/privacy-notice.ts): the raises it carries, in
+ * the order made, each with its time; `from` and `to` are the level before the first and after
+ * the last.
+ */
+export const noticeDetailsOf = (...raises: [from: number, to: number][]) => ({
+  from: raises[0][0],
+  to: raises[raises.length - 1][1],
+  raises: raises.map(([from, to]) => ({ from, to, at: expect.any(String) as unknown })),
+});

@@ -49,6 +49,8 @@ const SAMPLE_VALUES = {
   url: 'https://checkin.example/participant/settings?token=…',
   fromWords: '…',
   toWords: '…',
+  number: 2,
+  at: 'February 10, 2026 at 09:42 AM UTC',
 };
 
 describe('the message catalogues', () => {

@@ -6,7 +6,8 @@ import { EmailSendingRepository } from './email-sending.repository';
 /**
  * The email figures of a process that sends mail (docs/operations.md, "Metrics"): mails sent,
  * failed for good and retried, counted as they happen; the mails still queued in PostgreSQL and
- * the age of the oldest, read when Prometheus scrapes (the `emails` queue in Redis may hold less).
+ * how long the oldest due one has waited, read when Prometheus scrapes (the `emails` queue in Redis
+ * may hold less; a notice waiting for its window's end is pending but not late).
  */
 @Injectable()
 export class EmailMeasurements {
@@ -30,14 +31,14 @@ export class EmailMeasurements {
     const backlog = scrapeReading(() => repository.backlog());
     measurements.gauge({
       name: 'checkin_emails_pending',
-      help: 'Mails queued in PostgreSQL and not yet sent, failed or skipped (retries included).',
+      help: 'Mails queued in PostgreSQL and not yet sent, failed or skipped (retries and notices waiting for their time included).',
       async collect() {
         this.set((await backlog())?.pending ?? NaN);
       },
     });
     measurements.gauge({
       name: 'checkin_email_oldest_pending_age_seconds',
-      help: 'Age of the oldest queued mail (0 when none is queued).',
+      help: 'How long the oldest due queued mail has waited since it became due (0 when none is due).',
       async collect() {
         this.set((await backlog())?.oldestPendingSeconds ?? NaN);
       },

@@ -9,6 +9,7 @@ import type { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
 import { ParticipantLinks } from '../../participant-links/participant-links';
 import { plainEmailAddress } from '../../common/validation/email-address';
+import { raisesOf } from '../privacy-notice';
 import { EmailSendingRepository, MessageToSend } from './email-sending.repository';
 import { renderMail } from './mail-templates';
 import {
@@ -79,6 +80,9 @@ export class EmailSender {
     // A notice is a security message: no unsubscribe (docs/privacy.md).
     const unsubscribeUrl =
       message.type === 'privacyNotice' ? null : this.links.unsubscribeUrl(link, message.type);
+    // A notice lists every raise it carries now; one added while it is sent gets a notice of its own.
+    const raises =
+      message.type === 'privacyNotice' ? raisesOf(message.details, message.createdAt) : null;
     const mail = renderMail({
       type: message.type,
       locale: supportedLocale(message.language) ?? DEFAULT_LOCALE,
@@ -91,7 +95,7 @@ export class EmailSender {
       checkinUrl: this.config.email.checkinReminderUrl,
       requestedLevel: levelOfNames(message.requestedPrivacy),
       currentLevel: message.privacyLevel,
-      notice: message.details,
+      notice: raises,
     });
     // An address the keys cannot open will not open on a later attempt either: the mail fails
     // now (docs/data-at-rest.md, "Data the keys cannot open").
@@ -123,7 +127,9 @@ export class EmailSender {
       await this.repository.recordTemporaryFailure(messageId, reason);
       return ended('retry', reason);
     }
-    await this.repository.finish(messageId, 'sent', null);
+    await (raises
+      ? this.repository.finishNotice(messageId, raises.length, this.config.email.dedupWindowMs)
+      : this.repository.finish(messageId, 'sent', null));
     return ended('sent');
   }
 

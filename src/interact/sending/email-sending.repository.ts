@@ -8,6 +8,10 @@ import type { ParticipantEntity } from '../../participants/participant.entity';
 import { EmailMessageEntity, EmailStatus } from '../email-message.entity';
 import { PREFERENCE_COLUMN } from '../../participants/participants.repository';
 import { SANDBOX_EMAILS_KEPT, type SandboxEmailEntity } from '../sandbox-email.entity';
+import { lockNotices, splitSent, type StoredNoticeDetails } from '../privacy-notice';
+
+/** A queued mail that may be sent now (a notice may have to wait: `send_after`). */
+const DUE = `status = 'queued' AND (send_after IS NULL OR send_after <= now())`;
 
 const MESSAGE = columnsOf(EmailMessageEntity, [
   'id',
@@ -18,6 +22,7 @@ const MESSAGE = columnsOf(EmailMessageEntity, [
   'groupId',
   'details',
   'traceContext',
+  'createdAt',
 ]);
 
 /** A queued mail with what rendering and sending it needs. */
@@ -45,20 +50,21 @@ export type MessageToSend = RowOf<typeof MESSAGE> &
 export class EmailSendingRepository {
   constructor(private readonly db: Database) {}
 
-  /** Queued mails, oldest first. */
+  /** Queued mails due now, oldest first. */
   async queued(limit: number): Promise<string[]> {
     const rows = await this.db.rows<{ id: string }>(
-      `SELECT id FROM email_messages WHERE status = 'queued' ORDER BY created_at LIMIT $1`,
+      `SELECT id FROM email_messages WHERE ${DUE} ORDER BY created_at LIMIT $1`,
       [limit],
     );
     return rows.map((row) => row.id);
   }
 
-  /** Queued mails created more than `ageMs` ago, oldest first. */
+  /** Queued mails due for more than `ageMs` (since created, or since `send_after`), oldest first. */
   async queuedBefore(ageMs: number, limit: number): Promise<string[]> {
     const rows = await this.db.rows<{ id: string }>(
       `SELECT id FROM email_messages
-        WHERE status = 'queued' AND created_at < now() - $1 * interval '1 millisecond'
+        WHERE ${DUE}
+          AND coalesce(send_after, created_at) < now() - $1 * interval '1 millisecond'
         ORDER BY created_at LIMIT $2`,
       [ageMs, limit],
     );
@@ -66,14 +72,16 @@ export class EmailSendingRepository {
   }
 
   /**
-   * The mails still queued and the age of the oldest, for the figures Prometheus scrapes
-   * (docs/operations.md): one index-only scan of the partial index of queued mails
-   * (`email_messages_queued_idx`), whose first entry is the oldest.
+   * The mails still queued (notices waiting for their time included) and how long the oldest due
+   * one has been due (since created, or since its `send_after`), for the figures Prometheus
+   * scrapes (docs/operations.md): one scan of the partial index of queued mails
+   * (`email_messages_queued_idx`). A notice waiting for its window's end is not late.
    */
   async backlog(): Promise<{ pending: number; oldestPendingSeconds: number }> {
     const [row] = await this.db.rows<{ pending: number; oldestPendingSeconds: number }>(
       `SELECT count(*) AS pending,
-              coalesce(extract(epoch FROM now() - min(created_at)), 0)::float8
+              coalesce(extract(epoch FROM now() - min(coalesce(send_after, created_at))
+                FILTER (WHERE send_after IS NULL OR send_after <= now())), 0)::float8
                 AS "oldestPendingSeconds"
          FROM email_messages
         WHERE status = 'queued'`,
@@ -140,6 +148,50 @@ export class EmailSendingRepository {
         WHERE id = $1 AND status = 'queued'`,
       [messageId, status, error, status === 'skipped' ? 0 : 1],
     );
+  }
+
+  /**
+   * A notice was sent, rendered with its first `sentRaises` raises. Raises added while it was
+   * being sent were not in it: they move to a notice of their own, sent at the end of the window
+   * that starts now (docs/emails.md). Under the notices' lock (lockNotices), so a raise made
+   * meanwhile joins that new notice.
+   */
+  async finishNotice(messageId: string, sentRaises: number, windowMs: number): Promise<void> {
+    await this.db.transaction(async (sql) => {
+      const [mail] = await sql.rows<{ participantId: string; groupId: number }>(
+        `SELECT participant_id AS "participantId", group_id AS "groupId"
+           FROM email_messages WHERE id = $1`,
+        [messageId],
+      );
+      if (!mail) return;
+      await lockNotices(sql, mail.participantId, mail.groupId);
+      const [queued] = await sql.rows<{
+        enterpriseId: string;
+        details: StoredNoticeDetails | null;
+        createdAt: Date;
+      }>(
+        `SELECT enterprise_id AS "enterpriseId", details, created_at AS "createdAt"
+           FROM email_messages WHERE id = $1 AND status = 'queued'
+            FOR UPDATE`,
+        [messageId],
+      );
+      if (!queued) return;
+      const { sent, rest } = splitSent(queued.details, sentRaises, queued.createdAt);
+      await sql.rows(
+        `UPDATE email_messages
+            SET status = 'sent', error = NULL, attempts = attempts + 1, sent_at = now(),
+                details = coalesce($2, details)
+          WHERE id = $1`,
+        [messageId, sent && JSON.stringify(sent)],
+      );
+      if (!rest) return;
+      await sql.rows(
+        `INSERT INTO email_messages
+                (enterprise_id, participant_id, group_id, type, details, send_after)
+         VALUES ($1, $2, $3, 'privacyNotice', $4, now() + $5 * interval '1 millisecond')`,
+        [queued.enterpriseId, mail.participantId, mail.groupId, JSON.stringify(rest), windowMs],
+      );
+    });
   }
 
   async recordTemporaryFailure(messageId: string, error: string): Promise<void> {

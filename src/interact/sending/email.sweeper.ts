@@ -19,8 +19,10 @@ const BATCH = 1_000;
 const RECHECK_AFTER_MS = 30_000;
 
 /**
- * Queued mails → the `emails` queue, in bulk (job id = message id, so a mail already in Redis is
- * not queued twice). An SMTP outage only delays mail: rows stay `queued` until sent.
+ * Queued mails that are due → the `emails` queue, in bulk (job id = message id, so a mail already
+ * in Redis is not queued twice). An SMTP outage only delays mail: rows stay `queued` until sent. A
+ * notice waiting for its window's end (`send_after`, docs/emails.md) is found by the first sweep
+ * after it, on the interval: nothing notifies at that time.
  */
 @Injectable()
 export class EmailSweeper extends OutboxSweeper {

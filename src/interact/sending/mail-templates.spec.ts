@@ -3,10 +3,13 @@ import {
   loadTemplateFolder,
   unusedTemplates,
 } from '../../common/templates/template-folder';
+import { levelInWordsIn, translator } from '../../common/i18n/catalogue';
+import { LOCALES } from '../../common/i18n/locales';
 import {
   MAIL_HTML_TEMPLATES,
   MAIL_TEMPLATE_DIR,
   MAIL_TEXT_TEMPLATES,
+  raiseTime,
   renderMail,
   type MailModel,
 } from './mail-templates';
@@ -116,9 +119,117 @@ describe('the mail templates (templates/)', () => {
       ...model,
       locale: 'ar',
       type: 'privacyNotice',
-      notice: { from: 1, to: 3 },
+      notice: [{ from: 1, to: 3, at: '2026-02-10T09:42:13.000Z' }],
     });
     expect(arabic.html).toMatch(/^<!doctype html>\n<html lang="ar" dir="rtl"><body dir="rtl"/);
     expect(arabic.text).toContain('Acme & Co');
+  });
+
+  describe('the notice of a raise', () => {
+    const notice = { ...model, type: 'privacyNotice' as const, unsubscribeUrl: null };
+    const first = { from: 0, to: 1, at: '2026-02-10T09:42:13.000Z' };
+    const second = { from: 1, to: 5, at: '2026-02-10T09:50:00.000Z' };
+
+    it('says when a raise was made in the participant’s language, in UTC', () => {
+      expect(raiseTime('en', first.at)).toMatch(/^February 10, 2026 at 09:42\sAM UTC$/);
+      expect(raiseTime('de', first.at)).toBe('10. Februar 2026 um 09:42 UTC');
+      expect(raiseTime('fr', '2026-12-31T23:59:59.999Z')).toBe('31 décembre 2026 à 23:59 UTC');
+    });
+
+    it('one raise: the change, the levels before and after in words, when; the link to lower it', () => {
+      const mail = renderMail({ ...notice, notice: [first] });
+      expect(mail.subject).toBe('Your privacy level with R&D <night> was raised');
+      expect(mail.text).toBe(
+        [
+          'Hello,',
+          '',
+          'Your privacy level with R&D <night> at Acme & Co was raised from level 0 to level 1.',
+          `Before: ${levelInWordsIn('en', 0)}`,
+          `Now: ${levelInWordsIn('en', 1)}`,
+          `When: ${raiseTime('en', first.at)}`,
+          '',
+          'If you did not make this change, or have changed your mind, you can lower it again on your settings page.',
+          'Lower it here: https://checkin.example.com/participant/settings?token=a&b',
+          '',
+          'This is a security notice: it is sent whenever your level rises, whatever your email settings.',
+          '',
+          'This service is run by Wellbeing Services Ltd for Acme & Co.',
+          'Privacy notice: https://wellbeing.example/privacy',
+          '',
+        ].join('\n'),
+      );
+      expect(mail.html).toContain(
+        `<p>Before: ${levelInWordsIn('en', 0)}<br>Now: ${levelInWordsIn('en', 1)}<br>When: ${raiseTime('en', first.at)}</p>`,
+      );
+      expect(mail.html).toMatch(
+        /<a href="https:\/\/checkin\.example\.com\/participant\/settings\?token=a&amp;b"[^>]*>Lower my privacy level<\/a>/,
+      );
+    });
+
+    it('several raises: one mail lists each, in the order made, with its levels in words and when', () => {
+      const mail = renderMail({ ...notice, notice: [first, second] });
+      expect(mail.subject).toBe('Your privacy level with R&D <night> was raised');
+      expect(mail.text).toContain(
+        [
+          'Your privacy level with R&D <night> at Acme & Co was raised 2 times:',
+          '',
+          '1. From level 0 to level 1',
+          `Before: ${levelInWordsIn('en', 0)}`,
+          `Now: ${levelInWordsIn('en', 1)}`,
+          `When: ${raiseTime('en', first.at)}`,
+          '',
+          '2. From level 1 to level 5',
+          `Before: ${levelInWordsIn('en', 1)}`,
+          `Now: ${levelInWordsIn('en', 5)}`,
+          `When: ${raiseTime('en', second.at)}`,
+          '',
+          'If you did not make these changes, or have changed your mind, you can lower it again on your settings page.',
+          'Lower it here: https://checkin.example.com/participant/settings?token=a&b',
+          '',
+        ].join('\n'),
+      );
+      expect(mail.html).toContain(
+        '<p>Your privacy level with R&amp;D &lt;night&gt; at Acme &amp; Co was raised 2 times:</p>\n' +
+          `<p>1. From level 0 to level 1<br>Before: ${levelInWordsIn('en', 0)}<br>Now: ${levelInWordsIn('en', 1)}<br>When: ${raiseTime('en', first.at)}</p>\n` +
+          `<p>2. From level 1 to level 5<br>Before: ${levelInWordsIn('en', 1)}<br>Now: ${levelInWordsIn('en', 5)}<br>When: ${raiseTime('en', second.at)}</p>\n`,
+      );
+      expect(mail.html).toContain('>Lower my privacy level</a>');
+    });
+
+    it.each(LOCALES)(
+      'in %s: names the group and lists every raise (levels in words, when), with the link to lower it',
+      (locale) => {
+        const t = translator(locale);
+        const mail = renderMail({
+          ...notice,
+          locale,
+          notice: [first, second, { ...first, from: 2, to: 4 }],
+        });
+        const [step1, step3] = [
+          t('mailNoticeStep', { number: 1, from: 0, to: 1 }),
+          t('mailNoticeStep', { number: 3, from: 2, to: 4 }),
+        ];
+        for (const part of [
+          mail.text,
+          mail.html.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&'),
+        ]) {
+          expect(part).toContain(
+            t('mailNoticeTextMany', {
+              groupName: 'R&D <night>',
+              enterpriseName: 'Acme & Co',
+              count: 3,
+            }),
+          );
+          expect(part.indexOf(step1)).toBeLessThan(part.indexOf(step3));
+          for (const level of [0, 1, 2, 4, 5])
+            expect(part).toContain(levelInWordsIn(locale, level));
+          expect(part).toContain(t('mailNoticeWhen', { at: raiseTime(locale, second.at) }));
+          expect(part).toContain(t('mailNoticeUndoMany'));
+        }
+        expect(mail.subject).toContain('R&D <night>');
+        expect(mail.text).toContain(t('mailNoticeUndoAt', { url: notice.settingsUrl }));
+        expect(mail.html).toContain(`>${t('mailNoticeUndoLink')}</a>`);
+      },
+    );
   });
 });

@@ -10,10 +10,11 @@
  * parts laid out in `templates/partials/layout.html.eta`.
  */
 import { join } from 'node:path';
-import { levelInWordsIn, translator } from '../../common/i18n/catalogue';
+import { levelInWordsIn, type Translate, translator } from '../../common/i18n/catalogue';
 import { type Locale, textDirection } from '../../common/i18n/locales';
 import { loadTemplateFolder } from '../../common/templates/template-folder';
 import type { MailType } from '../interact.errors';
+import type { NoticeRaise } from '../privacy-notice';
 
 export interface MailModel {
   type: MailType;
@@ -30,8 +31,8 @@ export interface MailModel {
   checkinUrl: string | null;
   requestedLevel: number;
   currentLevel: number;
-  /** A notice's change: from which level to which. */
-  notice: { from: number; to: number } | null;
+  /** A notice's raises, oldest first (privacy-notice.ts); null for the other mails. */
+  notice: readonly NoticeRaise[] | null;
 }
 
 /** Each mail's templates: `<name>.text.eta` and `<name>.html.eta` in MAIL_TEMPLATE_DIR. */
@@ -53,6 +54,60 @@ const textEngine = loadTemplateFolder(MAIL_TEMPLATE_DIR, MAIL_TEXT_TEMPLATES, {
 });
 const htmlEngine = loadTemplateFolder(MAIL_TEMPLATE_DIR, MAIL_HTML_TEMPLATES, { autoEscape: true });
 
+const raiseTimes = new Map<Locale, Intl.DateTimeFormat>();
+
+/**
+ * When a raise was made, in the participant's language, in UTC and saying so ("February 10, 2026
+ * at 09:42 AM UTC", "10. Februar 2026 um 09:42 UTC"): the service does not know their time zone.
+ */
+export function raiseTime(locale: Locale, at: string): string {
+  let format = raiseTimes.get(locale);
+  if (!format) {
+    format = new Intl.DateTimeFormat(locale, {
+      year: 'numeric',
+      month: 'long',
+      day: 'numeric',
+      hour: '2-digit',
+      minute: '2-digit',
+      timeZone: 'UTC',
+      timeZoneName: 'short',
+    });
+    raiseTimes.set(locale, format);
+  }
+  return format.format(new Date(at));
+}
+
+/**
+ * What a notice says of its raises. One raise reads as a single change ("…was raised from level 1
+ * to level 3." and its lines); several are counted ("…was raised 2 times:") and each is numbered,
+ * in the order made: its levels, before and after in words, and when.
+ */
+function noticeWords(
+  t: Translate,
+  locale: Locale,
+  names: { enterpriseName: string; groupName: string },
+  raises: readonly NoticeRaise[],
+) {
+  const words = (level: number) => levelInWordsIn(locale, level);
+  const single = raises.length === 1 ? raises[0] : null;
+  return {
+    text: single
+      ? t('mailNoticeText', { ...names, from: single.from, to: single.to })
+      : t('mailNoticeTextMany', { ...names, count: raises.length }),
+    raises: raises.map((raise, index) => ({
+      step: single
+        ? null
+        : t('mailNoticeStep', { number: index + 1, from: raise.from, to: raise.to }),
+      before: t('mailNoticeBefore', { fromWords: words(raise.from) }),
+      now: t('mailNoticeNow', { toWords: words(raise.to) }),
+      when: t('mailNoticeWhen', { at: raiseTime(locale, raise.at) }),
+    })),
+    undo: t(single ? 'mailNoticeUndo' : 'mailNoticeUndoMany'),
+    undoLink: t('mailNoticeUndoLink'),
+    why: t('mailNoticeWhy'),
+  };
+}
+
 /** Header values and one-line texts cannot carry line breaks: a name is one line. */
 const oneLine = (text: string) => text.replace(/[\r\n]+/g, ' ');
 
@@ -64,7 +119,6 @@ function mailWords(model: MailModel) {
     enterpriseName: oneLine(model.enterpriseName),
     groupName: oneLine(model.groupName),
   };
-  const notice = model.notice ?? { from: 0, to: 0 };
   const subjects: { readonly [T in MailType]: string } = {
     checkinReminder: t('mailReminderSubject', names),
     privacyRequest: t('mailRequestSubject', names),
@@ -97,13 +151,8 @@ function mailWords(model: MailModel) {
       stopAt: t('mailRequestStop', { url: model.unsubscribeUrl ?? '' }),
     },
     notice: {
-      text: t('mailNoticeText', { ...names, from: notice.from, to: notice.to }),
-      before: t('mailNoticeBefore', { fromWords: words(notice.from) }),
-      now: t('mailNoticeNow', { toWords: words(notice.to) }),
-      undo: t('mailNoticeUndo'),
-      undoLink: t('mailNoticeUndoLink'),
+      ...noticeWords(t, model.locale, names, model.notice ?? []),
       undoAt: t('mailNoticeUndoAt', { url: model.settingsUrl }),
-      why: t('mailNoticeWhy'),
     },
     settingsLink: t('mailSettingsLink'),
     settingsAt: t('mailSettingsAt', { url: model.settingsUrl }),
