@@ -14,6 +14,8 @@ const PUBLIC_ROUTES = [
   /^\/docs(\/.*|-json|-yaml)?$/,
   // Participant pages: the signed token in the address is the credential (CheckinPagesModule).
   /^\/checkin(\/:token(\/(start|consent|privacy|preferences|choices|handoff|declined|done))?)?$/,
+  // The engine's confirm step: the hand-off token and the browser's cookie are the credential.
+  /^\/checkin\/confirm$/,
   /^\/participant\/settings(\/(privacy|preferences|choices|consent\/withdraw|export|delete|sign-out))?$/,
   // One-click unsubscribe links in emails: the signed token is the credential (CheckinPagesModule).
   /^\/participant\/unsubscribe$/,

@@ -255,6 +255,10 @@ describe('Browser identity over https: __Host-checkin_browser', () => {
       expect.stringMatching(
         /^__Host-checkin_browser=[A-Za-z0-9_-]{43}; Max-Age=15552000; Path=\/; HttpOnly; Secure; SameSite=Lax$/,
       ) as string,
+      // The device cookie, which never rotates (docs/privacy.md): also __Host-.
+      expect.stringMatching(
+        /^__Host-checkin_device=[A-Za-z0-9_-]{43}; Max-Age=15552000; Path=\/; HttpOnly; Secure; SameSite=Lax$/,
+      ) as string,
     ]);
   });
 

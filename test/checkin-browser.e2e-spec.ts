@@ -13,7 +13,8 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { PAGE_ERRORS, PageTexts, SAVED_MESSAGES } from '../src/pages/pages.messages';
 import { ParticipantLinks } from '../src/participant-links/participant-links';
 import { SessionErrors } from '../src/sessions/sessions.errors';
-import { ENGINE_TOKEN, engineResult, postResult, userSays } from './support/engine';
+import { ENGINE_TOKEN, engineResult, handoffOf, postResult, userSays } from './support/engine';
+import { PageBrowser } from './support/page-browser';
 import { SessionCreated, startTestApp, TestApp, TestEnterprise } from './support/test-app';
 import { launchChromium } from './support/chromium';
 import { runDirectory } from './support/run-environment';
@@ -38,8 +39,20 @@ describe('Check-in in a real browser', () => {
 
   beforeAll(async () => {
     browser = await launchChromium();
+    // The engine plays its side of the hand-off (docs/checkin-flow.md, "Hand-off"): a browser
+    // handed off without `confirmed=1` is sent through the confirm step first.
     engine = createServer((request, response) => {
       engineRequests.push({ url: request.url ?? '', headers: request.headers });
+      const query = new URL(request.url ?? '/', 'http://engine').searchParams;
+      const handoff = query.get('handoff');
+      if (handoff !== null && query.get('confirmed') !== '1') {
+        response
+          .writeHead(302, {
+            location: `${t.baseUrl}/checkin/confirm?handoff=${encodeURIComponent(handoff)}`,
+          })
+          .end();
+        return;
+      }
       response.writeHead(200, { 'content-type': 'text/html' }).end('<h1>Engine</h1>');
     });
     await new Promise<void>((resolve) => engine.listen(0, '127.0.0.1', resolve));
@@ -150,6 +163,11 @@ describe('Check-in in a real browser', () => {
       )
     ).rows[0];
 
+  /** The engine address of a hand-off of `sessionId` (with its one-time token, any). */
+  const engineAddressOf = (sessionId: string) => (url: URL) =>
+    url.href.startsWith(`${ENGINE_URL}?sessionID=${sessionId}&handoff=`) &&
+    url.href.endsWith('&confirmed=1');
+
   const text = async (selector: string, on: Page = page) =>
     (await on.locator(selector).innerText()).trim();
 
@@ -209,9 +227,13 @@ describe('Check-in in a real browser', () => {
 
     // The hand-off reaches the engine with the session id and without the token in a Referer.
     await page.getByRole('button', { name: PageTexts.handoffButton }).click();
-    await page.waitForURL(`${ENGINE_URL}?sessionID=${checkin.sessionId}`);
-    expect(engineRequests).toHaveLength(1);
-    expect(engineRequests[0].url).toBe(`/start?sessionID=${checkin.sessionId}`);
+    await page.waitForURL(engineAddressOf(checkin.sessionId));
+    // The engine sent it through the confirm step, which sent it back confirmed.
+    expect(engineRequests).toHaveLength(2);
+    expect(engineRequests[0].url).toMatch(
+      new RegExp(`^/start\\?sessionID=${checkin.sessionId}&handoff=[A-Za-z0-9_-]{43}$`),
+    );
+    expect(engineRequests[1].url).toBe(`${engineRequests[0].url}&confirmed=1`);
     expect(engineRequests[0].headers['referer']).toBeUndefined();
     await page.goBack();
 
@@ -453,7 +475,7 @@ describe('Check-in in a real browser', () => {
   /** "Start my check-in" on the page shown, to the engine; then the engine posts the result. */
   async function handOffAndComplete(sessionId: string, said: string): Promise<void> {
     await page.getByRole('button', { name: PageTexts.handoffButton }).click();
-    await page.waitForURL(`${ENGINE_URL}?sessionID=${sessionId}`);
+    await page.waitForURL(engineAddressOf(sessionId));
     const posted = await postResult(t, sessionId, engineResult({ transcript: userSays(said) }));
     expect(posted.status).toBe(200);
   }
@@ -548,7 +570,7 @@ describe('Check-in in a real browser', () => {
       PageTexts.handoffGoBack(0),
     );
     await page.keyboard.press('Enter');
-    await page.waitForURL(`${ENGINE_URL}?sessionID=${next.sessionId}`);
+    await page.waitForURL(engineAddressOf(next.sessionId));
     expect(await goBack.count()).toBe(0);
     expect((await membership(first.sessionId)).privacy_level).toBe(0);
     expect(await ownLevel(next.sessionId)).toBe(0);
@@ -578,7 +600,7 @@ describe('Check-in in a real browser', () => {
           await their.waitForURL(/\?saved=choices$/);
         } else {
           await their.getByRole('button', { name: PageTexts.handoffKeep(5) }).click();
-          await their.waitForURL(`${ENGINE_URL}?sessionID=${link.sessionId}`);
+          await their.waitForURL(engineAddressOf(link.sessionId));
         }
       } finally {
         await other.close();
@@ -593,7 +615,7 @@ describe('Check-in in a real browser', () => {
     expect(after).not.toBe(before);
     expect(await page.getByText(PageTexts.handoffRaisedElsewhere(5)).isVisible()).toBe(true);
     await page.getByRole('button', { name: PageTexts.handoffKeep(5) }).click();
-    await page.waitForURL(`${ENGINE_URL}?sessionID=${next.sessionId}`);
+    await page.waitForURL(engineAddressOf(next.sessionId));
     expect(await ownLevel(next.sessionId)).toBe(5);
     // Her first check-in is still hers in this browser (its binding moved with the identity).
     await page.goto(first.url);
@@ -609,5 +631,31 @@ describe('Check-in in a real browser', () => {
     } finally {
       await copy.close();
     }
+  });
+
+  it('the engine address copied from the enterprise’s browser stops at the confirm step in hers: a page says why and how to start properly, and her result would count at 0', async () => {
+    const erin = await newCheckin('Copied address', ['mhci', 'transcript', 'features']);
+    // The enterprise opens her link in its own browser (plain HTTP here), raises her to 5 and
+    // hands off, then sends her the engine address instead of following it.
+    const enterprise = new PageBrowser(t.baseUrl);
+    const path = new URL(erin.url).pathname;
+    expect((await enterprise.post(`${path}/start`)).status).toBe(303);
+    expect((await enterprise.post(`${path}/privacy`, { privacyLevel: '5' })).status).toBe(303);
+    const address = (await enterprise.post(`${path}/handoff`)).location!;
+    expect(address.startsWith(`${ENGINE_URL}?sessionID=${erin.sessionId}&handoff=`)).toBe(true);
+    // She follows it in her browser: the engine sends her to the confirm step, which refuses.
+    const answer = await page.goto(address);
+    expect(answer?.status()).toBe(403);
+    expect(page.url().startsWith(`${t.baseUrl}/checkin/confirm?handoff=`)).toBe(true);
+    expect(await text('h1')).toBe(PAGE_ERRORS['handoff-elsewhere'].title);
+    expect(await page.getByText(PAGE_ERRORS['handoff-elsewhere'].text).isVisible()).toBe(true);
+    expect(engineRequests.some((request) => request.url.endsWith('&confirmed=1'))).toBe(false);
+    // The engine posts a result anyway: recorded at level 0.
+    const posted = await postResult(t, erin.sessionId, {
+      ...engineResult({ transcript: userSays('my divorce') }),
+      handoff: handoffOf(address),
+    });
+    expect(posted.status).toBe(200);
+    expect(await levelShown(erin.sessionId)).toBe(0);
   });
 });

@@ -7,7 +7,14 @@
  */
 import { PageTexts } from '../src/pages/pages.messages';
 import { ParticipantLinks } from '../src/participant-links/participant-links';
-import { ENGINE_TOKEN, engineResult, postResult, userSays } from './support/engine';
+import {
+  confirmHandoff,
+  ENGINE_TOKEN,
+  engineResult,
+  handoffOf,
+  postResult,
+  userSays,
+} from './support/engine';
 import { PageBrowser } from './support/page-browser';
 import {
   SessionCreated,
@@ -19,6 +26,11 @@ import {
 
 const ENGINE_URL = 'https://engine.example.com/start';
 const SECRET = 'I am struggling with my divorce and the antidepressant medication';
+/** The engine address a hand-off of `sessionId` answers with: its id and a one-time token. */
+const handedOff = (sessionId: string) =>
+  new RegExp(
+    `^https://engine\\.example\\.com/start\\?sessionID=${sessionId}&handoff=[A-Za-z0-9_-]{43}$`,
+  );
 /** What a level-0 session shows: no result field at all. */
 const LEVEL_0_FIELDS = ['externalID', 'sessionID', 'timestamp', 'groupID', 'version'];
 
@@ -61,12 +73,15 @@ describe('A check-in is shared at its own level', () => {
     if (level !== undefined) await setLevel(browser, link.path, level);
     const handoff = await browser.post(`${link.path}/handoff`);
     expect(handoff.status).toBe(303);
-    expect(handoff.location).toBe(`${ENGINE_URL}?sessionID=${link.sessionId}`);
-    const posted = await postResult(
-      t,
-      link.sessionId,
-      engineResult({ mhci: 23.4, transcript: userSays(SECRET) }),
+    expect(handoff.location).toMatch(handedOff(link.sessionId));
+    // The engine sends the browser through the confirm step, then posts the result.
+    expect((await confirmHandoff(browser, handoff.location)).location).toBe(
+      `${handoff.location}&confirmed=1`,
     );
+    const posted = await postResult(t, link.sessionId, {
+      ...engineResult({ mhci: 23.4, transcript: userSays(SECRET) }),
+      handoff: handoffOf(handoff.location),
+    });
     expect(posted.status).toBe(200);
     return link;
   }
@@ -202,7 +217,7 @@ describe('A check-in is shared at its own level', () => {
     expect(await sharedLevelOf(next.sessionId)).toBeNull();
     // "Go back to level 1": the member's level and this check-in's, then the engine.
     const back = await mine.post(`${next.path}/handoff`, { privacyLevel: '1' });
-    expect(back.location).toBe(`${ENGINE_URL}?sessionID=${next.sessionId}`);
+    expect(back.location).toMatch(handedOff(next.sessionId));
     expect(await sharedLevelOf(next.sessionId)).toBe(1);
     expect(
       (
@@ -218,7 +233,7 @@ describe('A check-in is shared at its own level', () => {
     const kept = await newLink(group, externalId);
     expect((await mine.post(`${kept.path}/start`)).status).toBe(303);
     const keep = await mine.post(`${kept.path}/handoff`, { privacyLevel: '5' });
-    expect(keep.location).toBe(`${ENGINE_URL}?sessionID=${kept.sessionId}`);
+    expect(keep.location).toMatch(handedOff(kept.sessionId));
     expect(await sharedLevelOf(kept.sessionId)).toBe(5);
     const after = await newLink(group, externalId);
     expect((await mine.post(`${after.path}/start`)).status).toBe(303);
@@ -250,7 +265,7 @@ describe('A check-in is shared at its own level', () => {
     expect((await browserF.post(`${third.path}/start`)).status).toBe(303);
     expect((await browserF.get(third.path)).html).toContain(PageTexts.handoffRaisedElsewhere(5));
     const keptInF = await browserF.post(`${third.path}/handoff`, { privacyLevel: '5' });
-    expect(keptInF.location).toBe(`${ENGINE_URL}?sessionID=${third.sessionId}`);
+    expect(keptInF.location).toMatch(handedOff(third.sessionId));
     // F is not asked again…
     const fourth = await newLink(group, externalId);
     expect((await browserF.post(`${fourth.path}/start`)).status).toBe(303);
@@ -277,7 +292,7 @@ describe('A check-in is shared at its own level', () => {
     );
     // She goes back to 1 in her browser: nobody is asked any more, and the level is 1.
     const back = await mine.post(`${next.path}/handoff`, { privacyLevel: '1' });
-    expect(back.location).toBe(`${ENGINE_URL}?sessionID=${next.sessionId}`);
+    expect(back.location).toMatch(handedOff(next.sessionId));
     expect(await sharedLevelOf(next.sessionId)).toBe(1);
     const afterBack = await newLink(group, externalId);
     expect((await browserF.post(`${afterBack.path}/start`)).status).toBe(303);

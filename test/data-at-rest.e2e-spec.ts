@@ -5,7 +5,7 @@
  * retiring its links (the invalid-link page, never a 5xx) and its data (read as removed, never a
  * 5xx), and `data:reencrypt` moving everything to the newest key so that an older one can go.
  */
-import { shareAt } from './support/levels';
+import { handedOff, shareAt } from './support/levels';
 import { randomBytes } from 'node:crypto';
 import { Pool } from 'pg';
 import { createTestDatabase, databaseUrl, dropDatabase } from './support/databases';
@@ -165,6 +165,7 @@ describe('Data at rest (real processes, one database)', () => {
     });
     second = created.body as SessionCreated;
     expect(checkinPath(second)).toMatch(/^\/checkin\/k2\./);
+    await handedOff(db, second.sessionID);
     expect((await ingest(second.sessionID, 'A calmer week')).status).toBe(200);
     expect(await storedTranscript(second.sessionID)).toMatch(/^v2\.k2\./);
     expect(await storedTranscript(first.sessionID)).toMatch(/^v2\.k1\./);

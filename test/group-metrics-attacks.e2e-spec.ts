@@ -31,10 +31,17 @@ describe('Group metrics against an enterprise that invents participants', () => 
 
   const checkIn = async (
     group: TestGroup,
-    check: { mhci: number; words?: string; features?: Record<string, number>; who?: string },
+    check: {
+      mhci: number;
+      words?: string;
+      features?: Record<string, number>;
+      who?: string;
+      handedOff?: boolean;
+    },
   ) =>
     t.completedSession(acme, group, {
       identifier: check.who ?? `invented.${++n}@example.com`,
+      handedOff: check.handedOff,
       result: engineResult({
         mhci: check.mhci,
         subscores: subscores(1),
@@ -245,7 +252,13 @@ describe('Group metrics against an enterprise that invents participants', () => 
           WHERE p.id = m.participant_id AND p.external_id = $1`,
         [externalId],
       );
-      const fresh = await checkIn(group, { mhci: 40, features: { stress: 0.5 }, who: externalId });
+      // It does the check-in itself, in its own browser: handed off there and confirmed there.
+      const fresh = await checkIn(group, {
+        mhci: 40,
+        features: { stress: 0.5 },
+        who: externalId,
+        handedOff: true,
+      });
       const read = async (sessionId: string) =>
         (await t.request('GET', `/sessions/${sessionId}`, { apiKey: acme.apiKey })).body as {
           userPercentiles: unknown;
@@ -253,7 +266,12 @@ describe('Group metrics against an enterprise that invents participants', () => 
       expect((await read(fresh.sessionID)).userPercentiles).toEqual({});
       // Once she shows her earlier check-ins at level 5 herself, later ones compare with them.
       await shareAt(t.db, { externalId }, 5);
-      const later = await checkIn(group, { mhci: 40, features: { stress: 0.5 }, who: externalId });
+      const later = await checkIn(group, {
+        mhci: 40,
+        features: { stress: 0.5 },
+        who: externalId,
+        handedOff: true,
+      });
       // Others [0.2, 0.5, 0.8, 0.5] and 0.5 itself: (1 + 0.5 · 3) / 5.
       expect((await read(later.sessionID)).userPercentiles).toEqual({ stress: 0.5 });
     });

@@ -451,9 +451,13 @@ describe('Participant pages meet WCAG 2.2 AA', () => {
         // The hand-off: Enter on "Start my check-in" reaches the engine.
         await pressUntil('Tab', button(texts.handoffButton));
         await page.keyboard.press('Enter');
-        await page.waitForURL(`${ENGINE_URL}?sessionID=${checkin.sessionId}`);
+        await page.waitForURL((url) =>
+          url.href.startsWith(`${ENGINE_URL}?sessionID=${checkin.sessionId}&handoff=`),
+        );
         expect(engineRequests.filter((url) => url.startsWith('/start'))).toEqual([
-          `/start?sessionID=${checkin.sessionId}`,
+          expect.stringMatching(
+            new RegExp(`^/start\\?sessionID=${checkin.sessionId}&handoff=[A-Za-z0-9_-]{43}$`),
+          ),
         ]);
 
         // Links, radios, checkboxes and buttons were all reached, each with a visible outline.

@@ -187,7 +187,7 @@ describe('Participant pages in 12 languages', () => {
       },
     );
     const cookies = start.headers.getSetCookie().map((cookie) => cookie.split('=')[0]);
-    expect(cookies.sort()).toEqual(['checkin_browser', 'checkin_lang']);
+    expect(cookies.sort()).toEqual(['checkin_browser', 'checkin_device', 'checkin_lang']);
   });
 
   it('keeps the participant’s choice with their data: after ?lang=, before the browser’s; the browser’s remembered choice is saved only when none is, Accept-Language never', async () => {

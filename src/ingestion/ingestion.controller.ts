@@ -33,7 +33,15 @@ export class IngestionController {
       'In a group that requires consent, a result for a member who has not consented (or has ' +
       'withdrawn consent) is refused with 409 and stored nowhere, and so is a result for a ' +
       "sandbox enterprise's session (sandboxes complete theirs with " +
-      '`POST /sandbox/sessions/{sessionID}/complete`).',
+      '`POST /sandbox/sessions/{sessionID}/complete`).\n\n' +
+      'Hand-off (docs/checkin-flow.md): the check-in page sends the participant to `ENGINE_URL` ' +
+      'with `sessionID` and `handoff`, a one-time token. Before the check-in starts, send the ' +
+      'browser to `GET {PUBLIC_BASE_URL}/checkin/confirm?handoff=<token>`: only the browser that ' +
+      'handed off passes, and comes back to the same address with `confirmed=1` added. Post the ' +
+      'token back as `handoff`. A result counts at the level the participant handed off at only ' +
+      'for a confirmed hand-off; any other result (no page handed it off, or it was never ' +
+      'confirmed) is recorded at level 0 and stays there. A `handoff` that is not the ' +
+      "session's current hand-off (another session's, or one a later hand-off replaced) is 409.",
   })
   @ApiOkResponse({ type: MessageDto })
   @ApiBadRequestMessages([
@@ -45,12 +53,13 @@ export class IngestionController {
   @ApiClientAddressLimits()
   @ApiErrorResponse(
     409,
-    'A different result was already recorded for this session; the group requires consent the ' +
-      "participant has not given (or has withdrawn); or the session is a sandbox enterprise's. " +
-      'Nothing was stored.',
+    'A different result was already recorded for this session; the check-in requires consent the ' +
+      "participant has not given (or has withdrawn); the handoff token is not this session's " +
+      "current hand-off; or the session is a sandbox enterprise's. Nothing was stored.",
     [
       IngestionErrors.DifferentResult,
       IngestionErrors.ConsentMissing,
+      IngestionErrors.HandoffMismatch,
       IngestionErrors.SandboxSession,
     ],
   )

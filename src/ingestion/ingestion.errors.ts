@@ -17,9 +17,11 @@ export const IngestionErrors = {
   FeaturesInvalid:
     'features must be an object of at most 500 names (letters, digits, _ . -, up to 64 characters) mapping to finite numbers',
   CompletedAtInvalid: 'Invalid completedAt',
+  HandoffInvalid: 'handoff must be the hand-off token from the engine address (43 characters)',
   SessionNotFound: 'Session not found',
   DifferentResult: 'A different result was already recorded for this session',
   ConsentMissing: 'The participant has not consented to this check-in',
+  HandoffMismatch: 'The handoff token is not the current hand-off of this session',
   SandboxSession:
     'This session belongs to a sandbox enterprise: no analysis result is recorded for it',
 } as const;
@@ -38,4 +40,5 @@ export const RESULT_BODY_ERRORS = [
   IngestionErrors.FeaturesMissing,
   IngestionErrors.FeaturesInvalid,
   IngestionErrors.CompletedAtInvalid,
+  IngestionErrors.HandoffInvalid,
 ] as const;

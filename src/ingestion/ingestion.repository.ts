@@ -10,6 +10,7 @@ const LOCKED_SESSION = columnsOf(SessionEntity, [
   'groupId',
   'status',
   'resultHash',
+  'handoffTokenHash',
 ]);
 
 /**
@@ -19,6 +20,8 @@ const LOCKED_SESSION = columnsOf(SessionEntity, [
 export type LockedSession = RowOf<typeof LOCKED_SESSION> & {
   externalId: string;
   consentMissing: boolean;
+  /** The browser that handed the check-in off confirmed the hand-off (docs/checkin-flow.md). */
+  handoffConfirmed: boolean;
   /** The session's enterprise is a sandbox (docs/integrating.md). */
   sandbox: boolean;
 };
@@ -35,9 +38,12 @@ export class IngestionRepository {
   async lockSession(sessionId: string, sql: Sql = this.db): Promise<LockedSession | null> {
     const [session] = await sql.rows<LockedSession>(
       `SELECT ${LOCKED_SESSION.select('s')}, p.external_id AS "externalId",
-              -- Consent to this check-in, on its own page, by a member whose consent stands.
-              g.consent_required AND (s.consented_at IS NULL OR m.consented_at IS NULL)
-                AS "consentMissing",
+              -- Consent to this check-in, on its own page, by a member whose consent stands, where
+              -- the check-in needs it: as fixed at its hand-off, or, never handed off, as its group
+              -- asked when it was created or asks now (docs/privacy.md).
+              (s.consent_required OR (s.handoff_token_hash IS NULL AND g.consent_required))
+                AND (s.consented_at IS NULL OR m.consented_at IS NULL) AS "consentMissing",
+              s.handoff_confirmed_at IS NOT NULL AS "handoffConfirmed",
               e.sandbox
          FROM sessions s
          JOIN participants p ON p.id = s.participant_id

@@ -82,6 +82,10 @@ export class IngestionService {
       if (session.sandbox && !options.synthetic) {
         throw new ApiError(409, IngestionErrors.SandboxSession);
       }
+      // A hand-off token the result names must be this session's current one (docs/checkin-flow.md).
+      if (result.handoff !== undefined && sha256Hex(result.handoff) !== session.handoffTokenHash) {
+        throw new ApiError(409, IngestionErrors.HandoffMismatch);
+      }
       if (session.status === 'completed') {
         if (session.resultHash === hash) return 'already-recorded';
         throw new ApiError(409, IngestionErrors.DifferentResult);
@@ -122,6 +126,10 @@ export class IngestionService {
           resultHash: hash,
           synthetic: options.synthetic ?? false,
         },
+        // The level it is shared at (docs/privacy.md): handed off from a page and confirmed by
+        // the browser that did, the level handed off; a sandbox's made-up result, the member's;
+        // anything else, 0 for good.
+        session.sandbox ? 'memberLevel' : session.handoffConfirmed ? 'handedOff' : 'pinnedAtZero',
         sql,
       );
       // Shown at level 5 now: its features join what later sessions of the group compare with.

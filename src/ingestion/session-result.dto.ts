@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { SubscoresDto, TranscriptTurnDto } from '../sessions/dto/session.dto';
 import { FreeText, holds, isString, required, Rules, satisfies } from '../common/validation/rules';
+import { HANDOFF_TOKEN } from '../sessions/handoff-token';
 import { IngestionErrors } from './ingestion.errors';
 
 const isScore = (value: unknown): value is number =>
@@ -137,4 +138,19 @@ export class SessionResultDto {
     satisfies(isPlausibleCompletionTime, IngestionErrors.CompletedAtInvalid),
   )
   completedAt?: string;
+
+  @ApiPropertyOptional({
+    example: 'Jq0x3sWm2cD8yT1bVb6lqF0QeU9HnZk3mXo4aR7pLwE',
+    description:
+      'The `handoff` query parameter of the address the check-in page sent the participant to ' +
+      '(docs/checkin-flow.md, "Hand-off"). Optional; when given it must be the current hand-off ' +
+      'of this session, or the result is refused with 409 and nothing is stored. The result ' +
+      'counts at the level the participant handed off at only when the browser that handed off ' +
+      'passed `GET /checkin/confirm`; otherwise it is recorded at level 0.',
+  })
+  @Rules(
+    isString(IngestionErrors.HandoffInvalid),
+    satisfies((value) => HANDOFF_TOKEN.test(value), IngestionErrors.HandoffInvalid),
+  )
+  handoff?: string;
 }

@@ -1,4 +1,4 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
 /**
  * Schema of `browsers` (docs/privacy.md): every browser identity the server minted, as the SHA-256
@@ -8,6 +8,8 @@ import { Column, Entity, PrimaryColumn } from 'typeorm';
  * a replaced value that comes back is an unknown browser.
  */
 @Entity({ name: 'browsers' })
+// Whether a device cookie is one the server minted.
+@Index('browsers_device_idx', ['deviceHash'], { where: '(device_hash IS NOT NULL)' })
 export class BrowserEntity {
   @PrimaryColumn({ type: 'text', primaryKeyConstraintName: 'browsers_pkey' })
   hash!: string;
@@ -21,4 +23,12 @@ export class BrowserEntity {
 
   @Column({ name: 'replaced_at', type: 'timestamptz', nullable: true })
   replacedAt!: Date | null;
+
+  /**
+   * The device this identity was minted for: the SHA-256 of the browser's device cookie, which
+   * never rotates (browser-binding.ts). The identity is that browser's only when it comes with the
+   * same device cookie; null for identities minted before devices were recorded (any device).
+   */
+  @Column({ name: 'device_hash', type: 'text', nullable: true })
+  deviceHash!: string | null;
 }

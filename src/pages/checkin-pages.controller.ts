@@ -22,6 +22,18 @@ import type { PageForm } from './page-forms';
 export class CheckinPagesController {
   constructor(private readonly pages: CheckinPagesService) {}
 
+  /**
+   * The engine's confirm step (docs/checkin-flow.md, "Hand-off"). A static route: Fastify's
+   * router matches it before `:token`.
+   */
+  @Get('confirm')
+  confirm(
+    @Query('handoff') handoff: unknown,
+    @RequestBrowser() browser: Browser,
+  ): Promise<Response> {
+    return this.pages.confirmHandoff(handoff, browser);
+  }
+
   @Get(':token')
   page(
     @Param('token') token: string,

@@ -60,6 +60,11 @@ export interface CheckinSession
   sandbox: boolean;
   /** The browsers (SHA-256 of their identities) that answered "Keep" to the pending raise. */
   raiseKeptIn: string[];
+  /**
+   * Each browser's own level (SHA-256 of its identity → the level it last chose or kept, lowered
+   * by any lowering since): what "Go back" returns to there (membership_browser_levels).
+   */
+  browserLevels: Record<string, number>;
 }
 
 const MEMBERSHIP = columnsOf(MembershipEntity, [
@@ -104,7 +109,11 @@ export class CheckinPagesRepository {
               s.return_url AS "returnUrl", e.sandbox, ${MEMBER_COLUMNS},
               coalesce((SELECT array_agg(a.browser_hash) FROM membership_raise_answers a
                          WHERE a.participant_id = m.participant_id AND a.group_id = m.group_id),
-                       '{}') AS "raiseKeptIn"
+                       '{}') AS "raiseKeptIn",
+              coalesce((SELECT json_object_agg(l.browser_hash, l.own_level)
+                          FROM membership_browser_levels l
+                         WHERE l.participant_id = m.participant_id AND l.group_id = m.group_id),
+                       '{}') AS "browserLevels"
          FROM sessions s
          JOIN memberships m ON m.participant_id = s.participant_id AND m.group_id = s.group_id
          JOIN groups g ON g.group_id = m.group_id

@@ -11,6 +11,8 @@
  * settings page is settings-pages.service.ts.
  */
 import { Inject, Injectable } from '@nestjs/common';
+import { sha256Hex } from '../common/crypto/secrets';
+import { HANDOFF_TOKEN, newHandoffToken } from '../sessions/handoff-token';
 import type { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
 import { ParticipantLinks } from '../participant-links/participant-links';
@@ -83,6 +85,7 @@ export class CheckinPagesService {
     const binding = await this.binding.state(checkinLink(session.sessionId), browser);
     if (binding === 'elsewhere') throw new PageError(403, 'opened-elsewhere');
     const locale = language.locale();
+    const identities = await this.binding.identities(browser);
     if (binding === 'unbound') {
       const texts = pageTextsIn(locale);
       return this.renderer.page(
@@ -108,11 +111,11 @@ export class CheckinPagesService {
         saved: parseSavedFlag(saved),
         // checkinPageModel drops the hand-off for a sandbox's check-in (docs/integrating.md).
         engineConfigured: this.config.checkin.engineUrl !== null,
-        raisedElsewhere: raiseMadeElsewhere(session, this.binding.identities(browser)),
+        raisedElsewhere: raiseMadeElsewhere(session, identities),
         earlierCheckins: await this.sessions.countDoneIn(
           session.participantId,
           session.groupId,
-          this.binding.identities(browser),
+          identities,
           session.sessionId,
         ),
         developmentCommand: this.config.isProduction
@@ -163,8 +166,9 @@ export class CheckinPagesService {
 
   /**
    * "Start my check-in": the check-in will be shared at the member's level now (its own level,
-   * docs/privacy.md), then the browser goes on to the analysis engine. A completed check-in, or
-   * one without an engine to go to, returns to its page.
+   * docs/privacy.md), then the browser goes on to the analysis engine with a one-time hand-off
+   * token, which only this browser can confirm (`confirmHandoff`). A completed check-in, or one
+   * without an engine to go to, returns to its page.
    */
   async handOff(
     token: string,
@@ -178,20 +182,17 @@ export class CheckinPagesService {
       return this.renderer.redirect(checkinPath(token), 303);
     }
     // A raise made in another browser is kept or undone here, before anything is shared at it.
-    const pending = raiseMadeElsewhere(session, this.binding.identities(browser));
+    const pending = raiseMadeElsewhere(session, await this.binding.identities(browser));
     if (pending) {
       const chosen = parsePrivacyLevel(form);
+      const here = await this.binding.holderOf(checkinLink(session.sessionId));
       if (chosen === pending.keep) {
         // The answer holds in this browser only: every other one still asks.
-        await this.memberships.keepRaise(
-          session.participantId,
-          session.groupId,
-          (await this.binding.holderOf(checkinLink(session.sessionId)))!,
-        );
+        await this.memberships.keepRaise(session.participantId, session.groupId, here!, chosen);
       } else if (chosen === pending.back) {
         found(
           await this.choices.setPrivacyLevel(session, pending.back, 'checkin', {
-            madeIn: await this.binding.holderOf(checkinLink(session.sessionId)),
+            madeIn: here,
             sessionId: session.sessionId,
           }),
         );
@@ -199,10 +200,35 @@ export class CheckinPagesService {
         return this.renderer.redirect(checkinPath(token), 303);
       }
     }
-    if (!(await this.sessions.handOff(session.sessionId))) {
+    const handoff = newHandoffToken();
+    if (!(await this.sessions.handOff(session.sessionId, sha256Hex(handoff)))) {
       return this.renderer.redirect(checkinPath(token), 303);
     }
-    return this.renderer.redirect(engineHandoffUrl(engineUrl, session.sessionId), 303);
+    return this.renderer.redirect(engineHandoffUrl(engineUrl, session.sessionId, handoff), 303);
+  }
+
+  /**
+   * The engine's confirm step (docs/checkin-flow.md, "Hand-off"): `GET /checkin/confirm?handoff=…`.
+   * The browser holding the check-in that handed off is sent back to the engine with
+   * `confirmed=1` (again, if it asks again); any other browser, an unknown or replaced token, or
+   * a completed check-in gets a 403 page saying why, and nothing is recorded.
+   */
+  async confirmHandoff(handoff: unknown, browser: Browser): Promise<Response> {
+    const { engineUrl } = this.config.checkin;
+    const valid = typeof handoff === 'string' && HANDOFF_TOKEN.test(handoff);
+    const found = valid ? await this.sessions.findHandoff(sha256Hex(handoff)) : null;
+    if (engineUrl === null || found === null || found.completed) {
+      throw new PageError(403, 'handoff-unknown');
+    }
+    const binding = await this.binding.state(checkinLink(found.sessionId), browser);
+    if (binding !== 'here') throw new PageError(403, 'handoff-elsewhere');
+    if (!(await this.sessions.confirmHandoff(found.sessionId, sha256Hex(handoff as string)))) {
+      throw new PageError(403, 'handoff-unknown');
+    }
+    return this.renderer.redirect(
+      engineHandoffUrl(engineUrl, found.sessionId, handoff as string, true),
+      303,
+    );
   }
 
   /**
@@ -285,7 +311,9 @@ export class CheckinPagesService {
     await applyPrivacyLevel(this.choices, session, form, checkinPath(token), 'checkin', {
       madeIn: await this.binding.holderOf(checkinLink(session.sessionId)),
       sessionId: session.sessionId,
-      shareEarlierFrom: parseShareEarlier(form) ? this.binding.identities(browser) : undefined,
+      shareEarlierFrom: parseShareEarlier(form)
+        ? await this.binding.identities(browser)
+        : undefined,
     });
   }
 

@@ -11,8 +11,8 @@ export class LinkBindingsRepository {
   constructor(private readonly db: Database) {}
 
   /** The hash of the browser holding the link; null while it is unbound. */
-  async holderOf(link: string): Promise<string | null> {
-    const [row] = await this.db.rows<{ browserHash: string }>(
+  async holderOf(link: string, sql: Sql = this.db): Promise<string | null> {
+    const [row] = await sql.rows<{ browserHash: string }>(
       'SELECT browser_hash AS "browserHash" FROM link_bindings WHERE link = $1',
       [link],
     );
@@ -23,8 +23,13 @@ export class LinkBindingsRepository {
    * Binds the link to the browser unless another holds it (the first wins, also when two race);
    * answers the hash of the browser that holds it now.
    */
-  async bind(link: string, browserHash: string, participantId: string): Promise<string | null> {
-    const [row] = await this.db.rows<{ browserHash: string }>(
+  async bind(
+    link: string,
+    browserHash: string,
+    participantId: string,
+    sql: Sql = this.db,
+  ): Promise<string | null> {
+    const [row] = await sql.rows<{ browserHash: string }>(
       `WITH bound AS (
          INSERT INTO link_bindings (link, browser_hash, participant_id) VALUES ($1, $2, $3)
          ON CONFLICT (link) DO NOTHING RETURNING browser_hash)

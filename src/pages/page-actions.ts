@@ -13,9 +13,9 @@ import type { PageLanguage } from './i18n/page-language';
 import { PageError } from './page-error';
 import { PageForm, parseEmailPreferences, parsePrivacyLevel } from './page-forms';
 
-/** The response, with the browser cookie set when this request minted one. */
-export function withCookie(response: Response, setCookie: string | null): Response {
-  if (setCookie) response.headers.append('set-cookie', setCookie);
+/** The response, with the browser cookies set that this request minted (browser-binding.ts). */
+export function withCookie(response: Response, setCookie: readonly string[]): Response {
+  for (const cookie of setCookie) response.headers.append('set-cookie', cookie);
   return response;
 }
 

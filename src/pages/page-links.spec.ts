@@ -35,12 +35,15 @@ describe('page links', () => {
     );
   });
 
-  it('hands off to the engine with the session id, keeping its own query', () => {
-    expect(engineHandoffUrl('https://engine.example.com/start', 'ses_1')).toBe(
-      'https://engine.example.com/start?sessionID=ses_1',
+  it('hands off to the engine with the session id and the hand-off token, keeping its own query', () => {
+    expect(engineHandoffUrl('https://engine.example.com/start', 'ses_1', 'tok')).toBe(
+      'https://engine.example.com/start?sessionID=ses_1&handoff=tok',
     );
-    expect(engineHandoffUrl('https://engine.example.com/start?lang=en', 'ses_1')).toBe(
-      'https://engine.example.com/start?lang=en&sessionID=ses_1',
+    expect(engineHandoffUrl('https://engine.example.com/start?lang=en', 'ses_1', 'tok')).toBe(
+      'https://engine.example.com/start?lang=en&sessionID=ses_1&handoff=tok',
+    );
+    expect(engineHandoffUrl('https://engine.example.com/start', 'ses_1', 'tok', true)).toBe(
+      'https://engine.example.com/start?sessionID=ses_1&handoff=tok&confirmed=1',
     );
   });
 });

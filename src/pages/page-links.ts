@@ -19,9 +19,20 @@ export const checkinDonePath = (token: string): string => `${checkinPath(token)}
 export const withSavedFlag = (path: string, form: CheckinForm | SettingsForm): string =>
   `${path}${path.includes('?') ? '&' : '?'}saved=${form}`;
 
-/** The analysis engine's address for a session: `ENGINE_URL` with `sessionID` added. */
-export function engineHandoffUrl(engineUrl: string, sessionId: string): string {
+/**
+ * The analysis engine's address for a hand-off (docs/checkin-flow.md, "Hand-off"): `ENGINE_URL`
+ * with `sessionID` and the one-time `handoff` token added, and `confirmed=1` once the browser that
+ * handed off passed the confirm step.
+ */
+export function engineHandoffUrl(
+  engineUrl: string,
+  sessionId: string,
+  handoff: string,
+  confirmed = false,
+): string {
   const url = new URL(engineUrl);
   url.searchParams.set('sessionID', sessionId);
+  url.searchParams.set('handoff', handoff);
+  if (confirmed) url.searchParams.set('confirmed', '1');
   return url.toString();
 }

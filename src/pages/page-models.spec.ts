@@ -33,6 +33,7 @@ const session = (changes: Partial<CheckinSession> = {}): CheckinSession => ({
   sandbox: false,
   returnUrl: 'https://app.example.com/done',
   raiseKeptIn: [],
+  browserLevels: {},
   ...changes,
 });
 
@@ -180,7 +181,12 @@ describe('checkinPageModel', () => {
 
 describe('raiseMadeElsewhere', () => {
   it('asks only about a raise made in a browser that is not this one', () => {
-    const raised = session({ privacyLevel: 5, raisedIn: 'other', levelBeforeRaise: 1 });
+    const raised = session({
+      privacyLevel: 5,
+      raisedIn: 'other',
+      levelBeforeRaise: 1,
+      browserLevels: { mine: 1 },
+    });
     expect(raiseMadeElsewhere(raised, ['mine'])).toEqual({ keep: 5, back: 1 });
     expect(raiseMadeElsewhere(raised, ['mine', 'other'])).toBeNull();
     expect(raiseMadeElsewhere(session({ privacyLevel: 5 }), ['mine'])).toBeNull();
@@ -192,11 +198,26 @@ describe('raiseMadeElsewhere', () => {
       raisedIn: 'other',
       levelBeforeRaise: 1,
       raiseKeptIn: ['third'],
+      browserLevels: { mine: 1 },
     });
     expect(raiseMadeElsewhere(raised, ['third'])).toBeNull();
     expect(raiseMadeElsewhere(raised, ['mine'])).toEqual({ keep: 5, back: 1 });
-    // A browser that never did a check-in (no identity yet) asks too.
-    expect(raiseMadeElsewhere(raised, [])).toEqual({ keep: 5, back: 1 });
+    // A browser that never did a check-in (no identity yet) asks too, and goes back to 0.
+    expect(raiseMadeElsewhere(raised, [])).toEqual({ keep: 5, back: 0 });
+  });
+
+  it('goes back to the level this browser last chose itself, however many raises came since', () => {
+    // The enterprise raised 0→1 in one browser and 1→5 in a second: hers never chose either.
+    const laundered = session({ privacyLevel: 5, raisedIn: 'second', levelBeforeRaise: 1 });
+    expect(raiseMadeElsewhere(laundered, ['hers'])).toEqual({ keep: 5, back: 0 });
+    // She had chosen 2 herself; a lowering to 1 from anywhere since lowered her own level too.
+    const chosen = session({ ...laundered, browserLevels: { hers: 2, other: 1 } });
+    expect(raiseMadeElsewhere(chosen, ['hers'])).toEqual({ keep: 5, back: 2 });
+    expect(raiseMadeElsewhere(chosen, ['other'])).toEqual({ keep: 5, back: 1 });
+    // Her own level is the level now: nothing to ask.
+    expect(
+      raiseMadeElsewhere(session({ ...laundered, browserLevels: { hers: 5 } }), ['hers']),
+    ).toBeNull();
   });
 
   it('offers both choices on the hand-off, in place of the plain button', () => {

@@ -33,10 +33,14 @@ export function raiseMadeElsewhere(
   member: CheckinSession,
   identities: readonly string[],
 ): { keep: number; back: number } | null {
-  const { raisedIn, levelBeforeRaise, privacyLevel, raiseKeptIn } = member;
-  if (raisedIn === null || levelBeforeRaise === null || identities.includes(raisedIn)) return null;
+  const { raisedIn, privacyLevel, raiseKeptIn, browserLevels } = member;
+  if (raisedIn === null || identities.includes(raisedIn)) return null;
   if (identities.some((identity) => raiseKeptIn.includes(identity))) return null;
-  return levelBeforeRaise < privacyLevel ? { keep: privacyLevel, back: levelBeforeRaise } : null;
+  // "Go back" returns to the level this browser last chose itself (lowered by any lowering
+  // since); a browser that never chose one goes back to 0, the level nobody chose.
+  const back =
+    identities.length === 0 ? 0 : Math.min(...identities.map((id) => browserLevels[id] ?? 0));
+  return back < privacyLevel ? { keep: privacyLevel, back } : null;
 }
 
 /**
@@ -133,6 +137,7 @@ export function aboutModel(
     conversation: texts.aboutConversation,
     employerSees: texts.aboutEmployerSees(member.privacyLevel, member.enterpriseName),
     retention: texts.aboutRetention(settings.retentionDays),
+    device: texts.aboutManagedDevice,
     operator: configured
       ? {
           text: texts.aboutOperator(operatorName, member.enterpriseName),

@@ -145,6 +145,7 @@ describe('renderPage', () => {
             conversation: 'On camera and microphone.',
             employerSees: 'Acme sees level 0.',
             retention: 'Kept 365 days.',
+            device: 'Use a personal device.',
             operator: {
               text: 'Run by Op.',
               noticeHref: 'https://op.example/privacy',

@@ -79,6 +79,8 @@ export interface AboutModel {
   conversation: string;
   employerSees: string;
   retention: string;
+  /** A device the employer controls is outside what the service can protect (docs/privacy.md). */
+  device: string;
   /** "This service is run by …", with the privacy notice; null outside production when unset. */
   operator: { text: string; noticeHref: string; noticeLabel: string } | null;
   /** Outside production, when OPERATOR_NAME / PRIVACY_NOTICE_URL are unset. */

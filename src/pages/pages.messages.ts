@@ -50,6 +50,7 @@ export function pageTexts(locale: Locale) {
     aboutEmployerSees: (level: number, enterpriseName: string) =>
       t('aboutEmployerSees', { level, enterpriseName, levelWords: levelInWords(level) }),
     aboutRetention: (days: number) => t('aboutRetention', { days }),
+    aboutManagedDevice: t('aboutManagedDevice'),
     aboutOperator: (operatorName: string, enterpriseName: string) =>
       t('aboutOperator', { operatorName, enterpriseName }),
     privacyNoticeLink: t('privacyNoticeLink'),
@@ -201,6 +202,8 @@ const ERROR_KEYS = {
   'unsubscribe-not-valid': 'errorUnsubscribeNotValid',
   'invalid-privacy-level': 'errorInvalidPrivacyLevel',
   'opened-elsewhere': 'errorOpenedElsewhere',
+  'handoff-elsewhere': 'errorHandoffElsewhere',
+  'handoff-unknown': 'errorHandoffUnknown',
   'start-first': 'errorStartFirst',
   'consent-first': 'errorConsentFirst',
   'export-elsewhere': 'errorExportElsewhere',

@@ -59,7 +59,7 @@ export class SettingsPagesService {
     const earlier = await this.sessions.countDoneIn(
       member.participantId,
       member.groupId,
-      this.binding.identities(browser),
+      await this.binding.identities(browser),
       null,
     );
     return this.renderer.page(
@@ -248,7 +248,7 @@ export class SettingsPagesService {
   async exportMyData(token: unknown, browser: Browser, language: PageLanguage): Promise<Response> {
     const { member: viewed } = await this.viewedMemberFor(token, browser, language);
     const doneHere = new Set(
-      await this.sessions.doneIn(viewed.participantId, this.binding.identities(browser)),
+      await this.sessions.doneIn(viewed.participantId, await this.binding.identities(browser)),
     );
     if (doneHere.size === 0) throw new PageError(403, 'export-elsewhere');
     const { member, setCookie } = await this.postingMemberFor(token, browser, language);
@@ -300,7 +300,7 @@ export class SettingsPagesService {
     token: unknown,
     browser: Browser,
     language: PageLanguage,
-  ): Promise<{ member: MemberSettings; token: string; setCookie: string | null }> {
+  ): Promise<{ member: MemberSettings; token: string; setCookie: string[] }> {
     const found = await this.memberFor(token, language);
     const { binding, setCookie } = await this.binding.bind(
       settingsLink(found.token),
@@ -327,7 +327,9 @@ export class SettingsPagesService {
   ): Promise<void> {
     await applyPrivacyLevel(this.choices, member, form, settingsPath(token), 'settings', {
       madeIn: await this.binding.holderOf(settingsLink(token)),
-      shareEarlierFrom: parseShareEarlier(form) ? this.binding.identities(browser) : undefined,
+      shareEarlierFrom: parseShareEarlier(form)
+        ? await this.binding.identities(browser)
+        : undefined,
     });
   }
 
@@ -351,7 +353,7 @@ export class SettingsPagesService {
     oldToken: string,
     link: MembershipLink,
     saved: SettingsForm,
-    setCookie: string | null,
+    setCookie: string[],
   ): Promise<Response> {
     const fresh = this.links.settingsToken(link);
     await this.binding.move(settingsLink(oldToken), settingsLink(fresh), link.participantId);

@@ -127,24 +127,59 @@ export class MembershipsRepository {
 
   /**
    * "Keep level N", answered in the browser `browserHash` (the SHA-256 of its identity): that
-   * browser stops asking about the pending raise; every other browser still asks
-   * (docs/privacy.md).
+   * browser stops asking about the pending raise, and N becomes the level it chose itself; every
+   * other browser still asks (docs/privacy.md).
    */
-  async keepRaise(participantId: string, groupId: number, browserHash: string): Promise<void> {
-    await this.db.rows(
-      `INSERT INTO membership_raise_answers (participant_id, group_id, browser_hash)
-       VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`,
-      [participantId, groupId, browserHash],
+  async keepRaise(
+    participantId: string,
+    groupId: number,
+    browserHash: string,
+    level: number,
+  ): Promise<void> {
+    await this.db.transaction(async (sql) => {
+      await sql.rows(
+        `INSERT INTO membership_raise_answers (participant_id, group_id, browser_hash)
+         VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`,
+        [participantId, groupId, browserHash],
+      );
+      await this.recordBrowserLevel(participantId, groupId, level, browserHash, sql);
+    });
+  }
+
+  /**
+   * What "Go back" returns to in each browser (membership_browser_levels, docs/privacy.md): the
+   * browser `madeIn` that chose `level` itself records it as its own; every other browser's own
+   * level is lowered to `level` when that is lower (a lowering from anywhere counts for all; a
+   * raise made elsewhere counts for none). Runs in the transaction that sets the level.
+   */
+  async recordBrowserLevel(
+    participantId: string,
+    groupId: number,
+    level: number,
+    madeIn: string | null,
+    sql: Sql,
+  ): Promise<void> {
+    await sql.rows(
+      `WITH lowered AS (
+         UPDATE membership_browser_levels SET own_level = $3
+          WHERE participant_id = $1 AND group_id = $2 AND own_level > $3
+            AND browser_hash IS DISTINCT FROM $4)
+       INSERT INTO membership_browser_levels (participant_id, group_id, browser_hash, own_level)
+       SELECT $1, $2, $4, $3 WHERE $4::text IS NOT NULL
+       ON CONFLICT (participant_id, group_id, browser_hash)
+         DO UPDATE SET own_level = EXCLUDED.own_level, chosen_at = now()`,
+      [participantId, groupId, level, madeIn],
     );
   }
 
   /**
-   * A browser's identity was replaced (a Start, docs/privacy.md): the raises it made and the
-   * answers it gave are the new identity's.
+   * A browser's identity was replaced (a Start, docs/privacy.md): the raises it made, the answers
+   * it gave and the levels it chose are the new identity's.
    */
   async moveBrowser(from: string, to: string, sql: Sql): Promise<void> {
     await sql.rows(
-      `WITH raised AS (UPDATE memberships SET raised_in = $2 WHERE raised_in = $1)
+      `WITH raised AS (UPDATE memberships SET raised_in = $2 WHERE raised_in = $1),
+            chosen AS (UPDATE membership_browser_levels SET browser_hash = $2 WHERE browser_hash = $1)
        UPDATE membership_raise_answers SET browser_hash = $2 WHERE browser_hash = $1`,
       [from, to],
     );

@@ -101,6 +101,14 @@ export class ParticipantChoices {
         await this.sessions.clearPendingConsents(member.participantId, member.groupId, sql);
       }
       const level = consent ? before.privacyLevel : 0;
+      // A withdrawal lowers the level "Go back" returns to in every browser.
+      await this.memberships.recordBrowserLevel(
+        member.participantId,
+        member.groupId,
+        level,
+        null,
+        sql,
+      );
       await this.sessions.capSharedLevels(member.participantId, member.groupId, level, sql);
       await this.sharedFeatures.reconcileMembership(member.participantId, member.groupId, sql);
       await this.ledger.append(
@@ -135,6 +143,14 @@ export class ParticipantChoices {
       );
       if (before === null) return false;
       const { participantId, groupId } = member;
+      // The level the browser that made it chose itself: what "Go back" returns to there.
+      await this.memberships.recordBrowserLevel(
+        participantId,
+        groupId,
+        level,
+        reach.madeIn ?? null,
+        sql,
+      );
       await this.sessions.capSharedLevels(participantId, groupId, level, sql);
       if (reach.sessionId) await this.sessions.shareAt(reach.sessionId, level, sql);
       if (reach.shareEarlierFrom?.length) {

@@ -43,6 +43,11 @@ export interface TranscriptTurn {
 @Index('sessions_features_to_unshare_idx', ['groupId'], {
   where: '(features_shared AND (shared_level < 5))',
 })
+// The confirm step finds a hand-off by its token (docs/checkin-flow.md, "Hand-off").
+@Index('sessions_handoff_token_idx', ['handoffTokenHash'], {
+  unique: true,
+  where: '(handoff_token_hash IS NOT NULL)',
+})
 @Check('sessions_session_id_format', "(session_id ~ '^ses_[0-9A-Za-z]{24}$'::text)")
 @Check('sessions_status_values', "(status = ANY (ARRAY['created'::text, 'completed'::text]))")
 @Check(
@@ -101,6 +106,36 @@ export class SessionEntity {
    */
   @Column({ name: 'consented_at', type: 'timestamptz', nullable: true })
   consentedAt!: Date | null;
+
+  /**
+   * Whether a result needs the member's consent to this check-in (docs/privacy.md): the group's
+   * `consentRequired` when the session was created, fixed again when it is handed off. Switching
+   * the group's flag off later never lets in a result she withdrew from or never consented to.
+   */
+  @Column({ name: 'consent_required', type: 'boolean', default: false })
+  consentRequired!: boolean;
+
+  /**
+   * The SHA-256 of the one-time token of the latest hand-off to the engine (docs/checkin-flow.md,
+   * "Hand-off"): the engine's address carries the token, the confirm step and the result name it.
+   * Null until a page hands the check-in off; a new hand-off replaces it.
+   */
+  @Column({ name: 'handoff_token_hash', type: 'text', nullable: true })
+  handoffTokenHash!: string | null;
+
+  /**
+   * When the browser that handed the check-in off confirmed the hand-off (`GET /checkin/confirm`):
+   * only then does the result count at the handed-off level.
+   */
+  @Column({ name: 'handoff_confirmed_at', type: 'timestamptz', nullable: true })
+  handoffConfirmedAt!: Date | null;
+
+  /**
+   * The result was recorded at level 0 because no confirmed hand-off led to it (docs/privacy.md):
+   * no page can raise it afterwards, as no browser provably did the check-in.
+   */
+  @Column({ name: 'level_pinned', type: 'boolean', default: false })
+  levelPinned!: boolean;
 
   @Column({ name: 'return_url', type: 'text' })
   returnUrl!: string;

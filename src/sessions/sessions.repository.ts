@@ -61,8 +61,9 @@ export interface StoredResult {
 /** Prepared once per connection: every POST /session/create runs it. */
 const INSERT_SESSION = statement(
   'sessions-insert',
-  `INSERT INTO sessions (session_id, enterprise_id, participant_id, group_id, return_url)
-   VALUES ($1, $2, $3, $4, $5)`,
+  `INSERT INTO sessions (session_id, enterprise_id, participant_id, group_id, return_url,
+                         consent_required)
+   VALUES ($1, $2, $3, $4, $5, (SELECT consent_required FROM groups WHERE group_id = $4))`,
 );
 
 @Injectable()
@@ -116,18 +117,31 @@ export class SessionsRepository {
     );
   }
 
-  /** Records a session's result (ingestion, in its transaction with the session locked). */
-  async complete(sessionId: string, result: StoredResult, sql: Sql = this.db): Promise<void> {
+  /**
+   * Records a session's result (ingestion, in its transaction with the session locked). Its level
+   * (docs/privacy.md, "A check-in's own level"): a confirmed hand-off's (`handedOff`) is the level
+   * handed off, lowered by any lowering since; a sandbox's simulated result (`memberLevel`) takes
+   * the member's level now; any other result — no page handed it off, or the browser that did
+   * never confirmed — is recorded at level 0 and pinned there.
+   */
+  async complete(
+    sessionId: string,
+    result: StoredResult,
+    level: 'handedOff' | 'memberLevel' | 'pinnedAtZero',
+    sql: Sql = this.db,
+  ): Promise<void> {
     await sql.rows(
       `UPDATE sessions
           SET status = 'completed', completed_at = $2, version = $3, mhci = $4, subscores = $5,
               transcript = $6, features = $7, group_percentiles = $8, user_percentiles = $9,
               result_hash = $10, synthetic = $11, word_counts = $12, counted_words = $13,
-              -- Never handed off from a page: shared at the member's level when it is recorded.
-              shared_level = coalesce(shared_level,
-                (SELECT m.privacy_level FROM memberships m
-                  WHERE m.participant_id = sessions.participant_id
-                    AND m.group_id = sessions.group_id))
+              shared_level = CASE $14::text
+                WHEN 'pinnedAtZero' THEN 0
+                WHEN 'handedOff' THEN coalesce(shared_level, 0)
+                ELSE (SELECT m.privacy_level FROM memberships m
+                       WHERE m.participant_id = sessions.participant_id
+                         AND m.group_id = sessions.group_id) END,
+              level_pinned = $14::text = 'pinnedAtZero'
         WHERE session_id = $1`,
       [
         sessionId,
@@ -143,22 +157,55 @@ export class SessionsRepository {
         result.synthetic,
         result.sealedWordCounts,
         result.countedWords,
+        level,
       ],
     );
   }
 
   /**
-   * The hand-off to the engine of a session not yet completed: it will be shared at the member's
-   * level now. False when the session is completed or gone.
+   * The hand-off to the engine of a session not yet completed (docs/checkin-flow.md, "Hand-off"):
+   * it will be shared at the member's level now, needs consent as the group asks now, and the
+   * one-time token `tokenHash` (its SHA-256) replaces any earlier hand-off's, unconfirmed. False
+   * when the session is completed or gone.
    */
-  async handOff(sessionId: string): Promise<boolean> {
+  async handOff(sessionId: string, tokenHash: string): Promise<boolean> {
     const rows = await this.db.rows(
-      `UPDATE sessions s SET shared_level = m.privacy_level
-         FROM memberships m
+      `UPDATE sessions s
+          SET shared_level = m.privacy_level, consent_required = g.consent_required,
+              handoff_token_hash = $2, handoff_confirmed_at = NULL
+         FROM memberships m, groups g
         WHERE s.session_id = $1 AND s.status = 'created'
           AND m.participant_id = s.participant_id AND m.group_id = s.group_id
+          AND g.group_id = s.group_id
        RETURNING s.session_id`,
-      [sessionId],
+      [sessionId, tokenHash],
+    );
+    return rows.length > 0;
+  }
+
+  /** The session a hand-off token (its SHA-256) was issued for; null for an unknown or replaced one. */
+  async findHandoff(
+    tokenHash: string,
+  ): Promise<{ sessionId: string; completed: boolean; confirmed: boolean } | null> {
+    const [row] = await this.db.rows<{ sessionId: string; completed: boolean; confirmed: boolean }>(
+      `SELECT session_id AS "sessionId", status = 'completed' AS completed,
+              handoff_confirmed_at IS NOT NULL AS confirmed
+         FROM sessions WHERE handoff_token_hash = $1`,
+      [tokenHash],
+    );
+    return row ?? null;
+  }
+
+  /**
+   * The browser that handed the check-in off confirmed it (the first confirmation counts); false
+   * when the token is no longer the session's or the session is completed.
+   */
+  async confirmHandoff(sessionId: string, tokenHash: string): Promise<boolean> {
+    const rows = await this.db.rows(
+      `UPDATE sessions SET handoff_confirmed_at = coalesce(handoff_confirmed_at, now())
+        WHERE session_id = $1 AND handoff_token_hash = $2 AND status = 'created'
+       RETURNING session_id`,
+      [sessionId, tokenHash],
     );
     return rows.length > 0;
   }
@@ -187,10 +234,11 @@ export class SessionsRepository {
 
   /** A check-in's own level, set from its own page in the browser that did it. */
   async shareAt(sessionId: string, level: number, sql: Sql = this.db): Promise<void> {
-    await sql.rows('UPDATE sessions SET shared_level = $2 WHERE session_id = $1', [
-      sessionId,
-      level,
-    ]);
+    // A result no confirmed hand-off led to stays at 0 (docs/privacy.md).
+    await sql.rows(
+      'UPDATE sessions SET shared_level = $2 WHERE session_id = $1 AND NOT level_pinned',
+      [sessionId, level],
+    );
   }
 
   /** A lowering of the member's level: no session of the membership stays above it. */
@@ -223,7 +271,7 @@ export class SessionsRepository {
          FROM link_bindings b
         WHERE s.participant_id = $1 AND s.group_id = $2
           AND b.link = 'checkin:' || s.session_id AND b.browser_hash = ANY($3::text[])
-          AND coalesce(s.shared_level, 0) < $4`,
+          AND coalesce(s.shared_level, 0) < $4 AND NOT s.level_pinned`,
       [participantId, groupId, browserHashes, level],
     );
   }

@@ -29,7 +29,6 @@ import { PageTexts, SAVED_MESSAGES } from '../../src/pages/pages.messages';
 import {
   bindingsOf,
   complete,
-  ENGINE_URL,
   holderOf,
   ledgerOf,
   MemberOptions,
@@ -46,6 +45,7 @@ import {
   sharedLevels,
   TestBrowser,
   BROWSER_SET_COOKIE,
+  DEVICE_SET_COOKIE,
 } from './participant-fixtures';
 import { TestDatabase } from './support';
 
@@ -66,6 +66,11 @@ describe('The check-in page service (PostgreSQL)', () => {
 
   const member = (options: MemberOptions = {}) => newMember(t, s.cipher, options);
   const browser = (cookie: string | null = null) => new TestBrowser(s.renderer, cookie);
+  /** The engine address of a hand-off of `sessionId`, with its one-time token. */
+  const engineAddress = (sessionId: string) =>
+    new RegExp(
+      `^https://engine\\.example\\.com/start\\?sessionID=${sessionId}&handoff=[A-Za-z0-9_-]{43}$`,
+    );
 
   /** A check-in of the member and its link (token and path). */
   async function checkin(world: MemberWorld) {
@@ -118,6 +123,7 @@ describe('The check-in page service (PostgreSQL)', () => {
     conversation: PageTexts.aboutConversation,
     employerSees: PageTexts.aboutEmployerSees(level, enterprise),
     retention: PageTexts.aboutRetention(0),
+    device: PageTexts.aboutManagedDevice,
     operator: null,
     operatorMissing: PageTexts.privacyNoticeMissing,
   });
@@ -232,7 +238,11 @@ describe('The check-in page service (PostgreSQL)', () => {
       const c = await checkin(world);
       const b = browser();
       const started = await start(b, c);
-      expect(started).toEqual({ ...redirect(c.path), setCookie: [expect.stringMatching(COOKIE)] });
+      // The identity, and the device cookie with a browser's first identity (browser-binding.ts).
+      expect(started).toEqual({
+        ...redirect(c.path),
+        setCookie: [expect.stringMatching(COOKIE), expect.stringMatching(DEVICE_SET_COOKIE)],
+      });
       expect(await t.rows('SELECT replaced_by FROM browsers WHERE hash = $1', [b.hash])).toEqual([
         { replaced_by: null },
       ]);
@@ -286,17 +296,24 @@ describe('The check-in page service (PostgreSQL)', () => {
       expect((await view(b, first)).status).toBe(200);
     });
 
-    it('a second Start of one link in flight (a double click) keeps the identity the first gave', async () => {
+    it('a second Start of one link in flight (a double click) gets the same answer as the first, cookie included', async () => {
       const world = await member();
       const b = browser();
       await start(b, await checkin(world));
       const beforeClick = b.cookie!;
       const c = await checkin(world);
-      await start(b, c);
-      const late = browser(beforeClick);
-      expect(await start(late, c)).toEqual(redirect(c.path));
+      const first = await start(b, c);
+      const late = new TestBrowser(s.renderer, beforeClick, b.device);
+      expect(await start(late, c)).toEqual(first);
+      expect(late.cookie).toBe(b.cookie);
       expect(await holderOf(t, `checkin:${c.sessionId}`)).toBe(b.hash);
       expect((await view(b, c)).status).toBe(200);
+      // Without the device cookie it was minted for, the replaced value is an unknown browser.
+      expect(
+        await browser(beforeClick).refused((r) =>
+          pages().startCheckin(c.token, r, NO_PAGE_LANGUAGE),
+        ),
+      ).toEqual({ status: 403, kind: 'opened-elsewhere', backHref: null });
     });
 
     it('never adopts a value it did not mint: the planted value holds nothing and its planter is refused', async () => {
@@ -304,7 +321,10 @@ describe('The check-in page service (PostgreSQL)', () => {
       const c = await checkin(world);
       const planted = randomBytes(32).toString('base64url');
       const victim = browser(planted);
-      expect((await start(victim, c)).setCookie).toEqual([expect.stringMatching(COOKIE)]);
+      expect((await start(victim, c)).setCookie).toEqual([
+        expect.stringMatching(COOKIE),
+        expect.stringMatching(DEVICE_SET_COOKIE),
+      ]);
       expect(victim.cookie).not.toBe(planted);
       expect(await t.rows('SELECT 1 FROM browsers WHERE hash = $1', [sha256Hex(planted)])).toEqual(
         [],
@@ -380,7 +400,7 @@ describe('The check-in page service (PostgreSQL)', () => {
       expect((await view(b, hers)).status).toBe(200);
     });
 
-    it('a value the enterprise minted for itself and planted in the member’s browser is hers at her next Start: it reaches nothing of hers afterwards', async () => {
+    it('a value the enterprise minted for itself and planted in the member’s browser brings nothing along: her Start gives her an identity of her own, and the enterprise reaches nothing of hers', async () => {
       const world = await member();
       const enterprise = browser();
       const itsOwn = await checkin(await member());
@@ -390,8 +410,11 @@ describe('The check-in page service (PostgreSQL)', () => {
       const her = browser(planted);
       const hers = await doneIn(her, world);
       expect(her.cookie).not.toBe(planted);
-      // What the planted value held moved to her browser with it.
-      expect(await holderOf(t, `checkin:${itsOwn.sessionId}`)).toBe(her.hash);
+      // The planted value was minted for another device: what it held stays with the enterprise.
+      expect(await holderOf(t, `checkin:${itsOwn.sessionId}`)).toBe(sha256Hex(planted));
+      expect(
+        await her.refused((r) => pages().checkinPage(itsOwn.token, undefined, r, NO_PAGE_LANGUAGE)),
+      ).toEqual({ status: 403, kind: 'opened-elsewhere', backHref: null });
 
       const minted = await checkin(world);
       await start(enterprise, minted);
@@ -732,8 +755,16 @@ describe('The check-in page service (PostgreSQL)', () => {
       const b = browser();
       await start(b, c);
       await setLevel(b, c, { privacyLevel: '3' });
-      expect(await handOff(b, c)).toEqual(redirect(`${ENGINE_URL}?sessionID=${c.sessionId}`));
+      const handedOff = await handOff(b, c);
+      expect(handedOff.location).toMatch(engineAddress(c.sessionId));
+      expect(handedOff).toEqual({ ...redirect(handedOff.location!), setCookie: [] });
       expect((await sessionOf(t, c.sessionId)).sharedLevel).toBe(3);
+      // Only the token's SHA-256 is stored; pressed again, a new token replaces it.
+      const token = new URL(handedOff.location!).searchParams.get('handoff')!;
+      expect(
+        await t.rows('SELECT 1 FROM sessions WHERE handoff_token_hash = $1', [sha256Hex(token)]),
+      ).toHaveLength(1);
+      expect((await handOff(b, c)).location).not.toBe(handedOff.location);
     });
 
     it('a raise made in another browser is asked about before the hand-off: “Keep” holds in the browser that answered only; “Go back” lowers it everywhere', async () => {
@@ -751,11 +782,14 @@ describe('The check-in page service (PostgreSQL)', () => {
       await setLevel(enterprise, minted, { privacyLevel: '5' });
       expect((await handoffOf(enterprise, minted)).raisedElsewhere).toBeNull();
 
-      const asked = {
+      // "Go back" returns to the level the browser last chose itself: 1 in hers, 0 in a browser
+      // that never chose one (docs/privacy.md).
+      const askedBack = (level: number) => ({
         text: PageTexts.handoffRaisedElsewhere(5),
         keep: { level: 5, label: PageTexts.handoffKeep(5) },
-        back: { level: 1, label: PageTexts.handoffGoBack(1) },
-      };
+        back: { level, label: PageTexts.handoffGoBack(level) },
+      });
+      const asked = askedBack(1);
       const next = await checkin(world);
       await start(hers, next);
       expect(await handoffOf(hers, next)).toMatchObject({
@@ -771,16 +805,16 @@ describe('The check-in page service (PostgreSQL)', () => {
       const third = browser();
       const thirds = await checkin(world);
       await start(third, thirds);
-      expect((await handoffOf(third, thirds)).raisedElsewhere).toEqual(asked);
-      expect(await handOff(third, thirds, { privacyLevel: '5' })).toEqual(
-        redirect(`${ENGINE_URL}?sessionID=${thirds.sessionId}`),
+      expect((await handoffOf(third, thirds)).raisedElsewhere).toEqual(askedBack(0));
+      expect((await handOff(third, thirds, { privacyLevel: '5' })).location).toMatch(
+        engineAddress(thirds.sessionId),
       );
       expect(await raiseAnswersOf(t, world)).toEqual([third.hash]);
       expect((await handoffOf(hers, next)).raisedElsewhere).toEqual(asked);
 
       // She keeps it in her browser: shared at 5, and her browser is not asked again.
-      expect(await handOff(hers, next, { privacyLevel: '5' })).toEqual(
-        redirect(`${ENGINE_URL}?sessionID=${next.sessionId}`),
+      expect((await handOff(hers, next, { privacyLevel: '5' })).location).toMatch(
+        engineAddress(next.sessionId),
       );
       expect((await sessionOf(t, next.sessionId)).sharedLevel).toBe(5);
       expect(await raiseAnswersOf(t, world)).toEqual([hers.hash, third.hash].sort());
@@ -788,36 +822,36 @@ describe('The check-in page service (PostgreSQL)', () => {
       await start(hers, later);
       expect((await handoffOf(hers, later)).raisedElsewhere).toBeNull();
 
-      // A new device of hers asks once; she goes back to 1 there: the member's level, every
-      // check-in, and nobody is asked any more.
+      // A new device of hers asks once; she goes back there — to 0, the level nobody chose: the
+      // member's level, every check-in, and nobody is asked any more.
       const tablet = browser();
       const onTablet = await checkin(world);
       await start(tablet, onTablet);
-      expect((await handoffOf(tablet, onTablet)).raisedElsewhere).toEqual(asked);
-      expect(await handOff(tablet, onTablet, { privacyLevel: '1' })).toEqual(
-        redirect(`${ENGINE_URL}?sessionID=${onTablet.sessionId}`),
+      expect((await handoffOf(tablet, onTablet)).raisedElsewhere).toEqual(askedBack(0));
+      expect((await handOff(tablet, onTablet, { privacyLevel: '0' })).location).toMatch(
+        engineAddress(onTablet.sessionId),
       );
       expect(await membershipOf(t, world)).toMatchObject({
-        privacyLevel: 1,
+        privacyLevel: 0,
         raisedIn: null,
         levelBeforeRaise: null,
       });
       expect(await raiseAnswersOf(t, world)).toEqual([]);
       expect(await sharedLevels(t, [next.sessionId, thirds.sessionId, onTablet.sessionId])).toEqual(
-        [1, 1, 1],
+        [0, 0, 0],
       );
       expect((await ledgerOf(t, world.participantId)).at(-1)).toEqual({
         groupID: world.groupId,
         sessionID: onTablet.sessionId,
         change: 'privacyLevel',
         from: 5,
-        to: 1,
+        to: 0,
         via: 'checkin',
       });
       const afterBack = await checkin(world);
       await start(third, afterBack);
       expect(await handoffOf(third, afterBack)).toMatchObject({
-        sharedAt: PageTexts.handoffLevel(1),
+        sharedAt: PageTexts.handoffLevel(0),
         raisedElsewhere: null,
       });
     });

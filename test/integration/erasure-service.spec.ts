@@ -123,6 +123,7 @@ describe('ErasureService (PostgreSQL)', () => {
       participants: 'x.id = $1',
       memberships: 'x.participant_id = $1',
       membership_raise_answers: 'x.participant_id = $1',
+      membership_browser_levels: 'x.participant_id = $1',
       sessions: 'x.participant_id = $1',
       idempotency_keys: 'x.external_id = $2',
       link_bindings: 'x.participant_id = $1',
@@ -245,11 +246,11 @@ describe('ErasureService (PostgreSQL)', () => {
         [victim, first.sessionId, browserOfVictim],
         [colleague, joined.sessionId, browserOfColleague],
       ] as const) {
-        await s.browsers.mint(browser);
+        await s.browsers.mint(browser, `device-${browser}`);
         expect(
           await s.linkBindings.bind(`checkin:${sessionId}`, browser, person.participantId),
         ).toBe(browser);
-        await s.memberships.keepRaise(person.participantId, teamA.groupId, anotherBrowser);
+        await s.memberships.keepRaise(person.participantId, teamA.groupId, anotherBrowser, 0);
       }
       const leases = new DeliveryLeaseRepository(t.db);
       const claimed = await leases.claimDue(100, 60_000);

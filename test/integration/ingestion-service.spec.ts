@@ -98,14 +98,40 @@ describe('IngestionService (PostgreSQL)', () => {
   afterAll(() => t.close());
 
   /** A participant of the group at `level` with a pending session. */
-  const pending = async (groupId = night, level = 0, enterpriseId = acme) => {
+  const pending = async (
+    groupId = night,
+    level = 0,
+    enterpriseId = acme,
+    options: { handedOff?: boolean } = {},
+  ) => {
     const participantId = await t.participant(enterpriseId);
     await t.membership(participantId, groupId, level);
-    return { participantId, ...(await anotherSession(participantId, groupId, enterpriseId)) };
+    return {
+      participantId,
+      ...(await anotherSession(participantId, groupId, enterpriseId, options)),
+    };
   };
-  /** Another pending session of the participant (a member of the group). */
-  const anotherSession = async (participantId: string, groupId: number, enterpriseId = acme) => {
+  /**
+   * Another pending session of the participant (a member of the group), handed off from its page
+   * at the member's level and confirmed by that browser (docs/checkin-flow.md, "Hand-off"),
+   * unless `handedOff: false`.
+   */
+  const anotherSession = async (
+    participantId: string,
+    groupId: number,
+    enterpriseId = acme,
+    options: { handedOff?: boolean } = {},
+  ) => {
     const sessionId = await t.session(enterpriseId, participantId, groupId);
+    if (options.handedOff ?? true) {
+      await t.rows(
+        `UPDATE sessions s SET shared_level = m.privacy_level, handoff_confirmed_at = now()
+           FROM memberships m
+          WHERE s.session_id = $1 AND m.participant_id = s.participant_id
+            AND m.group_id = s.group_id`,
+        [sessionId],
+      );
+    }
     const { externalId } = await t.one<{ externalId: string }>(
       'SELECT external_id AS "externalId" FROM participants WHERE id = $1',
       [participantId],
@@ -160,7 +186,7 @@ describe('IngestionService (PostgreSQL)', () => {
         userPercentiles: {},
         resultHash: match.stringMatching(/^[0-9a-f]{64}$/),
         synthetic: false,
-        // Never handed off from a page: shared at the member's level when recorded.
+        // Handed off from its page at the member's level, and confirmed.
         sharedLevel: 3,
         featuresShared: false,
       });
@@ -173,6 +199,23 @@ describe('IngestionService (PostgreSQL)', () => {
         await t.rows('SELECT * FROM sessions WHERE session_id = $1', [session.sessionId]),
       );
       for (const plain of ['deadlines', 'Badly', 'pitch']) expect(everything).not.toContain(plain);
+    });
+
+    it('records a check-in no page handed off (or never confirmed) at level 0, pinned there; a sandbox’s made-up result at the member’s level', async () => {
+      const direct = await pending(night, 5, acme, { handedOff: false });
+      await ingestion.ingest(direct.sessionId, result());
+      expect((await stored(direct.sessionId)).sharedLevel).toBe(0);
+      expect(
+        await t.rows('SELECT level_pinned FROM sessions WHERE session_id = $1', [direct.sessionId]),
+      ).toEqual([{ level_pinned: true }]);
+      // Handed off (a level recorded, a token) but never confirmed: 0 as well.
+      const unconfirmed = await pending(night, 4, acme, { handedOff: false });
+      await t.rows(
+        "UPDATE sessions SET shared_level = 4, handoff_token_hash = 'h' WHERE session_id = $1",
+        [unconfirmed.sessionId],
+      );
+      await ingestion.ingest(unconfirmed.sessionId, result());
+      expect((await stored(unconfirmed.sessionId)).sharedLevel).toBe(0);
     });
 
     it("keeps the level the check-in was handed off at, though the member's level changed since", async () => {
@@ -239,7 +282,7 @@ describe('IngestionService (PostgreSQL)', () => {
 
     it('is one transaction: an outbox failing after its write leaves the session pending and nothing stored', async () => {
       const group = await newGroup('Atomic');
-      const session = await pending(group, 5);
+      const session = await pending(group, 5, acme, { handedOff: false });
       const failing = ingestionServiceOn(t.db, cipher, new FailingAfterInsertEvents(t.db, cipher));
       const before = await rowCounts(t);
       await expect(failing.ingest(session.sessionId, result())).rejects.toThrow(
@@ -457,7 +500,8 @@ describe('IngestionService (PostgreSQL)', () => {
       ).total;
 
     it.each([
-      [5, null, true],
+      // Own level null: no page handed the check-in off, so it is recorded at 0 (docs/privacy.md).
+      [5, null, false],
       [4, null, false],
       [0, null, false],
       [5, 5, true],

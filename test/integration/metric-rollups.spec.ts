@@ -211,12 +211,16 @@ describe('per-session comparisons (PostgreSQL)', () => {
       ownLevel?: number,
     ) => {
       const sessionId = await t.session(enterprise, participant, groupId);
-      if (ownLevel !== undefined) {
-        await t.rows('UPDATE sessions SET shared_level = $2 WHERE session_id = $1', [
-          sessionId,
-          ownLevel,
-        ]);
-      }
+      // Handed off from its page (at the member's level unless `ownLevel`) and confirmed by the
+      // browser that did it (docs/checkin-flow.md, "Hand-off").
+      await t.rows(
+        `UPDATE sessions s SET shared_level = coalesce($2, m.privacy_level),
+                               handoff_confirmed_at = now()
+           FROM memberships m
+          WHERE s.session_id = $1 AND m.participant_id = s.participant_id
+            AND m.group_id = s.group_id`,
+        [sessionId, ownLevel ?? null],
+      );
       const result = {
         version: 'v1.0.0',
         mhci: 50,

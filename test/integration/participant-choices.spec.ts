@@ -322,7 +322,7 @@ describe('The participant’s choices (PostgreSQL)', () => {
       const world = await member();
       await s.choices.setPrivacyLevel(world.member, 2, 'checkin', { madeIn: 'A' });
       expect(await membershipOf(t, world)).toMatchObject({ raisedIn: 'A', levelBeforeRaise: 0 });
-      await memberships.keepRaise(world.participantId, world.groupId, 'B');
+      await memberships.keepRaise(world.participantId, world.groupId, 'B', 0);
       expect(await raiseAnswersOf(t, world)).toEqual(['B']);
 
       // Raised again in the same browser: still "since level 0", asked about again everywhere.
@@ -331,14 +331,14 @@ describe('The participant’s choices (PostgreSQL)', () => {
       expect(await raiseAnswersOf(t, world)).toEqual([]);
 
       // Raised in another browser: that browser's raise, from the level it found.
-      await memberships.keepRaise(world.participantId, world.groupId, 'B');
+      await memberships.keepRaise(world.participantId, world.groupId, 'B', 0);
       await s.choices.setPrivacyLevel(world.member, 4, 'checkin', { madeIn: 'C' });
       expect(await membershipOf(t, world)).toMatchObject({ raisedIn: 'C', levelBeforeRaise: 3 });
       expect(await raiseAnswersOf(t, world)).toEqual([]);
 
       // Lowered, but still above the level before: still pending, "Keep" answers kept.
       await s.choices.setPrivacyLevel(world.member, 5, 'checkin', { madeIn: 'C' });
-      await memberships.keepRaise(world.participantId, world.groupId, 'B');
+      await memberships.keepRaise(world.participantId, world.groupId, 'B', 0);
       await s.choices.setPrivacyLevel(world.member, 4, 'settings');
       expect(await membershipOf(t, world)).toMatchObject({ raisedIn: 'C', levelBeforeRaise: 3 });
       expect(await raiseAnswersOf(t, world)).toEqual(['B']);

@@ -21,7 +21,12 @@ import { InteractRepository } from '../../src/interact/interact.repository';
 import { CohortCellsRepository } from '../../src/metrics/cohorts/cohort-cells.repository';
 import { MetricRollupsRepository } from '../../src/metrics/rollups/metric-rollups.repository';
 import { SharedFeatures } from '../../src/metrics/rollups/shared-features';
-import { Browser, BrowserBinding, PLAIN_BROWSER_COOKIE } from '../../src/pages/browser-binding';
+import {
+  Browser,
+  BrowserBinding,
+  PLAIN_BROWSER_COOKIE,
+  PLAIN_DEVICE_COOKIE,
+} from '../../src/pages/browser-binding';
 import { BrowsersRepository } from '../../src/pages/browsers.repository';
 import { CheckinPagesRepository } from '../../src/pages/checkin-pages.repository';
 import { CheckinPagesService } from '../../src/pages/checkin-pages.service';
@@ -217,21 +222,25 @@ export function participantServices(
 }
 
 /**
- * A browser (over http): it keeps the `checkin_browser` cookie the services set, and sends it
- * with every request, as PageBrowser does over HTTP.
+ * A browser (over http): it keeps the `checkin_browser` and `checkin_device` cookies the services
+ * set, and sends them with every request, as PageBrowser does over HTTP.
  */
 export class TestBrowser {
   constructor(
     private readonly renderer: ModelKeepingRenderer,
-    /** The cookie's value; null: a browser that never had one. */
+    /** The identity cookie's value; null: a browser that never had one. */
     public cookie: string | null = null,
+    /** The device cookie's value (browser-binding.ts); null: none yet. */
+    public device: string | null = null,
   ) {}
 
   /** What the request shows of this browser (its Cookie header, parsed as the pages parse it). */
   get request(): Browser {
-    return BrowserBinding.browserOf(
-      this.cookie === null ? undefined : `${PLAIN_BROWSER_COOKIE}=${this.cookie}`,
-    );
+    const cookies = [
+      ...(this.cookie === null ? [] : [`${PLAIN_BROWSER_COOKIE}=${this.cookie}`]),
+      ...(this.device === null ? [] : [`${PLAIN_DEVICE_COOKIE}=${this.device}`]),
+    ];
+    return BrowserBinding.browserOf(cookies.length === 0 ? undefined : cookies.join('; '));
   }
 
   /** The identity its cookie is stored as (`browsers.hash`, `link_bindings.browser_hash`). */
@@ -247,6 +256,7 @@ export class TestBrowser {
       const [pair] = header.split(';');
       const [name, value] = pair.split('=');
       if (name === PLAIN_BROWSER_COOKIE) this.cookie = value;
+      if (name === PLAIN_DEVICE_COOKIE) this.device = value;
     }
     return answer;
   }
@@ -544,6 +554,10 @@ export const comparedValuesOf = async (t: TestDatabase, groupId: number): Promis
 /** The browser cookie a binding sets on an http host (docs/privacy.md). */
 export const BROWSER_SET_COOKIE =
   /^checkin_browser=[A-Za-z0-9_-]{43}; Max-Age=15552000; Path=\/; HttpOnly; SameSite=Lax$/;
+
+/** The device cookie set with a browser's first identity, on an http host (browser-binding.ts). */
+export const DEVICE_SET_COOKIE =
+  /^checkin_device=[A-Za-z0-9_-]{43}; Max-Age=15552000; Path=\/; HttpOnly; SameSite=Lax$/;
 
 /**
  * A privacy notice's stored details (src/interact/privacy-notice.ts): the raises it carries, in

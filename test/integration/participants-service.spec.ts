@@ -399,9 +399,9 @@ describe('participants, memberships and the consent ledger (PostgreSQL)', () => 
       const { groupId, participantId } = await member();
       const [laptop, phone, tablet] = [browser(), browser(), browser()];
       await memberships.setPrivacyLevel(participantId, groupId, 2, laptop);
-      await memberships.keepRaise(participantId, groupId, phone);
-      await memberships.keepRaise(participantId, groupId, phone);
-      await memberships.keepRaise(participantId, groupId, tablet);
+      await memberships.keepRaise(participantId, groupId, phone, 0);
+      await memberships.keepRaise(participantId, groupId, phone, 0);
+      await memberships.keepRaise(participantId, groupId, tablet, 0);
       expect(await answers(participantId, groupId)).toEqual([phone, tablet].sort());
 
       await memberships.setPrivacyLevel(participantId, groupId, 3, laptop);
@@ -413,7 +413,7 @@ describe('participants, memberships and the consent ledger (PostgreSQL)', () => 
       const [laptop, phone] = [browser(), browser()];
       await memberships.setPrivacyLevel(participantId, groupId, 1, laptop);
       await memberships.setPrivacyLevel(participantId, groupId, 4, laptop);
-      await memberships.keepRaise(participantId, groupId, phone);
+      await memberships.keepRaise(participantId, groupId, phone, 0);
 
       expect(await memberships.setPrivacyLevel(participantId, groupId, 2, phone)).toBe(4);
       expect(await state(participantId, groupId)).toMatchObject({
@@ -431,7 +431,7 @@ describe('participants, memberships and the consent ledger (PostgreSQL)', () => 
         const [laptop, phone] = [browser(), browser()];
         await memberships.setPrivacyLevel(participantId, groupId, 1, phone);
         await memberships.setPrivacyLevel(participantId, groupId, 3, laptop);
-        await memberships.keepRaise(participantId, groupId, phone);
+        await memberships.keepRaise(participantId, groupId, phone, 0);
 
         expect(await memberships.setPrivacyLevel(participantId, groupId, lowered, phone)).toBe(3);
         expect(await state(participantId, groupId)).toMatchObject({
@@ -449,7 +449,7 @@ describe('participants, memberships and the consent ledger (PostgreSQL)', () => 
       const [before, after, other] = [browser(), browser(), browser()];
       await memberships.setPrivacyLevel(first.participantId, first.groupId, 3, before);
       await memberships.setPrivacyLevel(second.participantId, second.groupId, 2, other);
-      await memberships.keepRaise(second.participantId, second.groupId, before);
+      await memberships.keepRaise(second.participantId, second.groupId, before, 0);
 
       await t.db.transaction((sql) => memberships.moveBrowser(before, after, sql));
 

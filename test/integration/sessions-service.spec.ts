@@ -547,7 +547,7 @@ describe('SessionsService (PostgreSQL)', () => {
     /** A completed session of a new participant of Night shift; its levels as given. */
     const completed = async (member: number, own: number | null) => {
       const created = await service.create(acme, request(night, nextEmail()));
-      await sessions.complete(created.sessionID, result());
+      await sessions.complete(created.sessionID, result(), 'memberLevel');
       await setMemberLevel(t, created.sessionID, member);
       await setSharedLevel(t, created.sessionID, own);
       return created;

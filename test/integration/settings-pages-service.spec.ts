@@ -46,6 +46,7 @@ import {
   sharedLevels,
   TestBrowser,
   BROWSER_SET_COOKIE,
+  DEVICE_SET_COOKIE,
 } from './participant-fixtures';
 import { TestDatabase } from './support';
 
@@ -282,7 +283,7 @@ describe('The settings and unsubscribe pages (PostgreSQL)', () => {
       const b = browser();
       expect(await setLevel(b, token, { privacyLevel: '2' })).toEqual({
         ...redirect(`${settingsPath(token)}&saved=privacy`),
-        setCookie: [expect.stringMatching(COOKIE)],
+        setCookie: [expect.stringMatching(COOKIE), expect.stringMatching(DEVICE_SET_COOKIE)],
       });
       expect(await bindingsOf(t, world.participantId)).toEqual({ [settingsLink(token)]: b.hash });
       const cookie = b.cookie;
@@ -345,6 +346,7 @@ describe('The settings and unsubscribe pages (PostgreSQL)', () => {
       const b = browser(planted);
       expect((await setLevel(b, token, { privacyLevel: '1' })).setCookie).toEqual([
         expect.stringMatching(COOKIE),
+        expect.stringMatching(DEVICE_SET_COOKIE),
       ]);
       expect(b.cookie).not.toBe(planted);
       expect(await bindingsOf(t, world.participantId)).toEqual({ [settingsLink(token)]: b.hash });
@@ -369,6 +371,7 @@ describe('The settings and unsubscribe pages (PostgreSQL)', () => {
       const otherToken = await settingsToken(other);
       expect((await setLevel(copy, otherToken, { privacyLevel: '1' })).setCookie).toEqual([
         expect.stringMatching(COOKIE),
+        expect.stringMatching(DEVICE_SET_COOKIE),
       ]);
       expect([copied, b.cookie]).not.toContain(copy.cookie);
       expect(await bindingsOf(t, other.participantId)).toEqual({
@@ -437,7 +440,7 @@ describe('The settings and unsubscribe pages (PostgreSQL)', () => {
       );
       expect(answer).toEqual({
         ...redirect(`${settingsPath(token)}&saved=choices`),
-        setCookie: [expect.stringMatching(COOKIE)],
+        setCookie: [expect.stringMatching(COOKIE), expect.stringMatching(DEVICE_SET_COOKIE)],
       });
       expect((await membershipOf(t, world)).privacyLevel).toBe(5);
       expect(await preferencesOf(world)).toEqual({ checkinReminder: true, privacyRequest: false });
@@ -492,7 +495,7 @@ describe('The settings and unsubscribe pages (PostgreSQL)', () => {
       expect(fresh.saved).toBe('withdrawn');
       expect(answer).toEqual({
         ...redirect(`${settingsPath(fresh.token)}&saved=withdrawn`),
-        setCookie: [expect.stringMatching(COOKIE)],
+        setCookie: [expect.stringMatching(COOKIE), expect.stringMatching(DEVICE_SET_COOKIE)],
       });
       expect(s.links.membershipOf(fresh.token)).toEqual({
         participantId: world.participantId,

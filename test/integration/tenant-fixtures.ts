@@ -238,8 +238,28 @@ export class Tenants {
     };
   }
 
-  /** The engine's result for `sessionId`, through ingestion (engineResult with `overrides`). */
-  async complete(sessionId: string, overrides: Partial<EngineResult> = {}): Promise<void> {
+  /**
+   * The engine's result for `sessionId`, through ingestion (engineResult with `overrides`). By
+   * default the check-in was handed off from its page and confirmed by the browser that did it
+   * (docs/checkin-flow.md, "Hand-off"), at its own level if a page set one, else at the member's
+   * level then; `{ handedOff: false }`: a check-in no page handed off, recorded at level 0.
+   */
+  async complete(
+    sessionId: string,
+    overrides: Partial<EngineResult> = {},
+    options: { handedOff?: boolean } = {},
+  ): Promise<void> {
+    if (options.handedOff ?? true) {
+      await this.s.db.rows(
+        `UPDATE sessions s
+            SET shared_level = coalesce(s.shared_level, m.privacy_level),
+                handoff_confirmed_at = now()
+           FROM memberships m
+          WHERE s.session_id = $1 AND s.status = 'created'
+            AND m.participant_id = s.participant_id AND m.group_id = s.group_id`,
+        [sessionId],
+      );
+    }
     await this.s.ingestion.ingest(sessionId, engineResult(overrides));
   }
 

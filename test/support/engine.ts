@@ -2,6 +2,7 @@
  * The analysis engine's side of the API in tests: its token, the results it posts
  * ({@link engineResult}) and how it posts them ({@link postResult}).
  */
+import type { PageAnswer, PageBrowser } from './page-browser';
 import type { HttpResult, TestApp } from './test-app';
 
 /** Start the app with `{ ENGINE_TOKEN }` for the engine's requests to be accepted. */
@@ -64,3 +65,25 @@ export const postResult = (
     body: result,
     headers: engineHeaders(token),
   });
+
+/** The hand-off token in the engine address a check-in page answered with (docs/checkin-flow.md). */
+export const handoffOf = (location: string | null): string => {
+  const token = location === null ? null : new URL(location).searchParams.get('handoff');
+  if (!token) throw new Error(`not an engine hand-off address: ${location}`);
+  return token;
+};
+
+/** The engine address of a hand-off: `ENGINE_URL` with `sessionID` and `handoff`. */
+export const handoffUrl = (engineUrl: string, sessionId: string, handoff: string): string =>
+  `${engineUrl}?sessionID=${sessionId}&handoff=${handoff}`;
+
+/**
+ * The engine's confirm step, done by the browser it was sent: `GET /checkin/confirm?handoff=…`
+ * with that browser's cookies. The browser that handed off gets 303 back to the engine address
+ * with `confirmed=1`.
+ */
+export const confirmHandoff = (
+  browser: PageBrowser,
+  location: string | null,
+): Promise<PageAnswer> =>
+  browser.get(`/checkin/confirm?handoff=${encodeURIComponent(handoffOf(location))}`);

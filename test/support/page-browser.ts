@@ -23,24 +23,46 @@ export interface PageRequest {
 }
 
 export class PageBrowser {
-  private cookie: string | null = null;
+  /** The cookie jar: name → value. */
+  private readonly cookies = new Map<string, string>();
 
   constructor(private readonly baseUrl = '') {}
 
-  /** Headers to send: the browser cookie, once there is one. */
+  /** Headers to send: the browser's cookies, once there are any. */
   headers(): Record<string, string> {
-    return this.cookie ? { cookie: this.cookie } : {};
+    return this.cookies.size > 0 ? { cookie: this.cookieHeader() } : {};
   }
 
-  /** Holds this cookie (`name=value`) from now on, as if a site had planted it. */
-  plant(cookie: string): void {
-    this.cookie = cookie;
+  /** The `Cookie` header this browser sends (`name=value; …`), or '' without cookies. */
+  cookieHeader(): string {
+    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
   }
 
-  /** Remembers a cookie the response sets. */
+  /** The value of one cookie, if the browser holds it. */
+  cookie(name: string): string | undefined {
+    return this.cookies.get(name);
+  }
+
+  /**
+   * Holds these cookies (`name=value; …`) from now on, in place of its own, as if someone had
+   * planted them.
+   */
+  plant(cookies: string): void {
+    this.cookies.clear();
+    this.add(cookies);
+  }
+
+  /** Adds (or overwrites) cookies (`name=value; …`), keeping the others. */
+  add(cookies: string): void {
+    for (const pair of cookies.split(';')) {
+      const at = pair.indexOf('=');
+      if (at > 0) this.cookies.set(pair.slice(0, at).trim(), pair.slice(at + 1).trim());
+    }
+  }
+
+  /** Remembers the cookies the response sets. */
   keep(response: Response): void {
-    const setCookie = response.headers.getSetCookie()[0];
-    if (setCookie) this.cookie = setCookie.split(';')[0];
+    for (const setCookie of response.headers.getSetCookie()) this.add(setCookie.split(';')[0]);
   }
 
   /** Requests `path` as this browser: GET, or POST when there is a form. */

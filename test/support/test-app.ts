@@ -2,6 +2,7 @@
  * Boots the real application (createApp, the same factory as main.ts) on a fresh database and a
  * real port, and speaks HTTP to it.
  */
+import { handedOff } from './levels';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { AddressInfo } from 'node:net';
 import { Pool } from 'pg';
@@ -139,6 +140,11 @@ export class TestApp {
       result?: EngineResult;
       returnURL?: string;
       headers?: Record<string, string>;
+      /**
+       * Handed off from its page at the member's level and confirmed (levels.ts `handedOff`), so
+       * the result counts at that level; without it, as a check-in no page handed off, at 0.
+       */
+      handedOff?: boolean;
     } = {},
   ): Promise<SessionCreated> {
     const identifier = options.identifier ?? `participant.${++this.participants}@example.com`;
@@ -147,6 +153,7 @@ export class TestApp {
       throw new Error(`completedSession: ${created.status} ${created.text}`);
     }
     const session = created.body as SessionCreated;
+    if (options.handedOff) await handedOff(this.db, session.sessionID);
     const posted = await postResult(this, session.sessionID, options.result ?? engineResult());
     if (posted.status !== 200) {
       throw new Error(`completedSession: the result was refused: ${posted.status} ${posted.text}`);

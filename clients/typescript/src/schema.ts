@@ -204,6 +204,8 @@ export interface paths {
     /**
      * Record the result of a check-in (analysis engine only)
      * @description Authenticated with `Authorization: Bearer <ENGINE_TOKEN>`; enterprise API keys are refused. Posting the same result again is a no-op; a different result for a completed session is 409. In a group that requires consent, a result for a member who has not consented (or has withdrawn consent) is refused with 409 and stored nowhere, and so is a result for a sandbox enterprise's session (sandboxes complete theirs with `POST /sandbox/sessions/{sessionID}/complete`).
+     *
+     *     Hand-off (docs/checkin-flow.md): the check-in page sends the participant to `ENGINE_URL` with `sessionID` and `handoff`, a one-time token. Before the check-in starts, send the browser to `GET {PUBLIC_BASE_URL}/checkin/confirm?handoff=<token>`: only the browser that handed off passes, and comes back to the same address with `confirmed=1` added. Post the token back as `handoff`. A result counts at the level the participant handed off at only for a confirmed hand-off; any other result (no page handed it off, or it was never confirmed) is recorded at level 0 and stays there. A `handoff` that is not the session's current hand-off (another session's, or one a later hand-off replaced) is 409.
      */
     post: operations['IngestionController_record'];
     delete?: never;
@@ -843,6 +845,11 @@ export interface components {
        * @example 2026-11-22T09:42:10Z
        */
       completedAt?: string;
+      /**
+       * @description The `handoff` query parameter of the address the check-in page sent the participant to (docs/checkin-flow.md, "Hand-off"). Optional; when given it must be the current hand-off of this session, or the result is refused with 409 and nothing is stored. The result counts at the level the participant handed off at only when the browser that handed off passed `GET /checkin/confirm`; otherwise it is recorded at level 0.
+       * @example Jq0x3sWm2cD8yT1bVb6lqF0QeU9HnZk3mXo4aR7pLwE
+       */
+      handoff?: string;
     };
     WebhookDto: {
       /** @example we_4fJ9kQ2mZ8xW1vB7nR3tY6uP */
@@ -2751,11 +2758,13 @@ export interface operations {
        *     - `You are missing the body parameter features`
        *     - `features must be an object of at most 500 names (letters, digits, _ . -, up to 64 characters) mapping to finite numbers`
        *     - `Invalid completedAt`
+       *     - `handoff must be the hand-off token from the engine address (43 characters)`
        *     - `version must not contain control characters` (the first field holding a control character)
        *     - `subscores must not contain control characters` (the first field holding a control character)
        *     - `transcript must not contain control characters` (the first field holding a control character)
        *     - `features must not contain control characters` (the first field holding a control character)
        *     - `completedAt must not contain control characters` (the first field holding a control character)
+       *     - `handoff must not contain control characters` (the first field holding a control character)
        *     - `Session not found`
        */
       400: {
@@ -2780,11 +2789,13 @@ export interface operations {
               | 'You are missing the body parameter features'
               | 'features must be an object of at most 500 names (letters, digits, _ . -, up to 64 characters) mapping to finite numbers'
               | 'Invalid completedAt'
+              | 'handoff must be the hand-off token from the engine address (43 characters)'
               | 'version must not contain control characters'
               | 'subscores must not contain control characters'
               | 'transcript must not contain control characters'
               | 'features must not contain control characters'
               | 'completedAt must not contain control characters'
+              | 'handoff must not contain control characters'
               | 'Session not found';
           };
         };
@@ -2813,7 +2824,7 @@ export interface operations {
           };
         };
       };
-      /** @description A different result was already recorded for this session; the group requires consent the participant has not given (or has withdrawn); or the session is a sandbox enterprise's. Nothing was stored. */
+      /** @description A different result was already recorded for this session; the check-in requires consent the participant has not given (or has withdrawn); the handoff token is not this session's current hand-off; or the session is a sandbox enterprise's. Nothing was stored. */
       409: {
         headers: {
           [name: string]: unknown;
@@ -2824,6 +2835,7 @@ export interface operations {
             error:
               | 'A different result was already recorded for this session'
               | 'The participant has not consented to this check-in'
+              | 'The handoff token is not the current hand-off of this session'
               | 'This session belongs to a sandbox enterprise: no analysis result is recorded for it';
           };
         };
@@ -5160,11 +5172,13 @@ export interface operations {
        *     - `You are missing the body parameter features`
        *     - `features must be an object of at most 500 names (letters, digits, _ . -, up to 64 characters) mapping to finite numbers`
        *     - `Invalid completedAt`
+       *     - `handoff must be the hand-off token from the engine address (43 characters)`
        *     - `version must not contain control characters` (the first field holding a control character)
        *     - `subscores must not contain control characters` (the first field holding a control character)
        *     - `transcript must not contain control characters` (the first field holding a control character)
        *     - `features must not contain control characters` (the first field holding a control character)
        *     - `completedAt must not contain control characters` (the first field holding a control character)
+       *     - `handoff must not contain control characters` (the first field holding a control character)
        *     - `Session not found`
        */
       400: {
@@ -5189,11 +5203,13 @@ export interface operations {
               | 'You are missing the body parameter features'
               | 'features must be an object of at most 500 names (letters, digits, _ . -, up to 64 characters) mapping to finite numbers'
               | 'Invalid completedAt'
+              | 'handoff must be the hand-off token from the engine address (43 characters)'
               | 'version must not contain control characters'
               | 'subscores must not contain control characters'
               | 'transcript must not contain control characters'
               | 'features must not contain control characters'
               | 'completedAt must not contain control characters'
+              | 'handoff must not contain control characters'
               | 'Session not found';
           };
         };
