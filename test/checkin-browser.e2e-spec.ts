@@ -658,4 +658,34 @@ describe('Check-in in a real browser', () => {
     expect(posted.status).toBe(200);
     expect(await levelShown(erin.sessionId)).toBe(0);
   });
+
+  it('raises the enterprise made in two browsers of its own, and its identity cookie planted in hers: she is asked, "Go back" offers her own level 0, and her check-in is shared at 0', async () => {
+    const erin = await newCheckin('Laundered', ['features']);
+    await start(erin.url, 'Laundered');
+    // The enterprise raises her 0→1 in browser E, then 1→5 in browser E2 (links it minted).
+    const browsers = [new PageBrowser(t.baseUrl), new PageBrowser(t.baseUrl)];
+    for (const [index, level] of [1, 5].entries()) {
+      const path = new URL((await anotherCheckin(erin)).url).pathname;
+      expect((await browsers[index].post(`${path}/start`)).status).toBe(303);
+      const saved = await browsers[index].post(`${path}/privacy`, { privacyLevel: String(level) });
+      expect(saved.status).toBe(303);
+    }
+    expect((await membership(erin.sessionId)).privacy_level).toBe(5);
+    // It plants E2's identity cookie (a value the server minted for E2) in her browser.
+    await context.addCookies([
+      { name: 'checkin_browser', value: browsers[1].cookie('checkin_browser')!, url: t.baseUrl },
+    ]);
+    // Her next check-in asks, and "Go back" returns to the level her browser chose: none, 0.
+    const next = await anotherCheckin(erin);
+    await start(next.url, 'Laundered');
+    expect(await page.getByText(PageTexts.handoffRaisedElsewhere(5)).isVisible()).toBe(true);
+    expect(await page.getByRole('button', { name: PageTexts.handoffGoBack(1) }).count()).toBe(0);
+    await page.getByRole('button', { name: PageTexts.handoffGoBack(0) }).click();
+    await page.waitForURL(engineAddressOf(next.sessionId));
+    expect((await membership(next.sessionId)).privacy_level).toBe(0);
+    expect(await ownLevel(next.sessionId)).toBe(0);
+    const posted = await postResult(t, next.sessionId, engineResult({ transcript: userSays('x') }));
+    expect(posted.status).toBe(200);
+    expect(await levelShown(next.sessionId)).toBe(0);
+  });
 });
