@@ -500,8 +500,8 @@ const DECLARATIONS = {
       example: 'https://engine.example.com/checkin',
       whenUnset: 'no hand-off link',
       description:
-        'Where the check-in page sends the participant (the session id is appended as ' +
-        '?sessionID=…).',
+        'Where the check-in page sends the participant (?sessionID=…&handoff=… are appended; ' +
+        'the engine confirms the hand-off at /checkin/confirm, docs/checkin-flow.md).',
     }),
   },
   /** Bearer token the analysis engine presents to the ingestion endpoint. */
