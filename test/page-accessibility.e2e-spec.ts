@@ -23,7 +23,8 @@ import {
   VIEWPORTS,
 } from './support/accessibility';
 import { launchChromium } from './support/chromium';
-import { ENGINE_TOKEN, engineResult, postResult } from './support/engine';
+import { ENGINE_TOKEN, engineResult, handoffOf, postResult } from './support/engine';
+import { PageBrowser } from './support/page-browser';
 import { SessionCreated, startTestApp, TestApp, TestEnterprise } from './support/test-app';
 
 const RETURN_URL = 'https://app.example.com/back';
@@ -334,6 +335,21 @@ describe('Participant pages meet WCAG 2.2 AA', () => {
       const other = await newBrowser(language);
       expect((await other.goto(address(checkin.path, language)))?.status()).toBe(403);
       await expectAccessible(other, language, errors['opened-elsewhere'].title);
+    });
+
+    it('error pages of the engine’s confirm step: handed off in another browser, a token no longer valid (403)', async () => {
+      // Handed off in a browser of the enterprise's (plain HTTP); confirmed in this one.
+      const checkin = await newCheckin('Handed off');
+      const enterprise = new PageBrowser(t.baseUrl);
+      expect((await enterprise.post(`${checkin.path}/start`)).status).toBe(303);
+      const engineAddress = (await enterprise.post(`${checkin.path}/handoff`)).location;
+      const page = await newBrowser(language);
+      const confirm = `/checkin/confirm?handoff=${handoffOf(engineAddress)}`;
+      expect((await page.goto(address(confirm, language)))?.status()).toBe(403);
+      await expectAccessible(page, language, errors['handoff-elsewhere'].title);
+      const unknown = `/checkin/confirm?handoff=${'A'.repeat(43)}`;
+      expect((await page.goto(address(unknown, language)))?.status()).toBe(403);
+      await expectAccessible(page, language, errors['handoff-unknown'].title);
     });
 
     it('error pages answering a form: sent from another site (403), not readable (400, with a link back)', async () => {

@@ -37,7 +37,8 @@ export function noticeDetails(raises: readonly NoticeRaise[]): NoticeDetails {
 /** The raises a stored notice carries, oldest first; `queuedAt` dates a notice of the old form. */
 export function raisesOf(details: StoredNoticeDetails | null, queuedAt: Date): NoticeRaise[] {
   if (details === null) return [];
-  if (Array.isArray(details.raises)) return details.raises.map(({ from, to, at }) => ({ from, to, at }));
+  if (Array.isArray(details.raises))
+    return details.raises.map(({ from, to, at }) => ({ from, to, at }));
   return [{ from: details.from, to: details.to, at: queuedAt.toISOString() }];
 }
 
