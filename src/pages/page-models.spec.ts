@@ -115,6 +115,7 @@ describe('checkinPageModel', () => {
         conversation: PageTexts.aboutConversation,
         employerSees: PageTexts.aboutEmployerSees(0, 'Acme'),
         retention: 'The transcript of your conversation is deleted 365 days after your check-in.',
+        device: PageTexts.aboutManagedDevice,
         operator: {
           text: 'This service is run by Wellbeing Services Ltd for Acme.',
           noticeHref: 'https://wellbeing.example.com/privacy',
