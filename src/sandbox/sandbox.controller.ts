@@ -59,9 +59,14 @@ export class SandboxController {
       {
         status: 409,
         description:
-          'The session is already completed (with another result), or its group requires ' +
-          'consent the participant has not given. Nothing changed.',
-        messages: [SandboxErrors.AlreadyCompleted, IngestionErrors.ConsentMissing],
+          'The session is already completed (with another result), its group requires ' +
+          'consent the participant has not given, or the body names a `handoff` (no sandbox ' +
+          'session is handed off to an engine). Nothing changed.',
+        messages: [
+          SandboxErrors.AlreadyCompleted,
+          IngestionErrors.ConsentMissing,
+          IngestionErrors.HandoffMismatch,
+        ],
       },
     ],
   )

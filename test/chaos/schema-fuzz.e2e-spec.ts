@@ -402,7 +402,11 @@ describe('Schema fuzz', () => {
         method: 'POST',
         redirect: 'manual',
       });
-      const cookie = (start.headers.getSetCookie()[0] ?? '').split(';')[0];
+      // The identity and the device cookie (browser-binding.ts): the browser's own, both.
+      const cookie = start.headers
+        .getSetCookie()
+        .map((setCookie) => setCookie.split(';')[0])
+        .join('; ');
       const token = (url: string) => new URL(url).searchParams.get('token') as string;
       const membership = { participantId: rows[0].id, groupId: target.groupID, linkVersion: 0 };
       people.push({

@@ -5238,7 +5238,7 @@ export interface operations {
           };
         };
       };
-      /** @description The session is already completed (with another result), or its group requires consent the participant has not given. Nothing changed. */
+      /** @description The session is already completed (with another result), its group requires consent the participant has not given, or the body names a `handoff` (no sandbox session is handed off to an engine). Nothing changed. */
       409: {
         headers: {
           [name: string]: unknown;
@@ -5247,7 +5247,9 @@ export interface operations {
           'application/json': {
             /** @enum {string} */
             error:
-              'Session already completed' | 'The participant has not consented to this check-in';
+              | 'Session already completed'
+              | 'The participant has not consented to this check-in'
+              | 'The handoff token is not the current hand-off of this session';
           };
         };
       };
