@@ -345,6 +345,20 @@ describe('Sandbox enterprises', () => {
       expect((await stored(session.sessionID)).status).toBe('created');
     });
 
+    it('refuses a result naming a hand-off: no sandbox session is handed off to an engine', async () => {
+      const group = await t.newGroup(sandbox, 'No hand-off');
+      const session = await newSession(sandbox, group);
+      const response = await complete(sandbox, session.sessionID, {
+        ...explicitResult(),
+        handoff: 'A'.repeat(43),
+      });
+      expect(statusAndBody(response)).toEqual({
+        status: 409,
+        body: { error: IngestionErrors.HandoffMismatch },
+      });
+      expect((await stored(session.sessionID)).status).toBe('created');
+    });
+
     it('reports a missing sessionID as GET /sessions/ does', async () => {
       const response = await t.request('POST', '/sandbox/sessions//complete', {
         apiKey: sandbox.apiKey,
@@ -684,6 +698,7 @@ describe('Sandbox enterprises', () => {
     expect(errorEnum(completion, '409')).toEqual([
       SandboxErrors.AlreadyCompleted,
       IngestionErrors.ConsentMissing,
+      IngestionErrors.HandoffMismatch,
     ]);
     expect(errorEnum(completion, '400')).toEqual(
       expect.arrayContaining([
