@@ -151,13 +151,23 @@ export class BrowserBinding {
    * count. A browser refused here that brings a replaced or foreign identity is logged and counted.
    */
   async state(link: string, browser: Browser): Promise<Binding> {
+    return (await this.standing(link, browser)).binding;
+  }
+
+  /**
+   * `state` and `identities` from one look-up of the browser's identity, for a page that needs
+   * both.
+   */
+  async standing(
+    link: string,
+    browser: Browser,
+  ): Promise<{ binding: Binding; identities: string[] }> {
     const holder = await this.bindings.holderOf(link);
     const presented = await this.presented(browser);
-    if (holder !== null && presented.kind === 'current' && sha256Hex(presented.value) === holder) {
-      return 'here';
-    }
+    const identities = presented.kind === 'current' ? [sha256Hex(presented.value)] : [];
+    if (holder !== null && identities.includes(holder)) return { binding: 'here', identities };
     this.countStranger(presented);
-    return holder === null ? 'unbound' : 'elsewhere';
+    return { binding: holder === null ? 'unbound' : 'elsewhere', identities };
   }
 
   /**

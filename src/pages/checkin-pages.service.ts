@@ -82,10 +82,12 @@ export class CheckinPagesService {
     language: PageLanguage,
   ): Promise<Response> {
     const session = await this.sessionFor(token, language);
-    const binding = await this.binding.state(checkinLink(session.sessionId), browser);
+    const { binding, identities } = await this.binding.standing(
+      checkinLink(session.sessionId),
+      browser,
+    );
     if (binding === 'elsewhere') throw new PageError(403, 'opened-elsewhere');
     const locale = language.locale();
-    const identities = await this.binding.identities(browser);
     if (binding === 'unbound') {
       const texts = pageTextsIn(locale);
       return this.renderer.page(
@@ -182,13 +184,14 @@ export class CheckinPagesService {
       return this.renderer.redirect(checkinPath(token), 303);
     }
     // A raise made in another browser is kept or undone here, before anything is shared at it.
-    const pending = raiseMadeElsewhere(session, await this.binding.identities(browser));
+    // The check-in is bound here (consentedSessionFor), so its holder is this browser's identity.
+    const here = (await this.binding.holderOf(checkinLink(session.sessionId)))!;
+    const pending = raiseMadeElsewhere(session, [here]);
     if (pending) {
       const chosen = parsePrivacyLevel(form);
-      const here = await this.binding.holderOf(checkinLink(session.sessionId));
       if (chosen === pending.keep) {
         // The answer holds in this browser only: every other one still asks.
-        await this.memberships.keepRaise(session.participantId, session.groupId, here!, chosen);
+        await this.memberships.keepRaise(session.participantId, session.groupId, here, chosen);
       } else if (chosen === pending.back) {
         found(
           await this.choices.setPrivacyLevel(session, pending.back, 'checkin', {
@@ -215,18 +218,19 @@ export class CheckinPagesService {
    */
   async confirmHandoff(handoff: unknown, browser: Browser): Promise<Response> {
     const { engineUrl } = this.config.checkin;
-    const valid = typeof handoff === 'string' && HANDOFF_TOKEN.test(handoff);
-    const found = valid ? await this.sessions.findHandoff(sha256Hex(handoff)) : null;
-    if (engineUrl === null || found === null || found.completed) {
+    if (engineUrl === null || typeof handoff !== 'string' || !HANDOFF_TOKEN.test(handoff)) {
       throw new PageError(403, 'handoff-unknown');
     }
-    const binding = await this.binding.state(checkinLink(found.sessionId), browser);
+    const tokenHash = sha256Hex(handoff);
+    const handedOff = await this.sessions.findHandoff(tokenHash);
+    if (handedOff === null || handedOff.completed) throw new PageError(403, 'handoff-unknown');
+    const binding = await this.binding.state(checkinLink(handedOff.sessionId), browser);
     if (binding !== 'here') throw new PageError(403, 'handoff-elsewhere');
-    if (!(await this.sessions.confirmHandoff(found.sessionId, sha256Hex(handoff as string)))) {
+    if (!(await this.sessions.confirmHandoff(handedOff.sessionId, tokenHash))) {
       throw new PageError(403, 'handoff-unknown');
     }
     return this.renderer.redirect(
-      engineHandoffUrl(engineUrl, found.sessionId, handoff as string, true),
+      engineHandoffUrl(engineUrl, handedOff.sessionId, handoff, true),
       303,
     );
   }

@@ -184,12 +184,9 @@ export class SessionsRepository {
   }
 
   /** The session a hand-off token (its SHA-256) was issued for; null for an unknown or replaced one. */
-  async findHandoff(
-    tokenHash: string,
-  ): Promise<{ sessionId: string; completed: boolean; confirmed: boolean } | null> {
-    const [row] = await this.db.rows<{ sessionId: string; completed: boolean; confirmed: boolean }>(
-      `SELECT session_id AS "sessionId", status = 'completed' AS completed,
-              handoff_confirmed_at IS NOT NULL AS confirmed
+  async findHandoff(tokenHash: string): Promise<{ sessionId: string; completed: boolean } | null> {
+    const [row] = await this.db.rows<{ sessionId: string; completed: boolean }>(
+      `SELECT session_id AS "sessionId", status = 'completed' AS completed
          FROM sessions WHERE handoff_token_hash = $1`,
       [tokenHash],
     );

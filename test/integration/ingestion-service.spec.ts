@@ -25,6 +25,7 @@ import { conversation, engineResult, EngineResult, userSays } from '../support/e
 import { match } from '../support/matchers';
 import {
   FailingAfterInsertEvents,
+  handedOffAndConfirmed,
   ingestionServiceOn,
   newCipher,
   refusal,
@@ -123,15 +124,7 @@ describe('IngestionService (PostgreSQL)', () => {
     options: { handedOff?: boolean } = {},
   ) => {
     const sessionId = await t.session(enterpriseId, participantId, groupId);
-    if (options.handedOff ?? true) {
-      await t.rows(
-        `UPDATE sessions s SET shared_level = m.privacy_level, handoff_confirmed_at = now()
-           FROM memberships m
-          WHERE s.session_id = $1 AND m.participant_id = s.participant_id
-            AND m.group_id = s.group_id`,
-        [sessionId],
-      );
-    }
+    if (options.handedOff ?? true) await handedOffAndConfirmed(t, sessionId);
     const { externalId } = await t.one<{ externalId: string }>(
       'SELECT external_id AS "externalId" FROM participants WHERE id = $1',
       [participantId],

@@ -27,6 +27,7 @@ import { SharedFeatures } from '../../src/metrics/rollups/shared-features';
 import { SessionsRepository } from '../../src/sessions/sessions.repository';
 import { EventsRepository } from '../../src/webhooks/events/events.repository';
 import { TestDatabase } from './support';
+import { handedOffAndConfirmed } from './service-fixtures';
 
 describe('per-session comparisons (PostgreSQL)', () => {
   let t: TestDatabase;
@@ -213,14 +214,7 @@ describe('per-session comparisons (PostgreSQL)', () => {
       const sessionId = await t.session(enterprise, participant, groupId);
       // Handed off from its page (at the member's level unless `ownLevel`) and confirmed by the
       // browser that did it (docs/checkin-flow.md, "Hand-off").
-      await t.rows(
-        `UPDATE sessions s SET shared_level = coalesce($2, m.privacy_level),
-                               handoff_confirmed_at = now()
-           FROM memberships m
-          WHERE s.session_id = $1 AND m.participant_id = s.participant_id
-            AND m.group_id = s.group_id`,
-        [sessionId, ownLevel ?? null],
-      );
+      await handedOffAndConfirmed(t, sessionId, ownLevel ?? null);
       const result = {
         version: 'v1.0.0',
         mhci: 50,

@@ -175,6 +175,27 @@ export async function setMemberLevel(
   );
 }
 
+/**
+ * A pending check-in handed off from its page and confirmed by the browser that did it
+ * (docs/checkin-flow.md, "Hand-off"): shared at `level`, else at the level a page set, else at the
+ * member's level now. A result ingested afterwards counts at that level.
+ */
+export async function handedOffAndConfirmed(
+  db: Pick<Database, 'rows'>,
+  sessionId: string,
+  level: number | null = null,
+): Promise<void> {
+  await db.rows(
+    `UPDATE sessions s
+        SET shared_level = coalesce($2, s.shared_level, m.privacy_level),
+            handoff_confirmed_at = now()
+       FROM memberships m
+      WHERE s.session_id = $1 AND s.status = 'created'
+        AND m.participant_id = s.participant_id AND m.group_id = s.group_id`,
+    [sessionId, level],
+  );
+}
+
 /** Sets a check-in's own level (`shared_level`; null: never handed off). */
 export async function setSharedLevel(
   t: TestDatabase,

@@ -37,6 +37,7 @@ import { WebhooksRepository } from '../../src/webhooks/webhooks.repository';
 import { WebhooksService } from '../../src/webhooks/webhooks.service';
 import { databaseUrl } from '../support/databases';
 import { engineResult, type EngineResult } from '../support/engine';
+import { handedOffAndConfirmed } from './service-fixtures';
 import type { TestDatabase } from './support';
 
 /** The checked configuration of a test process, with `env` on top (e.g. EMAIL_DEDUP_WINDOW). */
@@ -249,17 +250,7 @@ export class Tenants {
     overrides: Partial<EngineResult> = {},
     options: { handedOff?: boolean } = {},
   ): Promise<void> {
-    if (options.handedOff ?? true) {
-      await this.s.db.rows(
-        `UPDATE sessions s
-            SET shared_level = coalesce(s.shared_level, m.privacy_level),
-                handoff_confirmed_at = now()
-           FROM memberships m
-          WHERE s.session_id = $1 AND s.status = 'created'
-            AND m.participant_id = s.participant_id AND m.group_id = s.group_id`,
-        [sessionId],
-      );
-    }
+    if (options.handedOff ?? true) await handedOffAndConfirmed(this.s.db, sessionId);
     await this.s.ingestion.ingest(sessionId, engineResult(overrides));
   }
 
