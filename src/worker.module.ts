@@ -7,7 +7,7 @@ import { EMAIL_QUEUE } from './interact/email-queue';
 import { EmailWorkerModule } from './interact/sending/email-worker.module';
 import { bullRoot } from './queues/bull-root';
 import { RetentionWorkerModule } from './data-at-rest/retention-worker.module';
-import { CohortSealingWorkerModule } from './metrics/cohorts/cohort-sealing-worker.module';
+import { MetricReleaseWorkerModule } from './metrics/windows/metric-release-worker.module';
 import { OperationsModule } from './operations/operations.module';
 import { WebhookDeliveryWorkerModule } from './webhooks/delivery/delivery-worker.module';
 import { WEBHOOK_QUEUE } from './webhooks/webhook-queue';
@@ -25,7 +25,7 @@ export const QUEUE_WORKER_MODULES = [WebhookDeliveryWorkerModule, EmailWorkerMod
 export const WORKER_MODULES = [
   ...QUEUE_WORKER_MODULES,
   RetentionWorkerModule,
-  CohortSealingWorkerModule,
+  MetricReleaseWorkerModule,
 ];
 
 /** The queues those modules consume. */

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { Command, CommandRunner, Option } from 'nest-commander';
-import { EPSILON, PRIVACY_FLOOR } from '../common/privacy-model';
-import { CohortCellsRepository } from '../metrics/cohorts/cohort-cells.repository';
+import { METRICS_BUDGET, PRIVACY_FLOOR } from '../common/privacy-model';
 import { ApiKeyRecord } from '../enterprises/enterprises.repository';
 import { EnterprisesService, SANDBOX_NOTE } from '../enterprises/enterprises.service';
+import { WindowReleaser } from '../metrics/windows/window-releaser';
 import { failCommand, printResult } from './cli-output';
 
 interface JsonOption {
@@ -138,21 +138,21 @@ export class RevokeApiKeyCommand extends JsonCommand {
   name: 'enterprises:set-privacy-floor',
   arguments: '<enterpriseId>',
   description:
-    'Set the privacy floor of group metrics: how many hidden participants a sealed cell of ' +
-    'scores or words blends, how many speakers a word needs, and the ε each cell is released ' +
-    'at (docs/metrics.md)',
+    'Set the privacy settings of group metrics: how many participants a release needs (scores, ' +
+    'words), how many speakers a word needs, the yearly budget per participant, the release ' +
+    'window and the widest margin an answer may have (docs/metrics.md)',
 })
 export class SetPrivacyFloorCommand extends JsonCommand {
   constructor(
     enterprises: EnterprisesService,
-    private readonly cohorts: CohortCellsRepository,
+    private readonly releaser: WindowReleaser,
   ) {
     super(enterprises);
   }
 
   @Option({
     flags: '--scores <n>',
-    description: `fewest hidden participants in a cell of group scores (${PRIVACY_FLOOR.min}–${PRIVACY_FLOOR.max}, default ${PRIVACY_FLOOR.defaultScores})`,
+    description: `fewest participants in a release of group scores (${PRIVACY_FLOOR.min}–${PRIVACY_FLOOR.max}, default ${PRIVACY_FLOOR.defaultScores})`,
   })
   parseScores(value: string): string {
     return value;
@@ -160,7 +160,7 @@ export class SetPrivacyFloorCommand extends JsonCommand {
 
   @Option({
     flags: '--words <n>',
-    description: `fewest hidden participants in a cell of group words (${PRIVACY_FLOOR.min}–${PRIVACY_FLOOR.max}, default ${PRIVACY_FLOOR.defaultWords})`,
+    description: `fewest participants in a release of group words (${PRIVACY_FLOOR.min}–${PRIVACY_FLOOR.max}, default ${PRIVACY_FLOOR.defaultWords})`,
   })
   parseWords(value: string): string {
     return value;
@@ -168,34 +168,66 @@ export class SetPrivacyFloorCommand extends JsonCommand {
 
   @Option({
     flags: '--speakers <n>',
-    description: `fewest participants of a cell who said a word for it to be kept (${PRIVACY_FLOOR.min}–${PRIVACY_FLOOR.max}, default ${PRIVACY_FLOOR.defaultSpeakers}; omitted: unchanged)`,
+    description: `fewest participants of a release who said a word for it to be kept (${PRIVACY_FLOOR.min}–${PRIVACY_FLOOR.max}, default ${PRIVACY_FLOOR.defaultSpeakers}; omitted: unchanged)`,
   })
   parseSpeakers(value: string): string {
     return value;
   }
 
   @Option({
-    flags: '--epsilon <e>',
-    description: `the privacy budget each sealed cell of scores, and each of words, is released at (${EPSILON.min / 100}–${EPSILON.max / 100}, at most two decimals, default ${EPSILON.default / 100}; omitted: unchanged)`,
+    flags: '--budget <e>',
+    description: `ε_year, the yearly budget of each participant over all group releases (${METRICS_BUDGET.min}–${METRICS_BUDGET.max}, at most two decimals, default ${METRICS_BUDGET.defaultEpsilonYear}; omitted: unchanged)`,
   })
-  parseEpsilon(value: string): string {
+  parseBudget(value: string): string {
+    return value;
+  }
+
+  @Option({
+    flags: '--window <kind>',
+    description: `the release window, month or week (ISO), default ${METRICS_BUDGET.defaultWindow}; omitted: unchanged`,
+  })
+  parseWindow(value: string): string {
+    return value;
+  }
+
+  @Option({
+    flags: '--max-margin <points>',
+    description: `withhold answers whose 95 % margin of avgMhci is wider (${METRICS_BUDGET.min}–${METRICS_BUDGET.max}, default ${METRICS_BUDGET.defaultMaxMargin}; omitted: unchanged)`,
+  })
+  parseMaxMargin(value: string): string {
     return value;
   }
 
   async run(
     [enterpriseId]: string[],
-    options: JsonOption & { scores?: string; words?: string; speakers?: string; epsilon?: string },
+    options: JsonOption & {
+      scores?: string;
+      words?: string;
+      speakers?: string;
+      budget?: string;
+      window?: string;
+      maxMargin?: string;
+    },
   ): Promise<void> {
     await this.guarded(async () => {
       const { json, ...settings } = options;
+      if (
+        (settings.budget !== undefined || settings.window !== undefined) &&
+        (await this.enterprises.exists(enterpriseId))
+      ) {
+        // The window of today keeps the settings it began with: a change applies from the next.
+        await this.releaser.holdCurrentWindow(enterpriseId, new Date().toISOString().slice(0, 10));
+      }
       const floor = await this.enterprises.setPrivacyFloor(enterpriseId, settings);
-      // Runs already looked at are looked at again under the new settings.
-      await this.cohorts.settingsChanged(floor.enterpriseId);
       printResult(!!json, floor, [
-        `Privacy floor of ${floor.enterpriseId}: a cell of group scores seals with ` +
-          `${floor.minCohortScores} hidden participants, a cell of words with ` +
-          `${floor.minCohortWords}; a word needs at least ${floor.minWordSpeakers} speakers ` +
-          `before noise; each cell is released at ε = ${floor.epsilon}.`,
+        `Privacy settings of ${floor.enterpriseId}: a release of group scores needs ` +
+          `${floor.minCohortScores} participants, a release of words ${floor.minCohortWords}; a ` +
+          `word needs at least ${floor.minWordSpeakers} speakers before noise; windows are ` +
+          `${floor.metricsWindow === 'week' ? 'ISO weeks' : 'months'}; each participant's ` +
+          `budget is ε_year = ${floor.epsilonYear} over any 365 days; answers with a 95 % ` +
+          `margin of avgMhci above ${floor.maxMargin} points are withheld. A change of window or ` +
+          `budget applies from the next window; the accountant leaves out of a release anyone ` +
+          `it would take over the budget in force.`,
       ]);
     });
   }

@@ -87,31 +87,29 @@ export const PRIVACY_FLOOR = {
 } as const;
 
 /**
- * The privacy budget of group metrics (docs/metrics.md, "Differentially private releases"): ε,
- * set per enterprise by the operator, spent once per sealed cell on scores and once on words. It
- * is handled as a whole number of hundredths (1 = 100), so every noise scale is a ratio of
- * integers and sampling stays exact (src/metrics/releases/discrete-laplace.ts).
+ * The yearly privacy budget of group metrics per participant (docs/metrics.md, "The budget"):
+ * ε_year, 1–100 with at most two decimals (default 24), and the widest 95 % margin of `avgMhci`
+ * an answer may have before it is withheld (`maxMargin`, 1–100 points, default 10). Set per
+ * enterprise by the operator with the release window (`month` or ISO `week`).
  */
-export const EPSILON = {
-  /** In hundredths: 0.1 … 10, default 1. */
-  min: 10,
-  max: 1000,
-  default: 100,
+export const METRICS_BUDGET = {
+  defaultEpsilonYear: 24,
+  defaultMaxMargin: 10,
+  defaultWindow: 'month',
+  min: 1,
+  max: 100,
 } as const;
 
-/** δ of the word releases ((ε, δ)-differential privacy), fixed. */
+/** δ of the second version's word cells ((ε, δ)-differential privacy), fixed. */
 export const WORD_DELTA = 1e-6;
 
-/** ε as typed (`0.5`, `1`, `2.25`) → hundredths; null unless 0.1–10 with at most two decimals. */
-export function parseEpsilon(value: string): number | null {
-  const match = /^(\d{1,2})(?:\.(\d{1,2}))?$/.exec(value);
+/** A number as typed (`24`, `12.5`): null unless `min`–`max` with at most two decimals. */
+export function parseBudgetNumber(value: string, min: number, max: number): number | null {
+  const match = /^(\d{1,3})(?:\.(\d{1,2}))?$/.exec(value);
   if (!match) return null;
-  const hundredths = Number(match[1]) * 100 + Number((match[2] ?? '').padEnd(2, '0'));
-  return hundredths >= EPSILON.min && hundredths <= EPSILON.max ? hundredths : null;
+  const n = Number(value);
+  return n >= min && n <= max ? n : null;
 }
-
-/** ε (1.5) → hundredths (150). */
-export const epsilonHundredths = (epsilon: number): number => Math.round(epsilon * 100);
 
 /** The withheld group metrics and the floor (enterprise column) each one answers to. */
 export const FLOORED_GROUP_METRICS = {
@@ -123,36 +121,42 @@ export type PrivacyFloor = {
   minCohortScores: number;
   minCohortWords: number;
   minWordSpeakers: number;
-  /** The privacy budget of each released cell (docs/metrics.md), 0.1–10. */
-  epsilon: number;
+  /** The yearly budget per participant (docs/metrics.md, "The budget"), 1–100. */
+  epsilonYear: number;
+  /** The release window: `month` or ISO `week`. */
+  metricsWindow: string;
+  /** The widest 95 % margin of `avgMhci` an answer may have, in points. */
+  maxMargin: number;
 };
 
 /**
- * What group metrics guarantee (docs/metrics.md, "Differentially private releases"), in plain
- * words, said in the OpenAPI document of each of the six metric operations.
+ * What group metrics guarantee (docs/metrics.md, "The budget"), in plain words, said in the
+ * OpenAPI document of each of the six metric operations.
  */
 export const GROUP_METRICS_GUARANTEE =
-  `Guarantee: each sealed cell of a group is released once with differential privacy (discrete ` +
-  `Laplace noise drawn from crypto and stored; the exact aggregate is never stored), and group ` +
-  `mhci and wordcloud are computed from the releases only. So whatever is combined — ranges, ` +
-  `periods, reads before and after a change, members the enterprise invented and whose values it ` +
-  `knows — changing what one participant scored and said changes the probability of any answer ` +
-  `by at most a factor e^ε: at most ε for scores plus ε for words per participant per day ` +
-  `(ε = ${EPSILON.default / 100} by default, ${EPSILON.min / 100}–${EPSILON.max / 100}, set per ` +
-  `enterprise by the operator). Over a month that adds up to at most 60ε for a participant who ` +
-  `checks in every day in a group where every day seals a cell (about 9ε checking in weekly), ` +
-  `over a year 730ε (104ε). It does not protect who took part (count and the webhooks tell every ` +
-  `completion), nor what a participant's own privacy level shows.`;
+  `Guarantee: group mhci and wordcloud are computed only from differentially private releases, ` +
+  `one per calendar window (a month, or an ISO week, per enterprise), group and series, each ` +
+  `drawn once with noise from crypto and stored (the exact aggregate never is). Whatever is ` +
+  `combined — ranges, periods, reads before and after a change, members the enterprise invented ` +
+  `and whose values it knows — everything one participant scored and said in all groups of the ` +
+  `enterprise over any 365 days is protected by (ε_year, 10⁻⁶)-differential privacy together ` +
+  `(ε_year = ${METRICS_BUDGET.defaultEpsilonYear} by default, set per enterprise by the operator): ` +
+  `her values enter one group per window, and an accountant leaves her out of a release that ` +
+  `would take her over the budget. It does not protect who took part (count and the webhooks ` +
+  `tell every completion), nor what a participant's own privacy level shows.`;
 
-/** Sealing and what a period answers, shared by group mhci and wordcloud. */
-const SEALED_CELLS =
-  `Read from sealed cohort cells, never from live sessions: runs of consecutive closed UTC days ` +
-  `of the group's completed sessions that seal once they blend enough participants whose level ` +
-  `hides them (the operator's floor), and never change afterwards. A day closes ` +
-  `METRICS_SEAL_DELAY_MINUTES (default 60) after it ends, so a check-in reaches group metrics the ` +
-  `day after at the earliest. Each period (\`all\`, or each period with groupBy) merges the cells ` +
-  `whose last day falls in it and in the range; a period with sessions but no released cell ` +
-  `answers \`null\`, so the keys stay those of count.`;
+/** Windows and what a period answers, shared by group mhci and wordcloud. */
+const RELEASE_WINDOWS =
+  `Read from releases, never from live sessions. A window is released once, ` +
+  `METRICS_RELEASE_GRACE_HOURS (default 48) after its last UTC day ends, for each group with at ` +
+  `least k participants in it (the operator's floor); a result arriving later joins no release. ` +
+  `Each period (\`all\`, or each period with groupBy) merges the windows it holds whole (an ISO ` +
+  `week belongs to the month of its Thursday) within the range; a period finer than the window ` +
+  `(day; week under monthly windows), not released yet, with too few participants or (mhci) ` +
+  `whose 95 % margin of avgMhci exceeds the operator's maxMargin answers \`null\`, so the keys ` +
+  `stay those of count. accuracy=true answers each period as {value, accuracy}: the ` +
+  `participants behind it, the windows merged, results in no release, the budget spent, a 95 % ` +
+  `interval for each number, and why a null is null.`;
 
 /**
  * The OpenAPI description of group mhci or wordcloud (docs/metrics.md): how the release is made
@@ -161,21 +165,20 @@ const SEALED_CELLS =
 export const describeSealedCells = (metric: keyof typeof FLOORED_GROUP_METRICS): string => {
   const release =
     metric === 'mhci'
-      ? `Each participant gives a cell one value, the mean of their MHCI there clipped to [0, 100]; ` +
-        `the release is their exact count, a noisy sum (3/5 of ε) and a noisy histogram over 10 ` +
-        `bins of 10 points (2/5 of ε). avgMhci is the noisy sums over the counts; the quartiles ` +
-        `come from the merged histogram projected onto the count; minMhci and maxMhci are the ` +
-        `lower edge of the lowest and the upper edge of the highest bin holding at least two ` +
-        `standard deviations of the merged noise (the quartiles when none does) — bin edges, ` +
+      ? `Each participant gives a window one value, the mean of her MHCI there clipped to ` +
+        `[0, 100]; the release is the exact count, a noisy sum and a noisy histogram over 20 bins ` +
+        `of 5 points (discrete Gaussian noise). avgMhci is the noisy sum over the count; the ` +
+        `histogram, projected onto the count and tilted until its mean is avgMhci, gives the ` +
+        `quartiles, and minMhci and maxMhci as its 5th and 95th percentiles: one distribution, ` +
         `never a participant's value. Every value in [0, 100] to the hundredth, min ≤ p25 ≤ p50 ≤ ` +
-        `p75 ≤ max; a period with a released cell always answers six numbers.`
-      : `Each participant gives a cell at most 3 distinct words (their most frequent there); a ` +
-        `word said by at least minWordSpeakers of them is released, with its noisy count of ` +
-        `speakers, only past a threshold that lets a word one participant decides through with ` +
-        `probability at most δ = 10⁻⁶ ((ε, δ)-differential privacy; about 97 speakers at ε = 1). ` +
-        `Shares are released counts over their sum in the merged cells; cells that released no ` +
-        `word answer {}.`;
-  return `${SEALED_CELLS} ${release} ${GROUP_METRICS_GUARANTEE}`;
+        `p75 ≤ max and min ≤ avg ≤ max.`
+      : `Each participant gives a window her most frequent word; a word said by at least ` +
+        `minWordSpeakers of them is released, with its noisy count of speakers, only past a ` +
+        `threshold that lets a word one participant decides through with probability at most ` +
+        `its δ (accuracy.speakersNeeded). Shares are released counts over their sum in the ` +
+        `merged windows; {} when no word had enough speakers, null when no window was large ` +
+        `enough for any word to pass.`;
+  return `${RELEASE_WINDOWS} ${release} ${GROUP_METRICS_GUARANTEE}`;
 };
 
 /** The OpenAPI description of group count. */

@@ -78,8 +78,8 @@ export const GROUPS = {
   metrics: {
     title: 'Group metrics',
     description:
-      'Group mhci and wordcloud read sealed cohort cells, sealed by the workers and by the ' +
-      'first read after a day closes. See docs/metrics.md.',
+      'Group mhci and wordcloud read differentially private releases of calendar windows, made ' +
+      'by the workers and by the first read after a window is due. See docs/metrics.md.',
   },
   retention: {
     title: 'Retention',
@@ -674,16 +674,16 @@ const DECLARATIONS = {
       'jobs. false: it only shows them (write requests are answered 403).',
   }),
   metrics: {
-    /** A UTC day closes (its sessions may seal into a cohort cell) this long after it ends. */
-    sealDelayMinutes: variable({
-      name: 'METRICS_SEAL_DELAY_MINUTES',
+    /** A release window is released this long after its last day ends (docs/metrics.md). */
+    releaseGraceHours: variable({
+      name: 'METRICS_RELEASE_GRACE_HOURS',
       group: 'metrics',
-      schema: integer(0, 1_440),
-      default: '60',
+      schema: integer(0, 720),
+      default: '48',
       description:
-        'A UTC day closes this many minutes after it ends; only closed days seal into the ' +
-        'cohort cells group mhci and wordcloud read (results arriving late for a closed day ' +
-        'join the next cell).',
+        'A release window (a month or an ISO week of UTC days) is released this many hours ' +
+        'after its last day ends, for results that arrive late; a result for a window already ' +
+        'released joins no release (its answer reports it).',
     }),
   },
   retention: {

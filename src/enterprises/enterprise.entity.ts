@@ -11,6 +11,18 @@ const floorRange = (column: string) =>
 @Check('enterprises_min_cohort_words_range', floorRange('min_cohort_words'))
 @Check('enterprises_min_word_speakers_range', floorRange('min_word_speakers'))
 @Check('enterprises_epsilon_range', '((epsilon >= 0.1) AND (epsilon <= (10)::numeric))')
+@Check(
+  'enterprises_metrics_window_values',
+  "(metrics_window = ANY (ARRAY['month'::text, 'week'::text]))",
+)
+@Check(
+  'enterprises_epsilon_year_range',
+  '((epsilon_year >= (1)::numeric) AND (epsilon_year <= (100)::numeric))',
+)
+@Check(
+  'enterprises_max_margin_range',
+  '((max_margin >= (1)::numeric) AND (max_margin <= (100)::numeric))',
+)
 export class EnterpriseEntity {
   @PrimaryGeneratedColumn('uuid')
   id!: string;
@@ -39,6 +51,21 @@ export class EnterpriseEntity {
    */
   @Column({ type: 'numeric', precision: 4, scale: 2, default: 1 })
   epsilon!: string;
+
+  /** Group metrics' release window (docs/metrics.md, "Release windows"): `month` or ISO `week`. */
+  @Column({ name: 'metrics_window', type: 'text', default: 'month' })
+  metricsWindow!: string;
+
+  /**
+   * The yearly budget of group metrics per participant (docs/metrics.md, "The budget"): over any
+   * 365 days, every group release of her data together is (ε_year, 10⁻⁶)-differentially private.
+   */
+  @Column({ name: 'epsilon_year', type: 'numeric', precision: 5, scale: 2, default: 24 })
+  epsilonYear!: string;
+
+  /** An answer whose 95 % margin of `avgMhci` is wider than this many points is withheld. */
+  @Column({ name: 'max_margin', type: 'numeric', precision: 5, scale: 2, default: 10 })
+  maxMargin!: string;
 
   /**
    * A sandbox (docs/integrating.md, like a payment API's test mode): its sessions can be completed through

@@ -92,22 +92,27 @@ export class EnterprisesRepository {
    */
   async updatePrivacyFloor(
     enterpriseId: string,
-    floor: { [K in keyof PrivacyFloor]: number | null },
+    floor: { [K in keyof PrivacyFloor]: PrivacyFloor[K] | null },
   ): Promise<PrivacyFloor | null> {
     const [row] = await this.db.rows<PrivacyFloor>(
       `UPDATE enterprises
           SET min_cohort_scores = coalesce($2, min_cohort_scores),
               min_cohort_words = coalesce($3, min_cohort_words),
               min_word_speakers = coalesce($4, min_word_speakers),
-              epsilon = coalesce($5::numeric / 100, epsilon)
+              epsilon_year = coalesce($5::numeric, epsilon_year),
+              metrics_window = coalesce($6, metrics_window),
+              max_margin = coalesce($7::numeric, max_margin)
         WHERE id = $1
-       RETURNING ${PRIVACY_FLOOR_COLUMNS.select()}, epsilon::float8 AS epsilon`,
+       RETURNING ${PRIVACY_FLOOR_COLUMNS.select()}, epsilon_year::float8 AS "epsilonYear",
+                 metrics_window AS "metricsWindow", max_margin::float8 AS "maxMargin"`,
       [
         enterpriseId,
         floor.minCohortScores,
         floor.minCohortWords,
         floor.minWordSpeakers,
-        floor.epsilon,
+        floor.epsilonYear,
+        floor.metricsWindow,
+        floor.maxMargin,
       ],
     );
     return row ?? null;

@@ -1,5 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { parseEpsilon, PRIVACY_FLOOR, type PrivacyFloor } from '../common/privacy-model';
+import {
+  METRICS_BUDGET,
+  parseBudgetNumber,
+  PRIVACY_FLOOR,
+  type PrivacyFloor,
+} from '../common/privacy-model';
 import { Database, Sql } from '../database/database';
 import { ApiKeyRecord, EnterprisesRepository } from './enterprises.repository';
 import { ApiKeysService } from './api-keys.service';
@@ -15,12 +20,19 @@ function floorValue(option: string, value: string | undefined): number | null {
   return n;
 }
 
-/** `--epsilon` as typed: absent (null, keep), or 0.1–10 with at most two decimals, in hundredths. */
-function epsilonOption(value: string | undefined): number | null {
+/** `--budget` or `--max-margin` as typed: absent (null, keep), or 1–100 with two decimals at most. */
+function budgetOption(option: string, value: string | undefined): number | null {
   if (value === undefined) return null;
-  const hundredths = parseEpsilon(value);
-  if (hundredths === null) throw new Error(EnterpriseErrors.EpsilonInvalid(value));
-  return hundredths;
+  const n = parseBudgetNumber(value, METRICS_BUDGET.min, METRICS_BUDGET.max);
+  if (n === null) throw new Error(EnterpriseErrors.BudgetInvalid(option, value));
+  return n;
+}
+
+/** `--window` as typed: absent (null, keep), `month` or `week`. */
+function windowOption(value: string | undefined): string | null {
+  if (value === undefined) return null;
+  if (value !== 'month' && value !== 'week') throw new Error(EnterpriseErrors.WindowInvalid(value));
+  return value;
 }
 
 export interface CreatedEnterprise {
@@ -98,7 +110,14 @@ export class EnterprisesService {
    */
   async setPrivacyFloor(
     enterpriseId: string,
-    options: { scores?: string; words?: string; speakers?: string; epsilon?: string },
+    options: {
+      scores?: string;
+      words?: string;
+      speakers?: string;
+      budget?: string;
+      window?: string;
+      maxMargin?: string;
+    },
   ): Promise<{ enterpriseId: string } & PrivacyFloor> {
     if (Object.values(options).every((value) => value === undefined)) {
       throw new Error(EnterpriseErrors.FloorMissing);
@@ -107,7 +126,9 @@ export class EnterprisesService {
       minCohortScores: floorValue('--scores', options.scores),
       minCohortWords: floorValue('--words', options.words),
       minWordSpeakers: floorValue('--speakers', options.speakers),
-      epsilon: epsilonOption(options.epsilon),
+      epsilonYear: budgetOption('--budget', options.budget),
+      metricsWindow: windowOption(options.window),
+      maxMargin: budgetOption('--max-margin', options.maxMargin),
     };
     await this.assertExists(enterpriseId);
     const updated = await this.repository.updatePrivacyFloor(enterpriseId, floor);
@@ -126,11 +147,16 @@ export class EnterprisesService {
     return { enterpriseId, name, apiKey, sandbox };
   }
 
-  private async assertExists(enterpriseId: string): Promise<void> {
+  /** Whether an enterprise with this id exists (any string: a malformed id is none). */
+  async exists(enterpriseId: string): Promise<boolean> {
     const isUuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(
       enterpriseId,
     );
-    if (!isUuid || !(await this.repository.exists(enterpriseId))) {
+    return isUuid && (await this.repository.exists(enterpriseId));
+  }
+
+  private async assertExists(enterpriseId: string): Promise<void> {
+    if (!(await this.exists(enterpriseId))) {
       throw new Error(EnterpriseErrors.NotFound(enterpriseId));
     }
   }

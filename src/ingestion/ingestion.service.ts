@@ -6,7 +6,7 @@ import { SESSION_ID_PATTERN } from '../common/ids';
 import { EventTypes, SessionResultPayload } from '../webhooks/events/events';
 import { EventsRepository } from '../webhooks/events/events.repository';
 import { GroupsRepository } from '../groups/groups.repository';
-import { CohortCellsRepository } from '../metrics/cohorts/cohort-cells.repository';
+import { WindowReleaser } from '../metrics/windows/window-releaser';
 import {
   featureValues,
   MetricRollupsRepository,
@@ -59,7 +59,7 @@ export class IngestionService {
     private readonly sessions: SessionsRepository,
     private readonly rollups: MetricRollupsRepository,
     private readonly sharedFeatures: SharedFeatures,
-    private readonly cohorts: CohortCellsRepository,
+    private readonly releases: WindowReleaser,
     private readonly groups: GroupsRepository,
     private readonly events: EventsRepository,
     private readonly cipher: PiiCipher,
@@ -134,7 +134,7 @@ export class IngestionService {
       );
       // Shown at level 5 now: its features join what later sessions of the group compare with.
       await this.sharedFeatures.reconcileMembership(session.participantId, session.groupId, sql);
-      await this.cohorts.addCompleted(session, completedAt, sql);
+      await this.releases.addCompleted(session, completedAt, sql);
       await this.groups.deductCredit(session.groupId, sql);
       const payload: SessionResultPayload = {
         groupID: session.groupId,

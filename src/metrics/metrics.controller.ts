@@ -17,12 +17,18 @@ import { GroupErrors } from '../groups/groups.errors';
 import { ParticipantErrors } from '../participants/participants.errors';
 import {
   CountAnswer,
+  METRIC_ACCURACY_SCHEMAS,
   METRIC_ANSWER_SCHEMAS,
   MhciAnswer,
   MhciStatsDto,
   WordcloudAnswer,
 } from './dto/metric-answers.dto';
-import { MetricsQueryDto, WordcloudQueryDto } from './dto/metrics-query.dto';
+import {
+  GroupMhciQueryDto,
+  GroupWordcloudQueryDto,
+  MetricsQueryDto,
+  WordcloudQueryDto,
+} from './dto/metrics-query.dto';
 import { MetricsErrors } from './metrics.errors';
 import { MetricsService } from './metrics.service';
 
@@ -38,18 +44,27 @@ class MetricPipe implements PipeTransform<string, Metric> {
 }
 
 /** A metric operation's 400 messages, in the order they are checked. */
-const metricErrors = (path: string[], notFound: string, options: { top?: boolean } = {}) => [
+const metricErrors = (
+  path: string[],
+  notFound: string,
+  options: { top?: boolean; accuracy?: boolean } = {},
+) => [
   ...path,
   MetricsErrors.FromInvalid,
   MetricsErrors.ToInvalid,
   MetricsErrors.GroupByInvalid,
   ...(options.top ? [MetricsErrors.TopInvalid] : []),
+  ...(options.accuracy ? [MetricsErrors.AccuracyInvalid] : []),
   MetricsErrors.RangeInvalid,
   notFound,
 ];
 const GROUP_PATH = [GroupErrors.GroupIdMissing, GroupErrors.GroupIdNotNumber];
 const GROUP_ERRORS = metricErrors(GROUP_PATH, GroupErrors.NotFound);
-const GROUP_WORDCLOUD_ERRORS = metricErrors(GROUP_PATH, GroupErrors.NotFound, { top: true });
+const GROUP_MHCI_ERRORS = metricErrors(GROUP_PATH, GroupErrors.NotFound, { accuracy: true });
+const GROUP_WORDCLOUD_ERRORS = metricErrors(GROUP_PATH, GroupErrors.NotFound, {
+  top: true,
+  accuracy: true,
+});
 const PARTICIPANT_PATH = [ParticipantErrors.ExternalIdMissing];
 const PARTICIPANT_ERRORS = metricErrors(PARTICIPANT_PATH, ParticipantErrors.NotFound);
 const PARTICIPANT_WORDCLOUD_ERRORS = metricErrors(PARTICIPANT_PATH, ParticipantErrors.NotFound, {
@@ -99,12 +114,14 @@ export class MetricsController {
     summary: "A group's MHCI statistics",
     description: describeSealedCells('mhci'),
   })
-  @ApiOkResponse({ schema: METRIC_ANSWER_SCHEMAS.groupMhci })
-  @ApiEndpointErrors(GROUP_ERRORS)
+  @ApiOkResponse({
+    schema: { anyOf: [METRIC_ANSWER_SCHEMAS.groupMhci, METRIC_ACCURACY_SCHEMAS.groupMhci] },
+  })
+  @ApiEndpointErrors(GROUP_MHCI_ERRORS)
   groupMhci(
     @GroupIdParam() groupId: number,
     @EnterpriseId() enterpriseId: string,
-    @Query() query: MetricsQueryDto,
+    @Query() query: GroupMhciQueryDto,
   ): Promise<MhciAnswer> {
     return this.metrics.forGroup(enterpriseId, groupId, 'mhci', query);
   }
@@ -114,12 +131,16 @@ export class MetricsController {
     summary: "A group's word cloud",
     description: describeSealedCells('wordcloud'),
   })
-  @ApiOkResponse({ schema: METRIC_ANSWER_SCHEMAS.groupWordcloud })
+  @ApiOkResponse({
+    schema: {
+      anyOf: [METRIC_ANSWER_SCHEMAS.groupWordcloud, METRIC_ACCURACY_SCHEMAS.groupWordcloud],
+    },
+  })
   @ApiEndpointErrors(GROUP_WORDCLOUD_ERRORS)
   groupWordcloud(
     @GroupIdParam() groupId: number,
     @EnterpriseId() enterpriseId: string,
-    @Query() query: WordcloudQueryDto,
+    @Query() query: GroupWordcloudQueryDto,
   ): Promise<WordcloudAnswer> {
     return this.metrics.forGroup(enterpriseId, groupId, 'wordcloud', query);
   }

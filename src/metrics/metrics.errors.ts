@@ -4,6 +4,7 @@ export const MetricsErrors = {
   ToInvalid: "Invalid 'to' date. Please make sure to use the format YYYY-MM-DD.",
   GroupByInvalid: "Invalid 'groupBy' value. Should be one of ['day', 'week', 'month'].",
   TopInvalid: "Invalid 'top' value. Should be a positive integer.",
+  AccuracyInvalid: "Invalid 'accuracy' value. Should be one of ['true', 'false'].",
   RangeInvalid: "Invalid date range. 'from' must not be after 'to'.",
 } as const;
 

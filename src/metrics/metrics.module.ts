@@ -5,10 +5,11 @@ import { CohortCellsModule } from './cohorts/cohort-cells.module';
 import { MetricsController } from './metrics.controller';
 import { MetricsRepository } from './metrics.repository';
 import { MetricsService } from './metrics.service';
+import { GroupReleasesReader } from './windows/group-releases.reader';
 
 @Module({
   imports: [GroupsModule, ParticipantsModule, CohortCellsModule],
   controllers: [MetricsController],
-  providers: [MetricsRepository, MetricsService],
+  providers: [MetricsRepository, MetricsService, GroupReleasesReader],
 })
 export class MetricsModule {}

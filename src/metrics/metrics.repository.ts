@@ -4,9 +4,7 @@ import { PiiCipher } from '../common/crypto/pii-cipher';
 import { Database } from '../database/database';
 import { openSessionJson } from '../sessions/transcript-codec';
 import type { MhciStatsDto } from './dto/metric-answers.dto';
-import type { CohortSeries } from './cohorts/cohort-cell.entity';
 import type { GroupBy } from './metrics.errors';
-import { scoreStatistics } from './releases/score-release';
 
 /** A period's MHCI statistics; `shown` false (stats null) when no sealed cell answers it. */
 export type MhciRow = { key: string; sessions: number; shown: boolean } & {
@@ -17,15 +15,6 @@ export type MhciRow = { key: string; sessions: number; shown: boolean } & {
 export type WordcloudRow =
   | { key: string; shown: true; word: string; share: number }
   | { key: string; shown: boolean; word: null; share: null };
-
-const NO_MHCI_STATS = {
-  minMhci: null,
-  maxMhci: null,
-  avgMhci: null,
-  percentile25Mhci: null,
-  percentile50Mhci: null,
-  percentile75Mhci: null,
-};
 
 /**
  * Whose sessions: a group's, or a participant's (with the privacy level a metric needs), always
@@ -121,8 +110,8 @@ export class MetricsRepository {
     );
   }
 
-  async mhci(scope: MetricScope, range: MetricRange): Promise<MhciRow[]> {
-    if (scope.kind === 'group') return this.groupMhci(scope, range);
+  /** A participant's MHCI statistics (group answers: windows/group-releases.reader.ts). */
+  async mhci(scope: MetricScope & { kind: 'participant' }, range: MetricRange): Promise<MhciRow[]> {
     const key = periodOf(range.groupBy, "s.completed_at AT TIME ZONE 'UTC'");
     return this.db.rows(
       `SELECT ${key} AS key, count(*)::int AS sessions, true AS shown,
@@ -136,107 +125,13 @@ export class MetricsRepository {
     );
   }
 
-  /**
-   * A group's MHCI statistics (docs/metrics.md, "Differentially private releases"): per period of
-   * `count`, the union of the released score cells whose last day falls in it. Releases are made
-   * in order and never change, so the union of the cells between two days is the difference of
-   * two rows of running totals (cells, participants, noisy sum, noisy bins): the statistics are
-   * computed from that (score-release.ts), whatever the group's size. A period with sessions but
-   * no released cell has `shown` false.
-   */
-  private async groupMhci(
-    scope: MetricScope & { kind: 'group' },
+  /** A participant's word cloud (group answers: windows/group-releases.reader.ts). */
+  async wordcloud(
+    scope: MetricScope & { kind: 'participant' },
     range: MetricRange,
-  ): Promise<MhciRow[]> {
-    const periods = await this.db.rows<{
-      key: string;
-      participants: number | null;
-      noisySum: number | null;
-      binNoiseVariance: number | null;
-      hiBins: number[] | null;
-      loBins: number[] | null;
-    }>(
-      `WITH periods AS (
-         SELECT DISTINCT ${periodOf(range.groupBy, 'd.day::timestamp')} AS key ${this.groupDays(scope)}),
-       cells AS (
-         SELECT ${periodOf(range.groupBy, 'c.last_day::timestamp')} AS key,
-                min(c.last_day) AS first, max(c.last_day) AS last
-           ${this.groupCells(scope, 'scores')}
-          GROUP BY 1)
-       SELECT p.key, (hi.participants - coalesce(lo.participants, 0))::int AS participants,
-              (hi.noisy_sum - coalesce(lo.noisy_sum, 0))::float8 AS "noisySum",
-              hi.bin_noise_variance - coalesce(lo.bin_noise_variance, 0) AS "binNoiseVariance",
-              hi.noisy_bins AS "hiBins", lo.noisy_bins AS "loBins"
-         FROM periods p
-         LEFT JOIN cells c ON c.key = p.key
-         LEFT JOIN cohort_score_prefixes hi ON hi.group_id = $1 AND hi.last_day = c.last
-         LEFT JOIN LATERAL (
-           SELECT participants, noisy_sum, noisy_bins, bin_noise_variance
-             FROM cohort_score_prefixes
-            WHERE group_id = $1 AND last_day < c.first
-            ORDER BY last_day DESC LIMIT 1) lo ON c.first IS NOT NULL
-        ORDER BY p.key`,
-      this.params(scope, range),
-    );
-    return periods.map((period) => {
-      const stats =
-        period.hiBins && period.participants
-          ? scoreStatistics({
-              participants: period.participants,
-              noisySum: period.noisySum!,
-              noisyBins: period.hiBins.map((count, bin) => count - (period.loBins?.[bin] ?? 0)),
-              binNoiseVariance: period.binNoiseVariance!,
-            })
-          : null;
-      return stats
-        ? { key: period.key, sessions: period.participants!, shown: true, ...stats }
-        : { key: period.key, sessions: 0, shown: false, ...NO_MHCI_STATS };
-    });
-  }
-
-  /**
-   * The `top` words of each period with their share of all counted words of that period. A
-   * group reads the words of the sealed word cells whose last day falls in the period, as the
-   * difference of two days' running counts (cohort-word-prefix.entity.ts); a participant, the
-   * per-session counts. A group's periods are those of `count`; one without a
-   * sealed cell has `shown` false and no words.
-   */
-  async wordcloud(scope: MetricScope, range: MetricRange, top: number): Promise<WordcloudRow[]> {
-    if (scope.kind === 'participant') return this.participantWordcloud(scope, range, top);
-    const ranked = `counts AS (
-              WITH cells AS (
-                SELECT ${periodOf(range.groupBy, 'c.last_day::timestamp')} AS key,
-                       min(c.last_day) AS first, max(c.last_day) AS last
-                  ${this.groupCells(scope, 'words')}
-                 GROUP BY 1)
-              SELECT c.key, h.word, (h.count - coalesce(l.count, 0))::float8 AS n
-                FROM cells c
-               CROSS JOIN LATERAL (
-                     SELECT max(last_day) AS day FROM cohort_cells
-                      WHERE group_id = $1 AND series = 'words' AND last_day < c.first) previous
-                JOIN cohort_word_prefixes h ON h.group_id = $1 AND h.last_day = c.last
-                LEFT JOIN cohort_word_prefixes l
-                       ON l.group_id = $1 AND l.last_day = previous.day AND l.word = h.word
-               WHERE h.count > coalesce(l.count, 0)),
-            ranked AS (
-              SELECT key, word, n / sum(n) OVER (PARTITION BY key) AS share,
-                     row_number() OVER (PARTITION BY key ORDER BY n DESC, word) AS rank
-                FROM counts)`;
-    return this.db.rows(
-      `WITH ${ranked},
-            periods AS (
-              SELECT DISTINCT ${periodOf(range.groupBy, 'd.day::timestamp')} AS key
-                ${this.groupDays(scope)}),
-            sealed AS (
-              SELECT DISTINCT ${periodOf(range.groupBy, 'c.last_day::timestamp')} AS key
-                ${this.groupCells(scope, 'words')})
-       SELECT p.key, sealed.key IS NOT NULL AS shown, r.word, r.share
-         FROM periods p
-         LEFT JOIN sealed ON sealed.key = p.key
-         LEFT JOIN ranked r ON r.key = p.key AND r.rank <= $5
-        ORDER BY p.key, r.rank`,
-      [...this.params(scope, range), top],
-    );
+    top: number,
+  ): Promise<WordcloudRow[]> {
+    return this.participantWordcloud(scope, range, top);
   }
 
   /**
@@ -282,16 +177,5 @@ export class MetricsRepository {
            WHERE d.group_id = ${ownerIn(scope)}
              AND ($3::date IS NULL OR d.day >= $3::date)
              AND ($4::date IS NULL OR d.day <= $4::date)`;
-  }
-
-  /**
-   * FROM the group's sealed cells of a series whose last day is in the range, as `c(id, last_day)`
-   * (a sub-select, so that a JOIN may follow).
-   */
-  private groupCells(scope: MetricScope & { kind: 'group' }, series: CohortSeries): string {
-    return `FROM (SELECT id, last_day FROM cohort_cells
-                   WHERE group_id = ${ownerIn(scope)} AND series = '${series}'
-                     AND ($3::date IS NULL OR last_day >= $3::date)
-                     AND ($4::date IS NULL OR last_day <= $4::date)) c`;
   }
 }

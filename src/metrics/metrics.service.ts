@@ -14,7 +14,9 @@ import type {
   WordcloudAnswer,
 } from './dto/metric-answers.dto';
 import { MetricsQueryDto, WordcloudQueryDto } from './dto/metrics-query.dto';
-import { CohortSealer } from './cohorts/cohort-sealer';
+import { GroupReleasesReader, type PeriodAnswer } from './windows/group-releases.reader';
+import { MetricWindowsRepository } from './windows/metric-windows.repository';
+import { WindowReleaser } from './windows/window-releaser';
 import { MetricsErrors } from './metrics.errors';
 import { MetricRange, MetricScope, MetricsRepository } from './metrics.repository';
 
@@ -35,12 +37,14 @@ export class MetricsService {
     private readonly metrics: MetricsRepository,
     private readonly groups: GroupsRepository,
     private readonly participants: ParticipantsService,
-    private readonly sealer: CohortSealer,
+    private readonly releaser: WindowReleaser,
+    private readonly windows: MetricWindowsRepository,
+    private readonly releases: GroupReleasesReader,
     measurements: Measurements,
   ) {
     this.withheld = measurements.counter({
       name: 'checkin_group_metric_values_withheld_total',
-      help: 'Values of group mhci and wordcloud answers (the whole range, or a period of groupBy) answered null because no sealed cohort cell covers them: the privacy floor at work.',
+      help: 'Values of group mhci and wordcloud answers (the whole range, or a period of groupBy) answered null: finer than the release window, not released yet, too few participants, or a margin above maxMargin (docs/metrics.md).',
       labelNames: ['metric'],
     });
     for (const metric of ['mhci', 'wordcloud']) this.withheld.inc({ metric }, 0);
@@ -56,16 +60,29 @@ export class MetricsService {
     if (!(await this.groups.existsForEnterprise(enterpriseId, groupId))) {
       throw ApiError.badRequest(GroupErrors.NotFound);
     }
-    if (metric !== 'count') {
-      await this.sealer.sealGroup(groupId, { series: [metric === 'mhci' ? 'scores' : 'words'] });
+    let answer: MetricAnswer;
+    if (metric === 'count') {
+      answer = await this.compute({ kind: 'group', enterpriseId, groupId }, metric, range, query);
+    } else {
+      // Windows that came due since the last sweep are released first (an index probe if none).
+      await this.releaser.releaseEnterprise(enterpriseId);
+      const settings = (await this.windows.settingsOf(enterpriseId))!;
+      const top = (query as WordcloudQueryDto).top;
+      const periods: PeriodAnswer<unknown, unknown>[] =
+        metric === 'mhci'
+          ? await this.releases.mhci(enterpriseId, groupId, range, settings)
+          : await this.releases.wordcloud(
+              enterpriseId,
+              groupId,
+              range,
+              settings,
+              top ? Number(top) : DEFAULT_TOP,
+            );
+      answer = this.shape(periods, range, (query as { accuracy?: string }).accuracy === 'true');
     }
-    const answer = await this.compute(
-      { kind: 'group', enterpriseId, groupId },
-      metric,
-      range,
-      query,
-    );
-    const nulls = Object.values(answer).filter((value) => value === null).length;
+    const nulls = Object.values(answer).filter(
+      (value) => value === null || (value as { value?: unknown }).value === null,
+    ).length;
     if (nulls > 0) this.withheld.inc({ metric }, nulls);
     return answer as MetricAnswers[M];
   }
@@ -92,6 +109,21 @@ export class MetricsService {
     return answer as MetricAnswers[M];
   }
 
+  /**
+   * A group answer's shape (docs/metrics.md): the specification's, `{period: value}`, or with
+   * `accuracy=true` `{period: {value, accuracy}}`. A range without sessions is `{"all": null}`.
+   */
+  private shape<V, A>(
+    periods: PeriodAnswer<V, A>[],
+    range: MetricRange,
+    withAccuracy: boolean,
+  ): MetricAnswer {
+    if (periods.length === 0) return range.groupBy ? {} : { all: null };
+    return Object.fromEntries(
+      periods.map(({ key, value, accuracy }) => [key, withAccuracy ? { value, accuracy } : value]),
+    ) as MetricAnswer;
+  }
+
   private range(query: MetricsQueryDto): MetricRange {
     if (query.from && query.to && query.from > query.to) {
       throw ApiError.badRequest(MetricsErrors.RangeInvalid);
@@ -109,6 +141,7 @@ export class MetricsService {
       const rows = await this.metrics.count(scope, range);
       return Object.fromEntries(rows.map((row) => [row.key, row.value]));
     }
+    if (scope.kind === 'group') throw new Error('group mhci and wordcloud read releases');
     if (metric === 'mhci') {
       const rows = await this.metrics.mhci(scope, range);
       if (!range.groupBy && (rows.length === 0 || rows[0].sessions === 0)) return { all: null };
@@ -121,9 +154,7 @@ export class MetricsService {
     const top = query.top ? Number(query.top) : DEFAULT_TOP;
     const rows = await this.metrics.wordcloud(scope, range, top);
     // A group's range without sessions has no bucket: nothing to show, as `mhci` answers it.
-    const answer: WordcloudAnswer = range.groupBy
-      ? {}
-      : { all: scope.kind === 'group' ? null : {} };
+    const answer: WordcloudAnswer = range.groupBy ? {} : { all: {} };
     for (const row of rows) {
       if (!row.shown) answer[row.key] = null;
       else if (row.word === null) answer[row.key] ??= {};

@@ -9,7 +9,6 @@ import { Pool } from 'pg';
 import { createApp, CreateAppOptions } from '../../src/app.factory';
 import { AppConfig, loadConfig } from '../../src/config/config';
 import { withLocalSecrets } from '../../src/config/local-secrets';
-import { CohortCellsRepository } from '../../src/metrics/cohorts/cohort-cells.repository';
 import { EnterprisesService } from '../../src/enterprises/enterprises.service';
 import { createTestDatabase, databaseUrl, dropDatabase } from './databases';
 import { EngineResult, engineResult, postResult } from './engine';
@@ -75,27 +74,30 @@ export class TestApp {
   }
 
   /**
-   * Sets an enterprise's privacy floor (docs/metrics.md) through the service the CLI uses;
-   * `speakers` unchanged when not given.
-   */
-  /**
-   * The enterprise's privacy floor and ε, as the operator's CLI sets them (enterprises:set-privacy-floor):
-   * runs already looked at are looked at again under the new settings.
+   * The enterprise's privacy settings of group metrics (docs/metrics.md), through the service the
+   * operator's CLI uses (enterprises:set-privacy-floor); what is not given stays as it is.
    */
   async setPrivacyFloor(
     enterprise: TestEnterprise,
     scores: number,
     words: number,
-    speakers?: number,
-    epsilon?: number,
+    options: {
+      speakers?: number;
+      budget?: number;
+      window?: 'month' | 'week';
+      maxMargin?: number;
+    } = {},
   ): Promise<void> {
+    const text = (value: number | string | undefined) =>
+      value === undefined ? undefined : String(value);
     await this.app.get(EnterprisesService).setPrivacyFloor(enterprise.enterpriseId, {
       scores: String(scores),
       words: String(words),
-      speakers: speakers === undefined ? undefined : String(speakers),
-      epsilon: epsilon === undefined ? undefined : String(epsilon),
+      speakers: text(options.speakers),
+      budget: text(options.budget),
+      window: options.window,
+      maxMargin: text(options.maxMargin),
     });
-    await this.app.get(CohortCellsRepository).settingsChanged(enterprise.enterpriseId);
   }
 
   /** A group of this enterprise, created over HTTP. */

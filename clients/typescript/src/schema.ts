@@ -390,7 +390,7 @@ export interface paths {
     };
     /**
      * A group's session count
-     * @description Exact and live, never withheld nor noisy: completed sessions per UTC day of completion (the enterprise learns of each from its webhooks anyway). Its keys are the periods group mhci and wordcloud answer. Guarantee: each sealed cell of a group is released once with differential privacy (discrete Laplace noise drawn from crypto and stored; the exact aggregate is never stored), and group mhci and wordcloud are computed from the releases only. So whatever is combined — ranges, periods, reads before and after a change, members the enterprise invented and whose values it knows — changing what one participant scored and said changes the probability of any answer by at most a factor e^ε: at most ε for scores plus ε for words per participant per day (ε = 1 by default, 0.1–10, set per enterprise by the operator). Over a month that adds up to at most 60ε for a participant who checks in every day in a group where every day seals a cell (about 9ε checking in weekly), over a year 730ε (104ε). It does not protect who took part (count and the webhooks tell every completion), nor what a participant's own privacy level shows.
+     * @description Exact and live, never withheld nor noisy: completed sessions per UTC day of completion (the enterprise learns of each from its webhooks anyway). Its keys are the periods group mhci and wordcloud answer. Guarantee: group mhci and wordcloud are computed only from differentially private releases, one per calendar window (a month, or an ISO week, per enterprise), group and series, each drawn once with noise from crypto and stored (the exact aggregate never is). Whatever is combined — ranges, periods, reads before and after a change, members the enterprise invented and whose values it knows — everything one participant scored and said in all groups of the enterprise over any 365 days is protected by (ε_year, 10⁻⁶)-differential privacy together (ε_year = 24 by default, set per enterprise by the operator): her values enter one group per window, and an accountant leaves her out of a release that would take her over the budget. It does not protect who took part (count and the webhooks tell every completion), nor what a participant's own privacy level shows.
      */
     get: operations['MetricsController_groupCount'];
     put?: never;
@@ -410,7 +410,7 @@ export interface paths {
     };
     /**
      * A group's MHCI statistics
-     * @description Read from sealed cohort cells, never from live sessions: runs of consecutive closed UTC days of the group's completed sessions that seal once they blend enough participants whose level hides them (the operator's floor), and never change afterwards. A day closes METRICS_SEAL_DELAY_MINUTES (default 60) after it ends, so a check-in reaches group metrics the day after at the earliest. Each period (`all`, or each period with groupBy) merges the cells whose last day falls in it and in the range; a period with sessions but no released cell answers `null`, so the keys stay those of count. Each participant gives a cell one value, the mean of their MHCI there clipped to [0, 100]; the release is their exact count, a noisy sum (3/5 of ε) and a noisy histogram over 10 bins of 10 points (2/5 of ε). avgMhci is the noisy sums over the counts; the quartiles come from the merged histogram projected onto the count; minMhci and maxMhci are the lower edge of the lowest and the upper edge of the highest bin holding at least two standard deviations of the merged noise (the quartiles when none does) — bin edges, never a participant's value. Every value in [0, 100] to the hundredth, min ≤ p25 ≤ p50 ≤ p75 ≤ max; a period with a released cell always answers six numbers. Guarantee: each sealed cell of a group is released once with differential privacy (discrete Laplace noise drawn from crypto and stored; the exact aggregate is never stored), and group mhci and wordcloud are computed from the releases only. So whatever is combined — ranges, periods, reads before and after a change, members the enterprise invented and whose values it knows — changing what one participant scored and said changes the probability of any answer by at most a factor e^ε: at most ε for scores plus ε for words per participant per day (ε = 1 by default, 0.1–10, set per enterprise by the operator). Over a month that adds up to at most 60ε for a participant who checks in every day in a group where every day seals a cell (about 9ε checking in weekly), over a year 730ε (104ε). It does not protect who took part (count and the webhooks tell every completion), nor what a participant's own privacy level shows.
+     * @description Read from releases, never from live sessions. A window is released once, METRICS_RELEASE_GRACE_HOURS (default 48) after its last UTC day ends, for each group with at least k participants in it (the operator's floor); a result arriving later joins no release. Each period (`all`, or each period with groupBy) merges the windows it holds whole (an ISO week belongs to the month of its Thursday) within the range; a period finer than the window (day; week under monthly windows), not released yet, with too few participants or (mhci) whose 95 % margin of avgMhci exceeds the operator's maxMargin answers `null`, so the keys stay those of count. accuracy=true answers each period as {value, accuracy}: the participants behind it, the windows merged, results in no release, the budget spent, a 95 % interval for each number, and why a null is null. Each participant gives a window one value, the mean of her MHCI there clipped to [0, 100]; the release is the exact count, a noisy sum and a noisy histogram over 20 bins of 5 points (discrete Gaussian noise). avgMhci is the noisy sum over the count; the histogram, projected onto the count and tilted until its mean is avgMhci, gives the quartiles, and minMhci and maxMhci as its 5th and 95th percentiles: one distribution, never a participant's value. Every value in [0, 100] to the hundredth, min ≤ p25 ≤ p50 ≤ p75 ≤ max and min ≤ avg ≤ max. Guarantee: group mhci and wordcloud are computed only from differentially private releases, one per calendar window (a month, or an ISO week, per enterprise), group and series, each drawn once with noise from crypto and stored (the exact aggregate never is). Whatever is combined — ranges, periods, reads before and after a change, members the enterprise invented and whose values it knows — everything one participant scored and said in all groups of the enterprise over any 365 days is protected by (ε_year, 10⁻⁶)-differential privacy together (ε_year = 24 by default, set per enterprise by the operator): her values enter one group per window, and an accountant leaves her out of a release that would take her over the budget. It does not protect who took part (count and the webhooks tell every completion), nor what a participant's own privacy level shows.
      */
     get: operations['MetricsController_groupMhci'];
     put?: never;
@@ -430,7 +430,7 @@ export interface paths {
     };
     /**
      * A group's word cloud
-     * @description Read from sealed cohort cells, never from live sessions: runs of consecutive closed UTC days of the group's completed sessions that seal once they blend enough participants whose level hides them (the operator's floor), and never change afterwards. A day closes METRICS_SEAL_DELAY_MINUTES (default 60) after it ends, so a check-in reaches group metrics the day after at the earliest. Each period (`all`, or each period with groupBy) merges the cells whose last day falls in it and in the range; a period with sessions but no released cell answers `null`, so the keys stay those of count. Each participant gives a cell at most 3 distinct words (their most frequent there); a word said by at least minWordSpeakers of them is released, with its noisy count of speakers, only past a threshold that lets a word one participant decides through with probability at most δ = 10⁻⁶ ((ε, δ)-differential privacy; about 97 speakers at ε = 1). Shares are released counts over their sum in the merged cells; cells that released no word answer {}. Guarantee: each sealed cell of a group is released once with differential privacy (discrete Laplace noise drawn from crypto and stored; the exact aggregate is never stored), and group mhci and wordcloud are computed from the releases only. So whatever is combined — ranges, periods, reads before and after a change, members the enterprise invented and whose values it knows — changing what one participant scored and said changes the probability of any answer by at most a factor e^ε: at most ε for scores plus ε for words per participant per day (ε = 1 by default, 0.1–10, set per enterprise by the operator). Over a month that adds up to at most 60ε for a participant who checks in every day in a group where every day seals a cell (about 9ε checking in weekly), over a year 730ε (104ε). It does not protect who took part (count and the webhooks tell every completion), nor what a participant's own privacy level shows.
+     * @description Read from releases, never from live sessions. A window is released once, METRICS_RELEASE_GRACE_HOURS (default 48) after its last UTC day ends, for each group with at least k participants in it (the operator's floor); a result arriving later joins no release. Each period (`all`, or each period with groupBy) merges the windows it holds whole (an ISO week belongs to the month of its Thursday) within the range; a period finer than the window (day; week under monthly windows), not released yet, with too few participants or (mhci) whose 95 % margin of avgMhci exceeds the operator's maxMargin answers `null`, so the keys stay those of count. accuracy=true answers each period as {value, accuracy}: the participants behind it, the windows merged, results in no release, the budget spent, a 95 % interval for each number, and why a null is null. Each participant gives a window her most frequent word; a word said by at least minWordSpeakers of them is released, with its noisy count of speakers, only past a threshold that lets a word one participant decides through with probability at most its δ (accuracy.speakersNeeded). Shares are released counts over their sum in the merged windows; {} when no word had enough speakers, null when no window was large enough for any word to pass. Guarantee: group mhci and wordcloud are computed only from differentially private releases, one per calendar window (a month, or an ISO week, per enterprise), group and series, each drawn once with noise from crypto and stored (the exact aggregate never is). Whatever is combined — ranges, periods, reads before and after a change, members the enterprise invented and whose values it knows — everything one participant scored and said in all groups of the enterprise over any 365 days is protected by (ε_year, 10⁻⁶)-differential privacy together (ε_year = 24 by default, set per enterprise by the operator): her values enter one group per window, and an accountant leaves her out of a release that would take her over the budget. It does not protect who took part (count and the webhooks tell every completion), nor what a participant's own privacy level shows.
      */
     get: operations['MetricsController_groupWordcloud'];
     put?: never;
@@ -450,7 +450,7 @@ export interface paths {
     };
     /**
      * A participant's session count
-     * @description Every completed session of the participant, whatever its privacy level; exact and live. Guarantee: each sealed cell of a group is released once with differential privacy (discrete Laplace noise drawn from crypto and stored; the exact aggregate is never stored), and group mhci and wordcloud are computed from the releases only. So whatever is combined — ranges, periods, reads before and after a change, members the enterprise invented and whose values it knows — changing what one participant scored and said changes the probability of any answer by at most a factor e^ε: at most ε for scores plus ε for words per participant per day (ε = 1 by default, 0.1–10, set per enterprise by the operator). Over a month that adds up to at most 60ε for a participant who checks in every day in a group where every day seals a cell (about 9ε checking in weekly), over a year 730ε (104ε). It does not protect who took part (count and the webhooks tell every completion), nor what a participant's own privacy level shows.
+     * @description Every completed session of the participant, whatever its privacy level; exact and live. Guarantee: group mhci and wordcloud are computed only from differentially private releases, one per calendar window (a month, or an ISO week, per enterprise), group and series, each drawn once with noise from crypto and stored (the exact aggregate never is). Whatever is combined — ranges, periods, reads before and after a change, members the enterprise invented and whose values it knows — everything one participant scored and said in all groups of the enterprise over any 365 days is protected by (ε_year, 10⁻⁶)-differential privacy together (ε_year = 24 by default, set per enterprise by the operator): her values enter one group per window, and an accountant leaves her out of a release that would take her over the budget. It does not protect who took part (count and the webhooks tell every completion), nor what a participant's own privacy level shows.
      */
     get: operations['MetricsController_participantCount'];
     put?: never;
@@ -470,7 +470,7 @@ export interface paths {
     };
     /**
      * A participant's MHCI statistics
-     * @description Only the participant's sessions whose applicable level (the lower of the session's own level and the participant's level now) is at least 1; read live from those sessions, exact (group cells are not involved): what the participant's level shows, which the group metrics' guarantee does not cover. Guarantee: each sealed cell of a group is released once with differential privacy (discrete Laplace noise drawn from crypto and stored; the exact aggregate is never stored), and group mhci and wordcloud are computed from the releases only. So whatever is combined — ranges, periods, reads before and after a change, members the enterprise invented and whose values it knows — changing what one participant scored and said changes the probability of any answer by at most a factor e^ε: at most ε for scores plus ε for words per participant per day (ε = 1 by default, 0.1–10, set per enterprise by the operator). Over a month that adds up to at most 60ε for a participant who checks in every day in a group where every day seals a cell (about 9ε checking in weekly), over a year 730ε (104ε). It does not protect who took part (count and the webhooks tell every completion), nor what a participant's own privacy level shows.
+     * @description Only the participant's sessions whose applicable level (the lower of the session's own level and the participant's level now) is at least 1; read live from those sessions, exact (group cells are not involved): what the participant's level shows, which the group metrics' guarantee does not cover. Guarantee: group mhci and wordcloud are computed only from differentially private releases, one per calendar window (a month, or an ISO week, per enterprise), group and series, each drawn once with noise from crypto and stored (the exact aggregate never is). Whatever is combined — ranges, periods, reads before and after a change, members the enterprise invented and whose values it knows — everything one participant scored and said in all groups of the enterprise over any 365 days is protected by (ε_year, 10⁻⁶)-differential privacy together (ε_year = 24 by default, set per enterprise by the operator): her values enter one group per window, and an accountant leaves her out of a release that would take her over the budget. It does not protect who took part (count and the webhooks tell every completion), nor what a participant's own privacy level shows.
      */
     get: operations['MetricsController_participantMhci'];
     put?: never;
@@ -490,7 +490,7 @@ export interface paths {
     };
     /**
      * A participant's word cloud
-     * @description Only the participant's sessions whose applicable level (the lower of the session's own level and the participant's level now) is at least 4; read live from those sessions, exact (group cells are not involved): what the participant's level shows, which the group metrics' guarantee does not cover. Guarantee: each sealed cell of a group is released once with differential privacy (discrete Laplace noise drawn from crypto and stored; the exact aggregate is never stored), and group mhci and wordcloud are computed from the releases only. So whatever is combined — ranges, periods, reads before and after a change, members the enterprise invented and whose values it knows — changing what one participant scored and said changes the probability of any answer by at most a factor e^ε: at most ε for scores plus ε for words per participant per day (ε = 1 by default, 0.1–10, set per enterprise by the operator). Over a month that adds up to at most 60ε for a participant who checks in every day in a group where every day seals a cell (about 9ε checking in weekly), over a year 730ε (104ε). It does not protect who took part (count and the webhooks tell every completion), nor what a participant's own privacy level shows.
+     * @description Only the participant's sessions whose applicable level (the lower of the session's own level and the participant's level now) is at least 4; read live from those sessions, exact (group cells are not involved): what the participant's level shows, which the group metrics' guarantee does not cover. Guarantee: group mhci and wordcloud are computed only from differentially private releases, one per calendar window (a month, or an ISO week, per enterprise), group and series, each drawn once with noise from crypto and stored (the exact aggregate never is). Whatever is combined — ranges, periods, reads before and after a change, members the enterprise invented and whose values it knows — everything one participant scored and said in all groups of the enterprise over any 365 days is protected by (ε_year, 10⁻⁶)-differential privacy together (ε_year = 24 by default, set per enterprise by the operator): her values enter one group per window, and an accountant leaves her out of a release that would take her over the budget. It does not protect who took part (count and the webhooks tell every completion), nor what a participant's own privacy level shows.
      */
     get: operations['MetricsController_participantWordcloud'];
     put?: never;
@@ -1093,8 +1093,88 @@ export interface components {
     } & {
       [key: string]: number;
     };
+    GroupMhciAccuracy: {
+      /** @description Participants behind the answer, summed over the windows merged. */
+      participants: number;
+      /** @description Released windows merged. */
+      windows: number;
+      /** @description Windows of the period still waiting for their release (end + grace period). */
+      windowsNotReleased: number;
+      /** @description Cells released by the second version (before calendar windows) merged. */
+      legacyCells: number;
+      /** @description The group's results in the merged windows that are in no release of it: the participant's values went to another group that window, or the accountant left her out. */
+      resultsLeftOut: number;
+      /** @description Results that arrived after their window was released (they join no release). */
+      lateResults: number;
+      /** @description zCDP ρ a participant in every merged release spent on this answer. */
+      rho: number;
+      /** @description That spend as a share of the participant's yearly budget (ρ_year). */
+      budgetShare: number;
+      /** @description The ε (at δ = 10⁻⁶) that spend alone amounts to. */
+      epsilon: number;
+      /**
+       * @description Why the value is null; null when it is not.
+       * @enum {string|null}
+       */
+      reason:
+        | 'finer-than-window'
+        | 'not-released-yet'
+        | 'too-few-participants'
+        | 'margin-above-bound'
+        | 'too-small-for-words'
+        | null;
+      /** @description The 95 % margin of avgMhci, in points (null without a release). */
+      margin: number | null;
+      /** @description The operator's bound: a wider margin withholds the answer. */
+      maxMargin: number;
+      /** @description A 95 % interval for each number (minMhci and maxMhci: the 5th and 95th percentiles). */
+      intervals: {
+        /**
+         * @example [
+         *       58.1,
+         *       62.3
+         *     ]
+         */
+        minMhci: number[];
+        /**
+         * @example [
+         *       58.1,
+         *       62.3
+         *     ]
+         */
+        maxMhci: number[];
+        /**
+         * @example [
+         *       58.1,
+         *       62.3
+         *     ]
+         */
+        avgMhci: number[];
+        /**
+         * @example [
+         *       58.1,
+         *       62.3
+         *     ]
+         */
+        percentile25Mhci: number[];
+        /**
+         * @example [
+         *       58.1,
+         *       62.3
+         *     ]
+         */
+        percentile50Mhci: number[];
+        /**
+         * @example [
+         *       58.1,
+         *       62.3
+         *     ]
+         */
+        percentile75Mhci: number[];
+      } | null;
+    };
     /**
-     * @description MHCI statistics per period; `null` for a period whose sessions come from fewer participants than the enterprise's privacy floor, and for a range without sessions. Without groupBy the one key is `all`; with groupBy there is one key per period that has sessions (day `YYYY-MM-DD`, the ISO week's Monday `YYYY-MM-DD`, month `YYYY-MM`).
+     * @description MHCI statistics per period, from differentially private releases of calendar windows (docs/metrics.md); `null` for a period finer than the window, not released yet, with too few participants or a margin above maxMargin, and for a range without sessions. Without groupBy the one key is `all`; with groupBy there is one key per period that has sessions (day `YYYY-MM-DD`, the ISO week's Monday `YYYY-MM-DD`, month `YYYY-MM`).
      * @example {
      *       "all": {
      *         "minMhci": 31.2,
@@ -1112,7 +1192,110 @@ export interface components {
       [key: string]: components['schemas']['MhciStatsDto'] | null;
     };
     /**
-     * @description Each word's share of the counted words, per period; `null` for a period under the privacy floor, and for a range without sessions. Without groupBy the one key is `all`; with groupBy there is one key per period that has sessions (day `YYYY-MM-DD`, the ISO week's Monday `YYYY-MM-DD`, month `YYYY-MM`).
+     * @description With accuracy=true: per period, the value (as without it) and what it is worth. Without groupBy the one key is `all`; with groupBy there is one key per period that has sessions (day `YYYY-MM-DD`, the ISO week's Monday `YYYY-MM-DD`, month `YYYY-MM`).
+     * @example {
+     *       "all": {
+     *         "value": {
+     *           "minMhci": 31.2,
+     *           "maxMhci": 88.4,
+     *           "avgMhci": 64.07,
+     *           "percentile25Mhci": 55.5,
+     *           "percentile50Mhci": 64.1,
+     *           "percentile75Mhci": 73.9
+     *         },
+     *         "accuracy": {
+     *           "participants": 212,
+     *           "windows": 1,
+     *           "windowsNotReleased": 0,
+     *           "legacyCells": 0,
+     *           "resultsLeftOut": 3,
+     *           "lateResults": 0,
+     *           "rho": 0.239,
+     *           "budgetShare": 0.041667,
+     *           "epsilon": 3.8725,
+     *           "reason": null,
+     *           "margin": 1.89,
+     *           "maxMargin": 10,
+     *           "intervals": {
+     *             "minMhci": [
+     *               25,
+     *               40
+     *             ],
+     *             "maxMhci": [
+     *               85,
+     *               95
+     *             ],
+     *             "avgMhci": [
+     *               62.18,
+     *               65.96
+     *             ],
+     *             "percentile25Mhci": [
+     *               50,
+     *               60
+     *             ],
+     *             "percentile50Mhci": [
+     *               60,
+     *               70
+     *             ],
+     *             "percentile75Mhci": [
+     *               70,
+     *               80
+     *             ]
+     *           }
+     *         }
+     *       }
+     *     }
+     */
+    GroupMhciAnswerWithAccuracy: {
+      all?: {
+        value: components['schemas']['MhciStatsDto'] | null;
+        accuracy: components['schemas']['GroupMhciAccuracy'];
+      };
+    } & {
+      [key: string]: {
+        value: components['schemas']['MhciStatsDto'] | null;
+        accuracy: components['schemas']['GroupMhciAccuracy'];
+      };
+    };
+    GroupWordcloudAccuracy: {
+      /** @description Participants behind the answer, summed over the windows merged. */
+      participants: number;
+      /** @description Released windows merged. */
+      windows: number;
+      /** @description Windows of the period still waiting for their release (end + grace period). */
+      windowsNotReleased: number;
+      /** @description Cells released by the second version (before calendar windows) merged. */
+      legacyCells: number;
+      /** @description The group's results in the merged windows that are in no release of it: the participant's values went to another group that window, or the accountant left her out. */
+      resultsLeftOut: number;
+      /** @description Results that arrived after their window was released (they join no release). */
+      lateResults: number;
+      /** @description zCDP ρ a participant in every merged release spent on this answer. */
+      rho: number;
+      /** @description That spend as a share of the participant's yearly budget (ρ_year). */
+      budgetShare: number;
+      /** @description The ε (at δ = 10⁻⁶) that spend alone amounts to. */
+      epsilon: number;
+      /**
+       * @description Why the value is null; null when it is not.
+       * @enum {string|null}
+       */
+      reason:
+        | 'finer-than-window'
+        | 'not-released-yet'
+        | 'too-few-participants'
+        | 'margin-above-bound'
+        | 'too-small-for-words'
+        | null;
+      /** @description The noisy count of speakers a word had to reach to show. */
+      speakersNeeded: number | null;
+      /** @description A 95 % interval for each shown word's count of speakers. */
+      intervals: {
+        [key: string]: number[];
+      } | null;
+    };
+    /**
+     * @description Each word's share of the released speaker counts, per period; `{}` when no word had enough speakers; `null` for a period finer than the window, not released yet, with too few participants or no window large enough for a word to pass, and for a range without sessions. Without groupBy the one key is `all`; with groupBy there is one key per period that has sessions (day `YYYY-MM-DD`, the ISO week's Monday `YYYY-MM-DD`, month `YYYY-MM`).
      * @example {
      *       "all": {
      *         "tired": 0.12,
@@ -1128,6 +1311,43 @@ export interface components {
       [key: string]: {
         [key: string]: number;
       } | null;
+    };
+    /**
+     * @description With accuracy=true: per period, the value (as without it) and what it is worth. Without groupBy the one key is `all`; with groupBy there is one key per period that has sessions (day `YYYY-MM-DD`, the ISO week's Monday `YYYY-MM-DD`, month `YYYY-MM`).
+     * @example {
+     *       "all": {
+     *         "value": null,
+     *         "accuracy": {
+     *           "participants": 40,
+     *           "windows": 1,
+     *           "windowsNotReleased": 0,
+     *           "legacyCells": 0,
+     *           "resultsLeftOut": 0,
+     *           "lateResults": 0,
+     *           "rho": 0.239,
+     *           "budgetShare": 0.041667,
+     *           "epsilon": 3.8725,
+     *           "reason": "too-small-for-words",
+     *           "speakersNeeded": 55,
+     *           "intervals": null
+     *         }
+     *       }
+     *     }
+     */
+    GroupWordcloudAnswerWithAccuracy: {
+      all?: {
+        value: {
+          [key: string]: number;
+        } | null;
+        accuracy: components['schemas']['GroupWordcloudAccuracy'];
+      };
+    } & {
+      [key: string]: {
+        value: {
+          [key: string]: number;
+        } | null;
+        accuracy: components['schemas']['GroupWordcloudAccuracy'];
+      };
     };
     /**
      * @description MHCI statistics per period of the sessions the participant shares at that level; `null` when there are none. Without groupBy the one key is `all`; with groupBy there is one key per period that has sessions (day `YYYY-MM-DD`, the ISO week's Monday `YYYY-MM-DD`, month `YYYY-MM`).
@@ -4548,6 +4768,8 @@ export interface operations {
         to?: string;
         /** @description Keys become periods: YYYY-MM-DD, the ISO week's Monday, or YYYY-MM. */
         groupBy?: 'day' | 'week' | 'month';
+        /** @description true: each period answers `{"value": …, "accuracy": {…}}`, with the participants behind it, the windows merged, results in no release, the privacy it spent and a 95 % interval for each number, and why a `null` is null (docs/metrics.md). Default false: the plain answer. */
+        accuracy?: 'true' | 'false';
       };
       header?: never;
       path: {
@@ -4563,7 +4785,9 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['GroupMhciAnswer'];
+          'application/json':
+            | components['schemas']['GroupMhciAnswer']
+            | components['schemas']['GroupMhciAnswerWithAccuracy'];
         };
       };
       /**
@@ -4573,6 +4797,7 @@ export interface operations {
        *     - `Invalid 'from' date. Please make sure to use the format YYYY-MM-DD.`
        *     - `Invalid 'to' date. Please make sure to use the format YYYY-MM-DD.`
        *     - `Invalid 'groupBy' value. Should be one of ['day', 'week', 'month'].`
+       *     - `Invalid 'accuracy' value. Should be one of ['true', 'false'].`
        *     - `Invalid date range. 'from' must not be after 'to'.`
        *     - `Group not found`
        */
@@ -4589,6 +4814,7 @@ export interface operations {
               | "Invalid 'from' date. Please make sure to use the format YYYY-MM-DD."
               | "Invalid 'to' date. Please make sure to use the format YYYY-MM-DD."
               | "Invalid 'groupBy' value. Should be one of ['day', 'week', 'month']."
+              | "Invalid 'accuracy' value. Should be one of ['true', 'false']."
               | "Invalid date range. 'from' must not be after 'to'."
               | 'Group not found';
           };
@@ -4669,6 +4895,8 @@ export interface operations {
         groupBy?: 'day' | 'week' | 'month';
         /** @description How many words, 1–200 (default 50). In decimal digits, without a leading zero. */
         top?: number;
+        /** @description true: each period answers `{"value": …, "accuracy": {…}}`, with the participants behind it, the windows merged, results in no release, the privacy it spent and a 95 % interval for each number, and why a `null` is null (docs/metrics.md). Default false: the plain answer. */
+        accuracy?: 'true' | 'false';
       };
       header?: never;
       path: {
@@ -4684,7 +4912,9 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['GroupWordcloudAnswer'];
+          'application/json':
+            | components['schemas']['GroupWordcloudAnswer']
+            | components['schemas']['GroupWordcloudAnswerWithAccuracy'];
         };
       };
       /**
@@ -4695,6 +4925,7 @@ export interface operations {
        *     - `Invalid 'to' date. Please make sure to use the format YYYY-MM-DD.`
        *     - `Invalid 'groupBy' value. Should be one of ['day', 'week', 'month'].`
        *     - `Invalid 'top' value. Should be a positive integer.`
+       *     - `Invalid 'accuracy' value. Should be one of ['true', 'false'].`
        *     - `Invalid date range. 'from' must not be after 'to'.`
        *     - `Group not found`
        */
@@ -4712,6 +4943,7 @@ export interface operations {
               | "Invalid 'to' date. Please make sure to use the format YYYY-MM-DD."
               | "Invalid 'groupBy' value. Should be one of ['day', 'week', 'month']."
               | "Invalid 'top' value. Should be a positive integer."
+              | "Invalid 'accuracy' value. Should be one of ['true', 'false']."
               | "Invalid date range. 'from' must not be after 'to'."
               | 'Group not found';
           };

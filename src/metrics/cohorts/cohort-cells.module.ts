@@ -1,19 +1,22 @@
 import { Module } from '@nestjs/common';
-import { CohortCellsRepository } from './cohort-cells.repository';
 import { cryptoRandom } from '../releases/discrete-laplace';
-import { CohortSealer, RELEASE_RANDOMNESS } from './cohort-sealer';
+import { RELEASE_RANDOMNESS } from '../releases/release-randomness';
+import { MetricWindowsRepository } from '../windows/metric-windows.repository';
+import { WindowReleaser } from '../windows/window-releaser';
+import { CohortCellsRepository } from './cohort-cells.repository';
 
 /**
- * The sealed cohort cells' owner (docs/metrics.md), for the modules that add a completed session
- * (ingestion), take a participant out of the live counts (erasure), seal (the workers' sweep) or
- * seal before reading (metrics).
+ * What feeds group metrics and releases them (docs/metrics.md), for the modules that add a
+ * completed session (ingestion), take a participant out of the live counts (erasure), release
+ * (the workers' sweep) or release before reading (metrics), and for the operator's CLI.
  */
 @Module({
   providers: [
     CohortCellsRepository,
-    CohortSealer,
+    MetricWindowsRepository,
+    WindowReleaser,
     { provide: RELEASE_RANDOMNESS, useValue: cryptoRandom },
   ],
-  exports: [CohortCellsRepository, CohortSealer],
+  exports: [CohortCellsRepository, MetricWindowsRepository, WindowReleaser],
 })
 export class CohortCellsModule {}

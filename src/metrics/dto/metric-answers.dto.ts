@@ -71,8 +71,9 @@ export const METRIC_ANSWER_SCHEMAS = {
     'GroupMhciAnswer',
     byPeriod(
       MHCI_STATS_OR_NULL,
-      'MHCI statistics per period; `null` for a period whose sessions come from fewer ' +
-        "participants than the enterprise's privacy floor, and for a range without sessions.",
+      'MHCI statistics per period, from differentially private releases of calendar windows ' +
+        '(docs/metrics.md); `null` for a period finer than the window, not released yet, with ' +
+        'too few participants or a margin above maxMargin, and for a range without sessions.',
       {
         all: {
           minMhci: 31.2,
@@ -98,8 +99,10 @@ export const METRIC_ANSWER_SCHEMAS = {
     'GroupWordcloudAnswer',
     byPeriod(
       { ...WORD_SHARES, nullable: true },
-      "Each word's share of the counted words, per period; `null` for a period under the " +
-        'privacy floor, and for a range without sessions.',
+      "Each word's share of the released speaker counts, per period; `{}` when no word had " +
+        'enough speakers; `null` for a period finer than the window, not released yet, with too ' +
+        'few participants or no window large enough for a word to pass, and for a range without ' +
+        'sessions.',
       { all: { tired: 0.12, sleep: 0.08 } },
     ),
   ),
@@ -108,5 +111,207 @@ export const METRIC_ANSWER_SCHEMAS = {
     byPeriod(WORD_SHARES, "Each word's share of the participant's counted words, per period.", {
       all: { walking: 0.25, calmer: 0.25 },
     }),
+  ),
+};
+
+/** [low, high]: a 95 % interval (docs/metrics.md, "Every answer says what it is worth"). */
+const INTERVAL: SchemaObject = {
+  type: 'array',
+  items: { type: 'number' },
+  minItems: 2,
+  maxItems: 2,
+  example: [58.1, 62.3],
+};
+
+const WITHHELD_REASONS = [
+  'finer-than-window',
+  'not-released-yet',
+  'too-few-participants',
+  'margin-above-bound',
+  'too-small-for-words',
+];
+
+/** What every accuracy object says. */
+const RELEASE_ACCURACY: Record<string, SchemaObject> = {
+  participants: {
+    type: 'integer',
+    minimum: 0,
+    description: 'Participants behind the answer, summed over the windows merged.',
+  },
+  windows: { type: 'integer', minimum: 0, description: 'Released windows merged.' },
+  windowsNotReleased: {
+    type: 'integer',
+    minimum: 0,
+    description: 'Windows of the period still waiting for their release (end + grace period).',
+  },
+  legacyCells: {
+    type: 'integer',
+    minimum: 0,
+    description: 'Cells released by the second version (before calendar windows) merged.',
+  },
+  resultsLeftOut: {
+    type: 'integer',
+    minimum: 0,
+    description:
+      "The group's results in the merged windows that are in no release of it: the " +
+      "participant's values went to another group that window, or the accountant left her out.",
+  },
+  lateResults: {
+    type: 'integer',
+    minimum: 0,
+    description: 'Results that arrived after their window was released (they join no release).',
+  },
+  rho: {
+    type: 'number',
+    description: 'zCDP ρ a participant in every merged release spent on this answer.',
+  },
+  budgetShare: {
+    type: 'number',
+    description: "That spend as a share of the participant's yearly budget (ρ_year).",
+  },
+  epsilon: {
+    type: 'number',
+    description: 'The ε (at δ = 10⁻⁶) that spend alone amounts to.',
+  },
+  reason: {
+    type: 'string',
+    nullable: true,
+    enum: [...WITHHELD_REASONS, null],
+    description: 'Why the value is null; null when it is not.',
+  },
+};
+
+const MHCI_FIELDS = [
+  'minMhci',
+  'maxMhci',
+  'avgMhci',
+  'percentile25Mhci',
+  'percentile50Mhci',
+  'percentile75Mhci',
+];
+
+const MHCI_ACCURACY = namedSchema('GroupMhciAccuracy', {
+  type: 'object',
+  required: [...Object.keys(RELEASE_ACCURACY), 'margin', 'maxMargin', 'intervals'],
+  properties: {
+    ...RELEASE_ACCURACY,
+    margin: {
+      type: 'number',
+      nullable: true,
+      description: 'The 95 % margin of avgMhci, in points (null without a release).',
+    },
+    maxMargin: {
+      type: 'number',
+      description: "The operator's bound: a wider margin withholds the answer.",
+    },
+    intervals: {
+      type: 'object',
+      nullable: true,
+      description:
+        'A 95 % interval for each number (minMhci and maxMhci: the 5th and 95th percentiles).',
+      required: MHCI_FIELDS,
+      properties: Object.fromEntries(MHCI_FIELDS.map((field) => [field, INTERVAL])),
+    },
+  },
+});
+
+const WORDCLOUD_ACCURACY = namedSchema('GroupWordcloudAccuracy', {
+  type: 'object',
+  required: [...Object.keys(RELEASE_ACCURACY), 'speakersNeeded', 'intervals'],
+  properties: {
+    ...RELEASE_ACCURACY,
+    speakersNeeded: {
+      type: 'integer',
+      nullable: true,
+      description: 'The noisy count of speakers a word had to reach to show.',
+    },
+    intervals: {
+      type: 'object',
+      nullable: true,
+      description: "A 95 % interval for each shown word's count of speakers.",
+      additionalProperties: INTERVAL,
+    },
+  },
+});
+
+/** Group mhci and wordcloud with `accuracy=true`: each period `{value, accuracy}`. */
+export const METRIC_ACCURACY_SCHEMAS = {
+  groupMhci: namedSchema(
+    'GroupMhciAnswerWithAccuracy',
+    byPeriod(
+      {
+        type: 'object',
+        required: ['value', 'accuracy'],
+        properties: { value: MHCI_STATS_OR_NULL, accuracy: MHCI_ACCURACY },
+      },
+      'With accuracy=true: per period, the value (as without it) and what it is worth.',
+      {
+        all: {
+          value: {
+            minMhci: 31.2,
+            maxMhci: 88.4,
+            avgMhci: 64.07,
+            percentile25Mhci: 55.5,
+            percentile50Mhci: 64.1,
+            percentile75Mhci: 73.9,
+          },
+          accuracy: {
+            participants: 212,
+            windows: 1,
+            windowsNotReleased: 0,
+            legacyCells: 0,
+            resultsLeftOut: 3,
+            lateResults: 0,
+            rho: 0.239,
+            budgetShare: 0.041667,
+            epsilon: 3.8725,
+            reason: null,
+            margin: 1.89,
+            maxMargin: 10,
+            intervals: {
+              minMhci: [25, 40],
+              maxMhci: [85, 95],
+              avgMhci: [62.18, 65.96],
+              percentile25Mhci: [50, 60],
+              percentile50Mhci: [60, 70],
+              percentile75Mhci: [70, 80],
+            },
+          },
+        },
+      },
+    ),
+  ),
+  groupWordcloud: namedSchema(
+    'GroupWordcloudAnswerWithAccuracy',
+    byPeriod(
+      {
+        type: 'object',
+        required: ['value', 'accuracy'],
+        properties: {
+          value: { ...WORD_SHARES, nullable: true },
+          accuracy: WORDCLOUD_ACCURACY,
+        },
+      },
+      'With accuracy=true: per period, the value (as without it) and what it is worth.',
+      {
+        all: {
+          value: null,
+          accuracy: {
+            participants: 40,
+            windows: 1,
+            windowsNotReleased: 0,
+            legacyCells: 0,
+            resultsLeftOut: 0,
+            lateResults: 0,
+            rho: 0.239,
+            budgetShare: 0.041667,
+            epsilon: 3.8725,
+            reason: 'too-small-for-words',
+            speakersNeeded: 55,
+            intervals: null,
+          },
+        },
+      },
+    ),
   ),
 };

@@ -50,3 +50,24 @@ export class WordcloudQueryDto extends MetricsQueryDto {
   @Rules(holds(isTopValue, MetricsErrors.TopInvalid))
   top?: string;
 }
+
+const ACCURACY = ['true', 'false'] as const;
+
+const ACCURACY_DESCRIPTION =
+  'true: each period answers `{"value": …, "accuracy": {…}}`, with the participants behind ' +
+  'it, the windows merged, results in no release, the privacy it spent and a 95 % interval for ' +
+  'each number, and why a `null` is null (docs/metrics.md). Default false: the plain answer.';
+
+/** Group mhci's query parameters: count's, then `accuracy`. */
+export class GroupMhciQueryDto extends MetricsQueryDto {
+  @ApiPropertyOptional({ enum: ACCURACY, description: ACCURACY_DESCRIPTION })
+  @Rules(oneOf(ACCURACY, MetricsErrors.AccuracyInvalid))
+  accuracy?: (typeof ACCURACY)[number];
+}
+
+/** Group wordcloud's query parameters: the word cloud's, then `accuracy`. */
+export class GroupWordcloudQueryDto extends WordcloudQueryDto {
+  @ApiPropertyOptional({ enum: ACCURACY, description: ACCURACY_DESCRIPTION })
+  @Rules(oneOf(ACCURACY, MetricsErrors.AccuracyInvalid))
+  accuracy?: (typeof ACCURACY)[number];
+}

@@ -78,6 +78,7 @@ export function releaseWords(
   minWordSpeakers: number,
   random: RandomSource = cryptoRandom,
   m: number = WORDS_PER_PARTICIPANT,
+  delta: number = WORD_DELTA,
 ): ReleasedWord[] {
   const counts = new Map<string, number>();
   for (const words of speakers) {
@@ -87,7 +88,7 @@ export function releaseWords(
     for (const word of words) counts.set(word, (counts.get(word) ?? 0) + 1);
   }
   const { t, s } = wordNoiseScale(epsilon, m);
-  const threshold = wordThreshold(epsilon, minWordSpeakers, m);
+  const threshold = wordThreshold(epsilon, minWordSpeakers, m, delta);
   const released: ReleasedWord[] = [];
   for (const word of [...counts.keys()].sort()) {
     const count = counts.get(word)!;

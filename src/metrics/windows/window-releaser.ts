@@ -1,0 +1,340 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { AppConfig } from '../../config/config';
+import { APP_CONFIG } from '../../config/config.module';
+import { PiiCipher } from '../../common/crypto/pii-cipher';
+import { Database, Sql } from '../../database/database';
+import { openSessionJson } from '../../sessions/transcript-codec';
+import { CohortCellsRepository } from '../cohorts/cohort-cells.repository';
+import { RELEASE_RANDOMNESS } from '../releases/release-randomness';
+import { type RandomSource } from '../releases/discrete-laplace';
+import { participantScore } from '../releases/score-release';
+import { participantWords } from '../releases/word-release';
+import { releaseRho, wordReleaseDelta, yearRho } from './budget';
+import { addDays, lastReleasableDay, windowFor } from './calendar';
+import {
+  type MetricsSettings,
+  type MetricWindow,
+  MetricWindowsRepository,
+  type ReleaseRow,
+  type WindowSession,
+} from './metric-windows.repository';
+import { releaseWindowScores, releaseWindowWords, WORDS_PER_RELEASE } from './window-release';
+
+/** Slack for floating-point sums of ρ in the accountant's comparisons. */
+const RHO_SLACK = 1e-9;
+
+/**
+ * Releases group metrics by calendar windows (docs/metrics.md, "Release windows", "The budget"),
+ * for the workers' sweep and before a group read: per enterprise, under its advisory lock and in
+ * one transaction, it gives every pending result's day a window (results get theirs as they
+ * arrive; the sweep covers those from before the upgrade), settles results that came after
+ * their window's release, and releases every window whose end and grace period have passed, for
+ * all the enterprise's groups at once:
+ * 1. each participant's values go to one group per window (the group with most of her completed
+ *    sessions there; ties: the lowest groupID);
+ * 2. the accountant leaves out whoever the window would take over her budget in a rolling year;
+ * 3. per group and series, a release if at least k participants entered, its noise drawn now.
+ * Idempotent: a released window is never released again.
+ */
+@Injectable()
+export class WindowReleaser {
+  constructor(
+    private readonly db: Database,
+    private readonly windows: MetricWindowsRepository,
+    private readonly cohorts: CohortCellsRepository,
+    private readonly cipher: PiiCipher,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(RELEASE_RANDOMNESS) private readonly random: RandomSource,
+  ) {}
+
+  /** The last day whose window is due at `now`. */
+  releasableThrough(now: Date = new Date()): string {
+    return lastReleasableDay(now, this.config.metrics.releaseGraceHours);
+  }
+
+  /**
+   * A completed session, in the ingestion's transaction: its window (made now, under the
+   * settings in force, when it is the first result of its days), and pending there, or counted
+   * as late when that window was already released (docs/metrics.md, "Release windows").
+   */
+  async addCompleted(
+    session: { sessionId: string; groupId: number },
+    completedAt: Date,
+    sql: Sql,
+  ): Promise<void> {
+    const day = completedAt.toISOString().slice(0, 10);
+    let window = await this.windows.holding(session.groupId, day, sql);
+    if (window.windowId === null) {
+      const settings = await this.windows.settingsOf(window.enterpriseId, sql);
+      if (settings) await this.makeWindow(window.enterpriseId, day, settings, sql);
+      window = await this.windows.holding(session.groupId, day, sql);
+    }
+    if (window.windowId !== null && window.released) {
+      await this.windows.countLate(window.windowId, session.groupId, sql);
+    }
+    await this.cohorts.addCompleted(session, completedAt, !window.released, sql);
+  }
+
+  /**
+   * Releases what is due for one enterprise at `now` (a group read: an index probe when nothing
+   * is); answers how many windows it released.
+   */
+  async releaseEnterprise(
+    enterpriseId: string,
+    now: Date = new Date(),
+    options: { sweep?: boolean } = {},
+  ): Promise<number> {
+    const through = this.releasableThrough(now);
+    if (!options.sweep && !(await this.windows.hasDueWindow(enterpriseId, through))) return 0;
+    return this.db.transaction(async (sql) => {
+      await this.windows.lock(enterpriseId, sql);
+      const settings = await this.windows.settingsOf(enterpriseId, sql);
+      if (!settings) return 0;
+      await this.makeWindows(enterpriseId, settings, sql);
+      await this.windows.settleLate(enterpriseId, sql);
+      let released = 0;
+      for (const window of await this.windows.dueWindows(enterpriseId, through, sql)) {
+        await this.release(enterpriseId, window, settings, sql);
+        released += 1;
+      }
+      return released;
+    });
+  }
+
+  /** Releases what is due for every enterprise with pending results (the sweep). */
+  async releaseDue(now: Date = new Date()): Promise<number> {
+    let released = 0;
+    for (const enterpriseId of await this.windows.enterprisesWithPending()) {
+      released += await this.releaseEnterprise(enterpriseId, now, { sweep: true });
+    }
+    return released;
+  }
+
+  /**
+   * Makes sure the window holding `day` exists, under the settings in force now: the operator's
+   * CLI calls it before a change of window or budget, which so applies from the next window.
+   */
+  async holdCurrentWindow(enterpriseId: string, day: string): Promise<void> {
+    await this.db.transaction(async (sql) => {
+      await this.windows.lock(enterpriseId, sql);
+      const settings = await this.windows.settingsOf(enterpriseId, sql);
+      if (settings && !(await this.windows.covers(enterpriseId, day, sql))) {
+        await this.makeWindow(enterpriseId, day, settings, sql);
+      }
+    });
+  }
+
+  /** Gives each day of a pending result a window of the kind in force (calendar.ts). */
+  private async makeWindows(enterpriseId: string, settings: MetricsSettings, sql: Sql) {
+    let coveredThrough: string | null = null;
+    for (const day of await this.windows.uncoveredDays(enterpriseId, sql)) {
+      if (coveredThrough && day <= coveredThrough) continue;
+      coveredThrough = await this.makeWindow(enterpriseId, day, settings, sql);
+    }
+  }
+
+  private async makeWindow(
+    enterpriseId: string,
+    day: string,
+    settings: MetricsSettings,
+    sql: Sql,
+  ): Promise<string> {
+    const { previousLastDay, nextFirstDay } = await this.windows.neighbours(enterpriseId, day, sql);
+    const window = windowFor(settings.window, day, previousLastDay, nextFirstDay);
+    await this.windows.createWindow(
+      enterpriseId,
+      { kind: settings.window, ...window, epsilonYear: settings.epsilonYear },
+      sql,
+    );
+    return window.lastDay;
+  }
+
+  private async release(
+    enterpriseId: string,
+    window: MetricWindow,
+    settings: MetricsSettings,
+    sql: Sql,
+  ): Promise<void> {
+    const sessions = await this.windows.sessionsOf(enterpriseId, window, sql);
+    const rho = releaseRho(window.kind, window.epsilonYear);
+    const assigned = assignGroups(sessions);
+    const admitted = await this.admit(window, [...assigned.keys()], 2 * rho, sql);
+    const { releases, spend } = this.releases(sessions, assigned, admitted, window, rho, settings);
+    await this.windows.storeRelease(enterpriseId, window, releases, spend, sql);
+  }
+
+  /**
+   * The accountant (docs/metrics.md, "The budget"): the participants who may spend `cost` more on
+   * the window's last day without any rolling 365 days holding it going over ρ_year of the budget
+   * in force for this window. Reads only who took part before, never a value.
+   */
+  private async admit(
+    window: MetricWindow,
+    participantIds: readonly string[],
+    cost: number,
+    sql: Sql,
+  ): Promise<Set<string>> {
+    const limit = yearRho(window.epsilonYear);
+    const ledger = await this.windows.spendAround(participantIds, window.lastDay, sql);
+    const byParticipant = new Map<string, { lastDay: string; rho: number }[]>();
+    for (const row of ledger) {
+      const rows = byParticipant.get(row.participantId) ?? [];
+      rows.push(row);
+      byParticipant.set(row.participantId, rows);
+    }
+    const admitted = new Set<string>();
+    for (const participantId of participantIds) {
+      const rows = byParticipant.get(participantId) ?? [];
+      if (fitsEveryYear(rows, window.lastDay, cost, limit)) admitted.add(participantId);
+    }
+    return admitted;
+  }
+
+  private releases(
+    sessions: readonly WindowSession[],
+    assigned: ReadonlyMap<string, number>,
+    admitted: ReadonlySet<string>,
+    window: MetricWindow,
+    rho: number,
+    settings: MetricsSettings,
+  ): { releases: ReleaseRow[]; spend: Map<string, number> } {
+    const groups = [...new Set(sessions.map((s) => s.groupId))].sort((a, b) => a - b);
+    const releases: ReleaseRow[] = [];
+    const spend = new Map<string, number>();
+    const charge = (participantIds: Iterable<string>) => {
+      for (const id of participantIds) spend.set(id, (spend.get(id) ?? 0) + rho);
+    };
+    for (const groupId of groups) {
+      const entering = (series: 'scores' | 'words') =>
+        sessions.filter(
+          (s) =>
+            s.groupId === groupId &&
+            s[series] &&
+            assigned.get(s.participantId) === groupId &&
+            admitted.has(s.participantId),
+        );
+      const pendingIn = (series: 'scores' | 'words') =>
+        sessions.filter((s) => s.groupId === groupId && s[series]).length;
+
+      // Scores: her mean MHCI over her sessions of the group in the window.
+      const scored = byParticipant(entering('scores').filter((s) => s.mhci !== null));
+      const values = [...scored.values()].map((mine) =>
+        participantScore(mine.reduce((sum, s) => sum + s.mhci!, 0) / mine.length),
+      );
+      const scoresReleased = values.length >= settings.minCohortScores && values.length > 0;
+      releases.push({
+        groupId,
+        series: 'scores',
+        participants: values.length,
+        released: scoresReleased,
+        leftOut: pendingIn('scores') - [...scored.values()].reduce((n, m) => n + m.length, 0),
+        rho: scoresReleased ? rho : null,
+        scores: scoresReleased ? releaseWindowScores(values, rho, this.random) : null,
+        wordThreshold: null,
+        words: [],
+      });
+      if (scoresReleased) charge(scored.keys());
+
+      // Words: her most frequent words over her sessions of the group in the window.
+      const spoken = byParticipant(entering('words'));
+      const wordsReleased = spoken.size >= settings.minCohortWords && spoken.size > 0;
+      const delta = wordReleaseDelta(window.kind);
+      const release = wordsReleased
+        ? releaseWindowWords(
+            [...spoken.values()].map((mine) => this.wordsOf(mine)),
+            rho,
+            settings.minWordSpeakers,
+            delta,
+            this.random,
+          )
+        : null;
+      releases.push({
+        groupId,
+        series: 'words',
+        participants: spoken.size,
+        released: wordsReleased,
+        leftOut: pendingIn('words') - [...spoken.values()].reduce((n, m) => n + m.length, 0),
+        rho: wordsReleased ? rho : null,
+        scores: null,
+        wordThreshold: release?.threshold ?? null,
+        words: release?.words ?? [],
+      });
+      if (wordsReleased) charge(spoken.keys());
+    }
+    return { releases, spend };
+  }
+
+  /**
+   * A participant's words in a release (word-release.ts): her counts over her sessions there,
+   * opened here (per-session counts are stored only encrypted), then her most frequent.
+   */
+  private wordsOf(sessions: readonly WindowSession[]): string[] {
+    const counts = new Map<string, number>();
+    for (const { wordCounts } of sessions) {
+      if (!wordCounts) continue;
+      // Counts the keys cannot open join without their words, as retention's do.
+      for (const [word, count] of Object.entries(
+        openSessionJson<Record<string, number>>(this.cipher, 'word_counts', wordCounts) ?? {},
+      )) {
+        counts.set(word, (counts.get(word) ?? 0) + count);
+      }
+    }
+    return participantWords(counts, WORDS_PER_RELEASE);
+  }
+}
+
+/**
+ * Contribution bounding across groups (docs/metrics.md, "The budget"): each participant's group
+ * for the window, the one with the most of her completed sessions there (ties: the lowest
+ * groupID). Counts of completions are public (group `count`), so the choice reveals nothing.
+ */
+export function assignGroups(
+  sessions: readonly { participantId: string; groupId: number }[],
+): Map<string, number> {
+  const counts = new Map<string, Map<number, number>>();
+  for (const { participantId, groupId } of sessions) {
+    const mine = counts.get(participantId) ?? new Map<number, number>();
+    mine.set(groupId, (mine.get(groupId) ?? 0) + 1);
+    counts.set(participantId, mine);
+  }
+  const assigned = new Map<string, number>();
+  for (const [participantId, mine] of counts) {
+    let best: [number, number] | null = null;
+    for (const [groupId, n] of mine) {
+      if (!best || n > best[1] || (n === best[1] && groupId < best[0])) best = [groupId, n];
+    }
+    assigned.set(participantId, best![0]);
+  }
+  return assigned;
+}
+
+/**
+ * Whether spending `cost` on `day` keeps every rolling 365 days that holds `day` within `limit`:
+ * the years ending on `day` and on each later spend less than 365 days after it.
+ */
+export function fitsEveryYear(
+  ledger: readonly { lastDay: string; rho: number }[],
+  day: string,
+  cost: number,
+  limit: number,
+): boolean {
+  const ends = [day, ...ledger.filter((row) => row.lastDay > day).map((row) => row.lastDay)];
+  for (const end of ends) {
+    const start = addDays(end, -365);
+    const spent = ledger
+      .filter((row) => row.lastDay > start && row.lastDay <= end)
+      .reduce((sum, row) => sum + row.rho, 0);
+    if (spent + cost > limit + RHO_SLACK) return false;
+  }
+  return true;
+}
+
+function byParticipant(sessions: readonly WindowSession[]): Map<string, WindowSession[]> {
+  const grouped = new Map<string, WindowSession[]>();
+  for (const session of sessions) {
+    const mine = grouped.get(session.participantId) ?? [];
+    mine.push(session);
+    grouped.set(session.participantId, mine);
+  }
+  return grouped;
+}
