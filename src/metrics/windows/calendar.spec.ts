@@ -61,9 +61,8 @@ describe('release windows by the calendar (docs/metrics.md, "Release windows")',
       Math.max(
         ...ends.map((end) => {
           const start = new Date(new Date(`${end}T00:00:00Z`).getTime() - 365 * 86_400_000);
-          return ends.filter(
-            (other) => other <= end && other > start.toISOString().slice(0, 10),
-          ).length;
+          return ends.filter((other) => other <= end && other > start.toISOString().slice(0, 10))
+            .length;
         }),
       );
     expect(most(monthEnds)).toBe(WINDOWS_PER_YEAR.month);
@@ -81,7 +80,11 @@ describe('release windows by the calendar (docs/metrics.md, "Release windows")',
     const week = { kind: 'week' as const, firstDay: '2025-12-29', lastDay: '2026-01-04' };
     expect(periodOfWindow('week', week)).toBe('2025-12-29');
     expect(periodOfWindow('month', week)).toBe('2026-01');
-    const lastWeekOfJanuary = { kind: 'week' as const, firstDay: '2026-01-26', lastDay: '2026-02-01' };
+    const lastWeekOfJanuary = {
+      kind: 'week' as const,
+      firstDay: '2026-01-26',
+      lastDay: '2026-02-01',
+    };
     expect(periodOfWindow('month', lastWeekOfJanuary)).toBe('2026-01');
   });
 });

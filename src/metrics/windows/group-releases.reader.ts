@@ -368,7 +368,11 @@ export class GroupReleasesReader {
     ]);
     const group = (rows: { id: number; word: string; count: number }[]) => {
       const map = new Map<number, { word: string; count: number }[]>();
-      for (const row of rows) map.set(row.id, [...(map.get(row.id) ?? []), row]);
+      for (const row of rows) {
+        const list = map.get(row.id);
+        if (list) list.push(row);
+        else map.set(row.id, [row]);
+      }
       return map;
     };
     return { releases: group(released), legacy: group(legacy) };

@@ -198,23 +198,26 @@ export class WindowReleaser {
     rho: number,
     settings: MetricsSettings,
   ): { releases: ReleaseRow[]; spend: Map<string, number> } {
-    const groups = [...new Set(sessions.map((s) => s.groupId))].sort((a, b) => a - b);
+    const byGroup = new Map<number, WindowSession[]>();
+    for (const session of sessions) {
+      const list = byGroup.get(session.groupId);
+      if (list) list.push(session);
+      else byGroup.set(session.groupId, [session]);
+    }
+    const groups = [...byGroup.keys()].sort((a, b) => a - b);
     const releases: ReleaseRow[] = [];
     const spend = new Map<string, number>();
     const charge = (participantIds: Iterable<string>) => {
       for (const id of participantIds) spend.set(id, (spend.get(id) ?? 0) + rho);
     };
     for (const groupId of groups) {
+      const mine = byGroup.get(groupId)!;
       const entering = (series: 'scores' | 'words') =>
-        sessions.filter(
+        mine.filter(
           (s) =>
-            s.groupId === groupId &&
-            s[series] &&
-            assigned.get(s.participantId) === groupId &&
-            admitted.has(s.participantId),
+            s[series] && assigned.get(s.participantId) === groupId && admitted.has(s.participantId),
         );
-      const pendingIn = (series: 'scores' | 'words') =>
-        sessions.filter((s) => s.groupId === groupId && s[series]).length;
+      const pendingIn = (series: 'scores' | 'words') => mine.filter((s) => s[series]).length;
 
       // Scores: her mean MHCI over her sessions of the group in the window.
       const scored = byParticipant(entering('scores').filter((s) => s.mhci !== null));
