@@ -120,8 +120,8 @@ describe('group mhci answers from window releases (docs/metrics.md, "Scores")', 
       medianWidth += intervals.percentile50Mhci[1] - intervals.percentile50Mhci[0];
     }
     for (const key of Object.keys(misses) as (keyof MhciStats)[]) {
-      expect({ key, misses: misses[key] }).toEqual({ key, misses: expect.any(Number) });
-      expect(misses[key]).toBeLessThanOrEqual(145);
+      // The key in the message: which number's interval missed too often.
+      expect([key, Math.min(misses[key], 146)]).toEqual([key, Math.min(misses[key], 145)]);
     }
     // The average's interval is not padded: it misses close to 5 % (a correct build is above
     // 55 misses with probability above 1 − 10⁻⁵).
