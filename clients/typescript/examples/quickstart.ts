@@ -353,7 +353,8 @@ async function run(checkin: CheckinClient, receiver: Receiver): Promise<void> {
   const shown = Object.keys(result).join(', ');
   say(`5. GET /sessions/${session.sessionID} shows what the participant's level allows: ${shown}`);
 
-  // 6. Aggregates: the count is always answered; mhci stays null under the privacy floor.
+  // 6. Aggregates: the count is always answered; mhci stays null until the check-in's month
+  // (its release window) is released, 48 h after it ends (docs/metrics.md).
   const count = await must('read the count', () =>
     checkin.GET('/metrics/groups/{groupID}/count', {
       params: { path: { groupID: group.groupID } },
@@ -367,7 +368,7 @@ async function run(checkin: CheckinClient, receiver: Receiver): Promise<void> {
   say(
     `6. Metrics: count ${JSON.stringify(count)}, mhci ${JSON.stringify(mhci)}` +
       (mhci.all === null
-        ? ' (no sealed cohort cell yet: group scores come once a cell seals)'
+        ? ' (not released yet: group scores come once this month is released, with enough participants)'
         : ''),
   );
 
