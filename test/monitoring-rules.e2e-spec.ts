@@ -154,7 +154,7 @@ describe('the alert rules (deploy/prometheus/alerts.yml)', () => {
       'CheckinDeliveriesBehind',
       'CheckinDeliveryFailureRatioHigh',
       'CheckinEmailBacklog',
-      'CheckinSealingLag',
+      'CheckinMetricReleaseLag',
     ]);
     for (const rule of rules) {
       expect(rule.for).toMatch(/^\d+m$/);

@@ -132,7 +132,7 @@ describe('quickstart example (typed client)', () => {
       /^5\. GET \/sessions\/ses_\S+ shows what the participant's level allows: externalID, sessionID, timestamp, groupID, version$/m,
     );
     expect(run.stdout).toMatch(
-      /^6\. Metrics: count \{"all":1\}, mhci \{"all":null\} \(no sealed cohort cell yet/m,
+      /^6\. Metrics: count \{"all":1\}, mhci \{"all":null\} \(not released yet/m,
     );
     expect(run.stdout).toMatch(/^7\. Webhook user\.created evt_\S+ verified: /m);
     expect(run.stdout).toMatch(/^7\. Webhook user\.session\.result evt_\S+ verified: /m);
