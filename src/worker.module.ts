@@ -20,7 +20,7 @@ export const QUEUE_WORKER_MODULES = [WebhookDeliveryWorkerModule, EmailWorkerMod
 
 /**
  * Everything a worker runs: the queue consumers, and the periodic sweeps that consume no queue
- * (data at rest: transcript encryption and retention; the sealing of cohort cells).
+ * (data at rest: transcript encryption and retention; the release of group metrics' windows).
  */
 export const WORKER_MODULES = [
   ...QUEUE_WORKER_MODULES,

@@ -71,12 +71,11 @@ export const PARTICIPANT_METRIC_LEVEL: Readonly<Record<Metric, number>> = {
 };
 
 /**
- * The privacy floor of group metrics (docs/metrics.md, "Sealed cohort cells"): a cell of group
- * scores seals once its sessions come from at least `minCohortScores` participants whose level
- * hides their score; a cell of words, `minCohortWords` participants whose level hides their
- * transcript and who said counted words; a word is kept in a cell only when at least
- * `minWordSpeakers` of its participants said it. `count` is never withheld. Only the operator
- * changes a floor; it applies to cells sealed afterwards.
+ * The privacy floor of group metrics (docs/metrics.md, "Release windows"): a window releases a
+ * group's scores when at least `minCohortScores` participants entered it, its words when at least
+ * `minCohortWords` did; a word is a candidate only when at least `minWordSpeakers` of them said
+ * it. `count` is never withheld. Only the operator changes a floor; it applies from the next
+ * release.
  */
 export const PRIVACY_FLOOR = {
   defaultScores: 5,

@@ -37,17 +37,17 @@ export class EnterpriseEntity {
   @Column({ name: 'min_cohort_scores', type: 'smallint', default: PRIVACY_FLOOR.defaultScores })
   minCohortScores!: number;
 
-  /** Privacy floor of group `wordcloud`: hidden participants with counted words a cell needs. */
+  /** Privacy floor of group `wordcloud`: participants a window's release of words needs. */
   @Column({ name: 'min_cohort_words', type: 'smallint', default: PRIVACY_FLOOR.defaultWords })
   minCohortWords!: number;
 
-  /** A word enters a sealed cell only when at least this many of its participants said it. */
+  /** A word is a candidate in a release only when at least this many of its participants said it. */
   @Column({ name: 'min_word_speakers', type: 'smallint', default: PRIVACY_FLOOR.defaultSpeakers })
   minWordSpeakers!: number;
 
   /**
-   * The privacy budget of group metrics (docs/metrics.md, "Differentially private releases"): the
-   * ε each sealed cell of scores, and each of words, is released at. 0.1–10, in hundredths.
+   * The second version's ε per sealed cell (docs/metrics.md, "Upgrade"): no longer read; its
+   * cells keep the ε they were released at. The budget is `epsilon_year`.
    */
   @Column({ type: 'numeric', precision: 4, scale: 2, default: 1 })
   epsilon!: string;

@@ -25,11 +25,11 @@ export type ErasureRequester =
  * participant's feature values the group comparisons count are taken out of their groups'
  * histograms (SharedFeatures) and their sessions out
  * of the live per-day counts of group `count` (metric rollups — first, while the rows that say
- * what the share is still exist); sealed cohort cells stay as they are (docs/metrics.md); the
+ * what the share is still exist); releases of group metrics stay as they are (docs/metrics.md); the
  * events and idempotent answers that name them are deleted (outbox, idempotency records); the
  * participant row goes (participants), and with it, as their entities declare (ON DELETE
  * CASCADE), their memberships, sessions and results, word counts, features, mails, ledger rows
- * and their sessions still pending in unsealed cohort runs; the ledger keeps one anonymous `erasure` row and every group they belonged to
+ * their sessions still waiting for a release and their budget ledger; the consent ledger keeps one anonymous `erasure` row and every group they belonged to
  * gets a `user.deleted` event (their external ID only in the event's encrypted data). Afterwards
  * the external ID is unknown everywhere, and the same email is a new participant.
  */

@@ -6,12 +6,12 @@ import { openSessionJson } from '../sessions/transcript-codec';
 import type { MhciStatsDto } from './dto/metric-answers.dto';
 import type { GroupBy } from './metrics.errors';
 
-/** A period's MHCI statistics; `shown` false (stats null) when no sealed cell answers it. */
+/** A period's MHCI statistics of a participant; `shown` false (stats null) when none. */
 export type MhciRow = { key: string; sessions: number; shown: boolean } & {
   [K in keyof MhciStatsDto]: number | null;
 };
 
-/** One word of a period's cloud; a period no sealed cell answers has one row, without words. */
+/** One word of a period's cloud of a participant. */
 export type WordcloudRow =
   | { key: string; shown: true; word: string; share: number }
   | { key: string; shown: boolean; word: null; share: null };

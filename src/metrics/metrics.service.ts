@@ -25,12 +25,12 @@ const DEFAULT_TOP = 50;
 /**
  * Metrics (docs/metrics.md). Privacy: a participant's metrics use only the sessions the privacy
  * model lets that metric see (PARTICIPANT_METRIC_LEVEL); a group's `mhci` and `wordcloud` are
- * unions of sealed cohort cells, which never change (docs/metrics.md, "Sealed cohort cells"): a
- * read first seals what closed since the last sealing, then merges the cells.
+ * computed from the releases of calendar windows, which never change (docs/metrics.md, "Release
+ * windows", "Answers"): a read first releases what came due, then merges the releases.
  */
 @Injectable()
 export class MetricsService {
-  /** Group answers' values withheld for want of a sealed cell (docs/operations.md, "Metrics"). */
+  /** Group answers' values answered null (docs/metrics.md, "Answers"; docs/operations.md). */
   private readonly withheld: Counter<'metric'>;
 
   constructor(

@@ -185,7 +185,7 @@ export class SessionEntity {
 
   /**
    * The counted words of the participant's turns as JSON (word → count), encrypted like the
-   * transcript: for their own word cloud and for sealing word cells (docs/metrics.md). Null while
+   * transcript: for their own word cloud and for the words releases of group metrics (docs/metrics.md). Null while
    * pending and once retention has removed the transcript.
    */
   @Column({ name: 'word_counts', type: 'text', nullable: true })

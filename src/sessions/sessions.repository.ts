@@ -411,7 +411,7 @@ export class SessionsRepository {
 
   /**
    * Removes the transcript, features and word counts of these sessions (retention). The scores
-   * stay; sealed cohort cells (released) are left as they are.
+   * stay; releases of group metrics are left as they are.
    */
   async clearDetails(sessionIds: readonly string[], sql: Sql): Promise<void> {
     await sql.rows(

@@ -7,7 +7,7 @@ export const COHORT_SERIES = ['scores', 'words'] as const;
 export type CohortSeries = (typeof COHORT_SERIES)[number];
 
 /**
- * Schema of `cohort_cells` (docs/metrics.md, "Sealed cohort cells"): a run of consecutive UTC days of
+ * Schema of `cohort_cells`, the second version's (docs/metrics.md, "Upgrade"; read only now): a run of consecutive UTC days of
  * one group's completed sessions, sealed once its sessions came from at least `floor` participants
  * the enterprise cannot see, and released then with differential privacy at `epsilon`: the exact
  * count of participants and, for scores, a noisy sum and a noisy histogram (words: the released

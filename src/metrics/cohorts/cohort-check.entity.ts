@@ -4,7 +4,7 @@ import { GroupEntity } from '../../groups/group.entity';
 import type { CohortSeries } from './cohort-cell.entity';
 
 /**
- * Schema of `cohort_checks`: through which closed day a group's series was last sealed (by the
+ * Schema of `cohort_checks` (the second version's, no longer written: docs/metrics.md, "Upgrade"): through which closed day a group's series was last sealed (by the
  * sweep or a request). A request seals only when a day closed since, or when the check went
  * `stale` (a result recorded for a day already looked at, a new floor or ε), so a group whose
  * run never reaches the floor is looked at once a day, not on every read.

@@ -3,7 +3,7 @@ import { ForeignKey } from '../../database/entity-columns';
 import { CohortCellEntity } from './cohort-cell.entity';
 
 /**
- * Schema of `cohort_score_prefixes` (docs/metrics.md, "How they are computed"): for each released
+ * Schema of `cohort_score_prefixes` (the second version's, no longer written: docs/metrics.md, "Upgrade"): for each released
  * scores cell, the running totals of its group's releases up to and including it — cells,
  * participants, noisy sum, noisy bins and the bins' noise variance. Releases never change and are
  * made in order, so the union of the cells between two days is the difference of two rows: an

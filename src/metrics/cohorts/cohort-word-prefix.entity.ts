@@ -3,7 +3,7 @@ import { ForeignKey } from '../../database/entity-columns';
 import { GroupEntity } from '../../groups/group.entity';
 
 /**
- * Schema of `cohort_word_prefixes` (docs/metrics.md, "How they are computed"): for each sealed
+ * Schema of `cohort_word_prefixes` (the second version's, no longer written: docs/metrics.md, "Upgrade"): for each sealed
  * words cell (by its last day), the running count of every word its group's word cells hold up to
  * and including it. The words of the cells between two days are the difference of two days' rows,
  * so a year's cloud reads two sets of rows, not a year of cells. Holds only words the cells hold

@@ -1,6 +1,6 @@
 /**
  * The discrete Laplace (two-sided geometric) distribution on the integers, sampled exactly
- * (docs/metrics.md, "Differentially private releases"): P(Z = z) = (1 − q)/(1 + q) · q^|z| with
+ * (docs/metrics.md, "Words" and "Upgrade"): P(Z = z) = (1 − q)/(1 + q) · q^|z| with
  * q = e^(−s/t), that is Laplace noise of scale t/s restricted to the integers.
  *
  * The sampler is Canonne, Kamath and Steinke's (2020, arXiv 2004.00010, Algorithms 1 and 2), in

@@ -1,6 +1,7 @@
 /**
- * Group scores as differentially private releases (docs/metrics.md, "Differentially private
- * releases"). A sealed cell of scores is released once: each participant gives one value (the
+ * The second version's score cells (docs/metrics.md, "Upgrade"): their releases are read, never
+ * made again; the calendar windows release with windows/window-release.ts. A sealed cell of scores
+ * was released once: each participant gives one value (the
  * mean MHCI of their sessions in the cell, clipped to [0, 100], in hundredths); the release is
  * their exact count, a noisy sum and a noisy histogram, with discrete Laplace noise
  * (discrete-laplace.ts). Replacing one participant's value, everyone else fixed, moves the sum by

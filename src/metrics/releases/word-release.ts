@@ -1,7 +1,8 @@
 /**
  * Group words as an (ε, δ)-differentially private partition selection (docs/metrics.md,
- * "Differentially private releases"; Korolova et al. 2009, Desfontaines et al. 2022). In a
- * sealed cell each participant gives at most WORDS_PER_PARTICIPANT distinct words (their most
+ * "Words"; Korolova et al. 2009, Desfontaines et al. 2022), for the calendar windows
+ * (windows/window-release.ts, m = 1) as for the second version's cells. In a release (a cell
+ * then) each participant gives at most WORDS_PER_PARTICIPANT distinct words (their most
  * frequent there); a word's count is its number of speakers. Each word said by at least
  * `minWordSpeakers` gets discrete Laplace noise, and is released, with its noisy count, only when
  * that reaches a threshold set so that a word one participant's choice decides is released with
