@@ -40,6 +40,22 @@ export function secretsNotice(
   return `${filled.join(', ')} not set: using the local secrets in ${file}${created ? ' (generated now)' : ''}; production refuses to start without them`;
 }
 
+/**
+ * Variables an earlier release read and this one ignores: set, each gets one line in the start-up
+ * notice, so that an operator's old setting is not silently dropped.
+ */
+export const RETIRED_VARIABLES: Record<string, string> = {
+  METRICS_SEAL_DELAY_MINUTES:
+    'group metrics are released by calendar windows now; METRICS_RELEASE_GRACE_HOURS says when (docs/metrics.md)',
+};
+
+/** The notice for retired variables set in `env`, or null. */
+export function retiredVariablesNotice(env: NodeJS.ProcessEnv): string | null {
+  const set = Object.keys(RETIRED_VARIABLES).filter((name) => env[name] !== undefined);
+  if (set.length === 0) return null;
+  return set.map((name) => `${name} is no longer read: ${RETIRED_VARIABLES[name]}`).join('; ');
+}
+
 let notice: string | null = null;
 
 /** The start-up notice of this process (see secretsNotice), for the entry point to log. */
@@ -60,7 +76,13 @@ export async function startupChecks(
   try {
     const local = withLocalSecrets(process.env);
     const config = loadConfig(local.env, entry);
-    notice = secretsNotice(config, local.filled, local.file, local.created);
+    notice =
+      [
+        secretsNotice(config, local.filled, local.file, local.created),
+        retiredVariablesNotice(process.env),
+      ]
+        .filter((line) => line !== null)
+        .join('; ') || null;
     if (entry !== 'cli') await startTracing(config, entry);
     const { prepareDatabase } = await import('./database/prepare-database.js');
     await prepareDatabase(
