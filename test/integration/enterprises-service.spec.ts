@@ -2,14 +2,15 @@
  * Operator actions on tenants (EnterprisesService, ApiKeysService, EnterprisesRepository) against
  * real PostgreSQL:
  * - an enterprise is created with its first API key in one transaction (a failure leaves
- *   neither), its name trimmed and required, a sandbox only when asked, the default privacy floor
- *   (5 / 10 / 3, ε 1);
+ *   neither), its name trimmed and required, a sandbox only when asked, the default privacy
+ *   settings (floors 5 / 10 / 3, monthly windows, ε_year 24, maxMargin 10);
  * - only a key's SHA-256 and its 11-character prefix are stored; a key authenticates to its own
  *   enterprise until revoked, and revoking one key leaves the enterprise's others working;
  * - keys are listed and issued per enterprise, and an unknown or malformed enterprise id or key
  *   prefix is the CLI's exact message;
- * - the privacy floor and ε: each value checked as typed (exact messages, before the enterprise
- *   is looked up), omitted ones kept, other enterprises untouched;
+ * - the privacy settings (floors, yearly budget, window, maxMargin): each value checked as typed
+ *   (exact messages, before the enterprise is looked up), omitted ones kept, other enterprises
+ *   untouched;
  * - the development bootstrap creates one enterprise on an empty database, even when two
  *   processes start together, and none on a database that has one.
  */
@@ -54,14 +55,18 @@ describe('EnterpriseErrors', () => {
       EnterpriseErrors.KeyPrefixNotFound('ck_12345678'),
       EnterpriseErrors.FloorMissing,
       EnterpriseErrors.FloorInvalid('--words', '0'),
-      EnterpriseErrors.EpsilonInvalid('11'),
+      EnterpriseErrors.BudgetInvalid('--budget', '101'),
+      EnterpriseErrors.BudgetInvalid('--max-margin', 'x'),
+      EnterpriseErrors.WindowInvalid('day'),
     ]).toEqual([
       'An enterprise needs a non-empty --name',
       'No enterprise with id e1',
       'No API key with prefix ck_12345678',
-      'Give --scores N, --words N, --speakers N, --epsilon E, or several of them',
+      'Give --scores N, --words N, --speakers N, --budget E, --window month|week, --max-margin M, or several of them',
       '--words must be a whole number from 1 to 100, not "0"',
-      '--epsilon must be a number from 0.1 to 10 with at most two decimals, not "11"',
+      '--budget must be a number from 1 to 100 with at most two decimals, not "101"',
+      '--max-margin must be a number from 1 to 100 with at most two decimals, not "x"',
+      '--window must be month or week, not "day"',
     ]);
   });
 });
@@ -81,10 +86,20 @@ describe('EnterprisesService (PostgreSQL)', () => {
     t.one<Record<string, unknown>>(
       `SELECT name, sandbox, min_cohort_scores AS "minCohortScores",
               min_cohort_words AS "minCohortWords", min_word_speakers AS "minWordSpeakers",
-              epsilon::float8 AS epsilon
+              epsilon_year::float8 AS "epsilonYear", metrics_window AS "metricsWindow",
+              max_margin::float8 AS "maxMargin"
          FROM enterprises WHERE id = $1`,
       [id],
     );
+  /** A new enterprise's privacy settings (docs/metrics.md, "The privacy settings"). */
+  const DEFAULT_SETTINGS = {
+    minCohortScores: 5,
+    minCohortWords: 10,
+    minWordSpeakers: 3,
+    epsilonYear: 24,
+    metricsWindow: 'month',
+    maxMargin: 10,
+  };
   const enterpriseCount = async () =>
     (await t.one<{ n: number }>('SELECT count(*)::int AS n FROM enterprises')).n;
 
@@ -100,10 +115,7 @@ describe('EnterprisesService (PostgreSQL)', () => {
       expect(await enterpriseRow(created.enterpriseId)).toEqual({
         name: 'Acme Corp',
         sandbox: false,
-        minCohortScores: 5,
-        minCohortWords: 10,
-        minWordSpeakers: 3,
-        epsilon: 1,
+        ...DEFAULT_SETTINGS,
       });
       expect(await apiKeys.authenticate(created.apiKey)).toEqual({
         apiKeyId: match.any(String),
@@ -257,35 +269,48 @@ describe('EnterprisesService (PostgreSQL)', () => {
     });
   });
 
-  describe('privacy floor and ε', () => {
+  describe('privacy settings: floors, yearly budget, window, maxMargin', () => {
     it('sets the given values, keeps the others, and answers them all', async () => {
       const { enterpriseId } = await enterprises.create('Floors');
       expect(await enterprises.setPrivacyFloor(enterpriseId, { scores: '7' })).toEqual({
         enterpriseId,
+        ...DEFAULT_SETTINGS,
         minCohortScores: 7,
-        minCohortWords: 10,
-        minWordSpeakers: 3,
-        epsilon: 1,
       });
       expect(
         await enterprises.setPrivacyFloor(enterpriseId, {
           words: '100',
           speakers: '1',
-          epsilon: '2.25',
+          budget: '12.25',
+          window: 'week',
+          maxMargin: '7.5',
         }),
       ).toEqual({
         enterpriseId,
         minCohortScores: 7,
         minCohortWords: 100,
         minWordSpeakers: 1,
-        epsilon: 2.25,
+        epsilonYear: 12.25,
+        metricsWindow: 'week',
+        maxMargin: 7.5,
       });
-      expect(await enterprises.setPrivacyFloor(enterpriseId, { epsilon: '0.1' })).toMatchObject({
+      // The bounds are allowed; another option keeps what was set.
+      expect(await enterprises.setPrivacyFloor(enterpriseId, { budget: '1' })).toMatchObject({
         minCohortScores: 7,
-        epsilon: 0.1,
+        epsilonYear: 1,
+        metricsWindow: 'week',
+        maxMargin: 7.5,
       });
-      expect(await enterprises.setPrivacyFloor(enterpriseId, { epsilon: '10' })).toMatchObject({
-        epsilon: 10,
+      expect(
+        await enterprises.setPrivacyFloor(enterpriseId, {
+          budget: '100',
+          maxMargin: '100',
+          window: 'month',
+        }),
+      ).toMatchObject({ epsilonYear: 100, maxMargin: 100, metricsWindow: 'month' });
+      expect(await enterprises.setPrivacyFloor(enterpriseId, { maxMargin: '1' })).toMatchObject({
+        epsilonYear: 100,
+        maxMargin: 1,
       });
       expect(await enterpriseRow(enterpriseId)).toEqual({
         name: 'Floors',
@@ -293,25 +318,24 @@ describe('EnterprisesService (PostgreSQL)', () => {
         minCohortScores: 7,
         minCohortWords: 100,
         minWordSpeakers: 1,
-        epsilon: 10,
+        epsilonYear: 100,
+        metricsWindow: 'month',
+        maxMargin: 1,
       });
     });
 
-    it("changes only the named enterprise's floor", async () => {
+    it("changes only the named enterprise's settings", async () => {
       const acme = await enterprises.create('Floor Acme');
       const globex = await enterprises.create('Floor Globex');
       await enterprises.setPrivacyFloor(acme.enterpriseId, {
         scores: '50',
         words: '60',
         speakers: '70',
-        epsilon: '0.5',
+        budget: '5',
+        window: 'week',
+        maxMargin: '20',
       });
-      expect(await enterpriseRow(globex.enterpriseId)).toMatchObject({
-        minCohortScores: 5,
-        minCohortWords: 10,
-        minWordSpeakers: 3,
-        epsilon: 1,
-      });
+      expect(await enterpriseRow(globex.enterpriseId)).toMatchObject(DEFAULT_SETTINGS);
     });
 
     it('refuses to do nothing', async () => {
@@ -320,7 +344,12 @@ describe('EnterprisesService (PostgreSQL)', () => {
       expect(await failureOf(enterprises.setPrivacyFloor(enterpriseId, {}))).toBe(none);
       expect(
         await failureOf(
-          enterprises.setPrivacyFloor(enterpriseId, { scores: undefined, epsilon: undefined }),
+          enterprises.setPrivacyFloor(enterpriseId, {
+            scores: undefined,
+            budget: undefined,
+            window: undefined,
+            maxMargin: undefined,
+          }),
         ),
       ).toBe(none);
     });
@@ -339,25 +368,54 @@ describe('EnterprisesService (PostgreSQL)', () => {
       const { enterpriseId } = await enterprises.create('Strict');
       expect(
         await failureOf(
-          enterprises.setPrivacyFloor(enterpriseId, { [option]: value, epsilon: '2' }),
+          enterprises.setPrivacyFloor(enterpriseId, { [option]: value, budget: '2' }),
         ),
       ).toBe(EnterpriseErrors.FloorInvalid(`--${option}`, value));
-      expect(await enterpriseRow(enterpriseId)).toMatchObject({
-        minCohortScores: 5,
-        minCohortWords: 10,
-        minWordSpeakers: 3,
-        epsilon: 1,
-      });
+      expect(await enterpriseRow(enterpriseId)).toMatchObject(DEFAULT_SETTINGS);
     });
 
-    it.each(['0.09', '0', '10.01', '11', '1.234', '.5', '1.', '-1', 'one', ''])(
-      'refuses --epsilon %j with the exact message',
+    it.each([
+      ['budget', '--budget'],
+      ['maxMargin', '--max-margin'],
+    ] as const)(
+      'refuses a %s outside 1–100 or with more than two decimals, with the exact message, and changes nothing',
+      async (key, option) => {
+        const { enterpriseId } = await enterprises.create('Strict budget');
+        for (const value of [
+          '0.99',
+          '0',
+          '100.01',
+          '101',
+          '1.234',
+          '.5',
+          '1.',
+          '-1',
+          '1e1',
+          ' 5',
+          'one',
+          '',
+        ]) {
+          expect({
+            value,
+            failure: await failureOf(
+              enterprises.setPrivacyFloor(enterpriseId, { [key]: value, scores: '9' }),
+            ),
+          }).toEqual({ value, failure: EnterpriseErrors.BudgetInvalid(option, value) });
+        }
+        expect(await enterpriseRow(enterpriseId)).toMatchObject(DEFAULT_SETTINGS);
+      },
+    );
+
+    it.each(['day', 'Month', 'WEEK', 'months', ' week', ''])(
+      'refuses --window %j with the exact message and changes nothing',
       async (value) => {
-        const { enterpriseId } = await enterprises.create('Strict ε');
-        expect(await failureOf(enterprises.setPrivacyFloor(enterpriseId, { epsilon: value }))).toBe(
-          EnterpriseErrors.EpsilonInvalid(value),
-        );
-        expect((await enterpriseRow(enterpriseId)).epsilon).toBe(1);
+        const { enterpriseId } = await enterprises.create('Strict window');
+        expect(
+          await failureOf(
+            enterprises.setPrivacyFloor(enterpriseId, { window: value, scores: '9' }),
+          ),
+        ).toBe(EnterpriseErrors.WindowInvalid(value));
+        expect(await enterpriseRow(enterpriseId)).toMatchObject(DEFAULT_SETTINGS);
       },
     );
 
@@ -366,10 +424,16 @@ describe('EnterprisesService (PostgreSQL)', () => {
       expect(await failureOf(enterprises.setPrivacyFloor(unknown, { scores: '0' }))).toBe(
         EnterpriseErrors.FloorInvalid('--scores', '0'),
       );
+      expect(await failureOf(enterprises.setPrivacyFloor(unknown, { budget: '0' }))).toBe(
+        EnterpriseErrors.BudgetInvalid('--budget', '0'),
+      );
+      expect(await failureOf(enterprises.setPrivacyFloor(unknown, { window: 'day' }))).toBe(
+        EnterpriseErrors.WindowInvalid('day'),
+      );
       expect(await failureOf(enterprises.setPrivacyFloor(unknown, { scores: '9' }))).toBe(
         EnterpriseErrors.NotFound(unknown),
       );
-      expect(await failureOf(enterprises.setPrivacyFloor('acme', { epsilon: '2' }))).toBe(
+      expect(await failureOf(enterprises.setPrivacyFloor('acme', { budget: '2' }))).toBe(
         EnterpriseErrors.NotFound('acme'),
       );
     });

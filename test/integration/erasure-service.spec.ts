@@ -2,20 +2,21 @@
  * ErasureService below HTTP, on real PostgreSQL (docs/privacy.md, "I can be forgotten"; docs/design.md,
  * "Table ownership"). The participant's data is made as production makes it (session creation,
  * ingestion, their choices, email requests, the outbox and its delivery log, link bindings, a
- * sealed cohort run), then erased. Pinned down:
+ * released metrics window and the accountant's ledger), then erased. Pinned down:
  * - afterwards no row of any table holds their external ID, internal id, email, email look-up
  *   hash, session ids or a word only their transcript held;
  * - every table holds exactly what the docs say stays: the others' rows untouched, the group
- *   comparisons and day counts less exactly their share, released cohort cells as they were, one
- *   anonymous ledger row, and a `user.deleted` per group (external ID only encrypted), delivered
- *   only to endpoints that enable it; a table nobody classified fails the test;
+ *   comparisons and day counts less exactly their share, the metric windows and their releases
+ *   (and the second version's cells) as they were, her results off the pending list, her spend
+ *   off the accountant's ledger, one anonymous consent-ledger row, and a `user.deleted` per group
+ *   (external ID only encrypted), delivered only to endpoints that enable it; a table nobody
+ *   classified fails the test;
  * - who may erase whom: another enterprise, another participant, an unknown or malformed ID erase
  *   nothing and answer false; the participant themselves and the operator may;
  * - one transaction: a failure midway leaves the database as it was; a deadlock is retried (three
  *   attempts in all), any other error is not;
  * - the same email afterwards is a new participant with a new external ID.
  */
-import { CohortSealer } from '../../src/metrics/cohorts/cohort-sealer';
 import { featureBucket } from '../../src/metrics/rollups/feature-buckets';
 import { ErasureService } from '../../src/erasure/erasure.service';
 import { EmailSendingRepository } from '../../src/interact/sending/email-sending.repository';
@@ -41,6 +42,13 @@ const DAY_MS = 86_400_000;
 const dayAgo = (daysAgo: number): string =>
   new Date(Date.now() - daysAgo * DAY_MS).toISOString().slice(0, 10);
 const at = (day: string): string => `${day}T10:00:00.000Z`;
+/** The `day`th of the month two months back: its window is long due (ended, grace passed). */
+const twoMonthsBack = (day: number): string => {
+  const now = new Date();
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 2, day))
+    .toISOString()
+    .slice(0, 10);
+};
 
 /** The fixed instant of the erasure (the clock of the `user.deleted` timestamp). */
 const ERASED_AT = new Date('2031-05-06T07:08:09.010Z');
@@ -60,7 +68,7 @@ describe('ErasureService (PostgreSQL)', () => {
   });
   afterAll(() => t.close());
 
-  /** A fresh enterprise (floors of 1, so a day of one participant seals) with `groups` groups. */
+  /** A fresh enterprise (floors of 1: a release of one participant) with `groups` groups. */
   const enterpriseWith = async (name: string, groups: number): Promise<Group[]> => {
     const enterpriseId = await t.enterprise(name);
     await t.rows(
@@ -94,6 +102,7 @@ describe('ErasureService (PostgreSQL)', () => {
     let teamB: Group;
     let victim: Person;
     let colleague: Person;
+    let quietParticipant: string;
     let victimSessions: string[];
     let colleagueSessions: string[];
     let allEventsEndpoint: string;
@@ -113,7 +122,7 @@ describe('ErasureService (PostgreSQL)', () => {
       ...victimSessions,
     ];
     const today = new Date(Date.now() - 60_000).toISOString();
-    const [d1, d2, dToday] = [dayAgo(3), dayAgo(2), today.slice(0, 10)];
+    const [d1, d2, dToday] = [twoMonthsBack(10), twoMonthsBack(11), today.slice(0, 10)];
 
     /**
      * The victim's rows, table by table, named by what identifies them ($1: participant id,
@@ -132,6 +141,8 @@ describe('ErasureService (PostgreSQL)', () => {
         'x.email_message_id IN (SELECT id FROM email_messages WHERE participant_id = $1)',
       consent_ledger: 'x.participant_id = $1',
       cohort_pending: 'x.session_id IN (SELECT session_id FROM sessions WHERE participant_id = $1)',
+      // The accountant's ledger: what she spent goes with her (docs/metrics.md, "The budget").
+      metric_budget_spend: 'x.participant_id = $1',
       events: `x.payload->>'userIdentifier' = $2 OR x.payload->>'externalUserID' = $2`,
       webhook_deliveries: `x.event_id IN (SELECT id FROM events
                              WHERE payload->>'userIdentifier' = $2 OR payload->>'externalUserID' = $2)`,
@@ -147,8 +158,11 @@ describe('ErasureService (PostgreSQL)', () => {
       'webhook_endpoints',
       // Browser identities name nobody (a hash of a cookie value); the victim's bindings go.
       'browsers',
-      // Released cells stay as they are (docs/metrics.md): changing them would let a reader
-      // subtract the erased person.
+      // Releases stay as they are (docs/metrics.md): changing them would let a reader subtract
+      // the erased person. So do the second version's cells.
+      'metric_windows',
+      'metric_releases',
+      'metric_release_words',
       'cohort_cells',
       'cohort_cell_words',
       'cohort_score_prefixes',
@@ -193,8 +207,9 @@ describe('ErasureService (PostgreSQL)', () => {
       const later = await tenants.createSession(teamA, colleague.externalId);
       colleagueSessions = [joined.sessionId, later.sessionID];
 
-      // Someone at level 0 in A: their check-in hides the day's scores, so d1 seals (floor 1).
+      // Someone at level 0 in A, in the same window.
       const quiet = await tenants.join(teamA, 'quiet@example.com');
+      quietParticipant = quiet.person.participantId;
       await tenants.complete(quiet.sessionId, { completedAt: at(d1), features: { pitch: 99 } });
 
       // The victim: level 5 in A (raised on the page of their first check-in), 0 in B.
@@ -221,10 +236,18 @@ describe('ErasureService (PostgreSQL)', () => {
         completedAt: at(d2),
         features: { pitch: 30, tempo: 15 },
       });
-      // The closed days are sealed into released cells; today's results stay pending.
-      const sealer = new CohortSealer(t.db, s.cohorts, s.cipher, s.config);
-      expect(await sealer.sealGroup(teamA.groupId)).toBeGreaterThan(0);
-      expect(await sealer.sealGroup(teamB.groupId)).toBeGreaterThan(0);
+      // Their month is released (both groups at once); today's results stay pending. The victim
+      // enters A's release (two of her three check-ins there) and spends budget on it.
+      expect(await s.releaser.releaseEnterprise(acme)).toBe(1);
+      // A second-version cell of A, as the upgrade left it: it never changes either.
+      await t.rows(
+        `WITH cell AS (
+           INSERT INTO cohort_cells (group_id, series, first_day, last_day, sessions,
+                                     hidden_participants, floor, participants, epsilon)
+           VALUES ($1, 'words', '2025-01-01', '2025-01-02', 3, 3, 3, 3, 1) RETURNING id)
+         INSERT INTO cohort_cell_words (cell_id, word, count) SELECT id, 'sleep', 3 FROM cell`,
+        [teamA.groupId],
+      );
       const third = await tenants.createSession(teamA, victim.externalId);
       victimSessions.push(third.sessionID);
       await tenants.complete(third.sessionID, { completedAt: today, features: { pitch: 40 } });
@@ -315,12 +338,45 @@ describe('ErasureService (PostgreSQL)', () => {
       );
     });
 
-    it("leaves what is nobody's as it was: tenants, endpoints, browsers, released cohort cells", async () => {
+    it("leaves what is nobody's as it was: tenants, endpoints, browsers, metric windows and releases", async () => {
       const after = await snapshot(t);
       for (const table of UNTOUCHED) {
         expect({ table, rows: after[table] }).toEqual({ table, rows: before[table] });
       }
       expect(before.cohort_cells.length).toBeGreaterThan(0);
+      // A's release counted the victim, and still does: nothing is re-drawn or subtracted.
+      expect(
+        await t.rows(
+          `SELECT group_id AS "groupId", series, participants, released, left_out AS "leftOut"
+             FROM metric_releases ORDER BY group_id, series`,
+        ),
+      ).toEqual([
+        { groupId: teamA.groupId, series: 'scores', participants: 3, released: true, leftOut: 0 },
+        { groupId: teamA.groupId, series: 'words', participants: 3, released: true, leftOut: 0 },
+        // Her check-in in B went to A's release (contribution bounding): B counts it left out.
+        { groupId: teamB.groupId, series: 'scores', participants: 0, released: false, leftOut: 1 },
+        { groupId: teamB.groupId, series: 'words', participants: 0, released: false, leftOut: 1 },
+      ]);
+    });
+
+    it("takes her results off the pending list and her spend off the accountant's ledger; the others' stay", async () => {
+      expect(
+        await t.rows(
+          `SELECT s.participant_id AS "participantId", count(*)::int AS rows
+             FROM cohort_pending p JOIN sessions s ON s.session_id = p.session_id
+            GROUP BY 1`,
+        ),
+      ).toEqual([{ participantId: colleague.participantId, rows: 2 }]);
+      expect(
+        (
+          await t.rows<{ participantId: string }>(
+            'SELECT participant_id AS "participantId" FROM metric_budget_spend',
+          )
+        )
+          .map((row) => row.participantId)
+          .sort(),
+      ).toEqual([colleague.participantId, quietParticipant].sort());
+      expect(before.metric_budget_spend).toHaveLength(3);
     });
 
     it("keeps everyone else's rows exactly, and adds only the user.deleted events, their delivery and the ledger's erasure row", async () => {

@@ -3,9 +3,11 @@
  * (docs/checkin-flow.md "Result ingestion", docs/metrics.md). It pins down:
  * - a result completes a pending session exactly once: stored with its transcript, features and
  *   word counts sealed, words counted from the participant's turns only, the check-in's own level
- *   kept (or the member's level when never handed off), one credit deducted, the session pending
- *   for its cohort cells and counted in its UTC day, and `user.session.result` in the outbox — all
- *   in one transaction (an outbox failing after its write leaves nothing);
+ *   kept (or the member's level when never handed off), one credit deducted, the session in its
+ *   enterprise's release window (made then if it is the window's first result) and pending there
+ *   — or counted late when that window was already released — and counted in its UTC day, and
+ *   `user.session.result` in the outbox — all in one transaction (an outbox failing after its
+ *   write leaves nothing, not even the window it made);
  * - `completedAt`: stored as given (absent: now), part of what makes a result "the same"; the
  *   result body accepts it from 2000-01-01 to 5 minutes ahead of the clock, else
  *   `Invalid completedAt`;
@@ -32,6 +34,7 @@ import {
   rowCounts,
   setSharedLevel,
   subscribedEndpoint,
+  windowReleaserOn,
 } from './service-fixtures';
 import { TestDatabase } from './support';
 
@@ -218,14 +221,32 @@ describe('IngestionService (PostgreSQL)', () => {
       expect((await stored(session.sessionId)).sharedLevel).toBe(2);
     });
 
-    it("deducts one credit (going negative), and adds the session to its cohort runs and its UTC day's count", async () => {
-      const group = await newGroup('Credits');
-      const session = await pending(group);
+    it("deducts one credit (going negative), and adds the session to its window, pending, and its UTC day's count", async () => {
+      const enterprise = await t.enterprise('Windows');
+      const group = await t.group(enterprise, { name: 'Credits' });
+      const session = await pending(group, 0, enterprise);
       await ingestion.ingest(
         session.sessionId,
         result({ completedAt: '2026-11-19T23:30:00-01:00' }),
       );
       expect(await credits(group)).toBe(-1);
+      // Its day is 20 November (UTC): the enterprise's first result of November makes its month.
+      expect(
+        await t.rows(
+          `SELECT kind, first_day::text AS "firstDay", last_day::text AS "lastDay",
+                  epsilon_year::float8 AS "epsilonYear", released_at AS "releasedAt"
+             FROM metric_windows WHERE enterprise_id = $1`,
+          [enterprise],
+        ),
+      ).toEqual([
+        {
+          kind: 'month',
+          firstDay: '2026-11-01',
+          lastDay: '2026-11-30',
+          epsilonYear: 24,
+          releasedAt: null,
+        },
+      ]);
       expect(
         await t.rows(
           'SELECT series, group_id AS "groupId" FROM cohort_pending WHERE session_id = $1 ORDER BY series',
@@ -242,6 +263,45 @@ describe('IngestionService (PostgreSQL)', () => {
           [group],
         ),
       ).toEqual([{ day: '2026-11-20', sessions: 1 }]);
+    });
+
+    it("a result for a window already released joins no release: not pending, counted late in its group's release, and in its day", async () => {
+      const enterprise = await t.enterprise('Late');
+      const group = await t.group(enterprise, { name: 'Late' });
+      const first = await pending(group, 0, enterprise);
+      await ingestion.ingest(first.sessionId, result({ completedAt: '2026-06-10T10:00:00Z' }));
+      const releaser = windowReleaserOn(t.db, cipher);
+      expect(await releaser.releaseEnterprise(enterprise, new Date('2026-07-05T00:00:00Z'))).toBe(
+        1,
+      );
+
+      const late = await pending(group, 0, enterprise);
+      expect(
+        await ingestion.ingest(late.sessionId, result({ completedAt: '2026-06-20T10:00:00Z' })),
+      ).toBe('completed');
+      expect(
+        await t.rows('SELECT series FROM cohort_pending WHERE session_id = $1', [late.sessionId]),
+      ).toEqual([]);
+      expect(
+        await t.rows(
+          `SELECT series, participants, late_results AS "lateResults" FROM metric_releases
+            WHERE group_id = $1 ORDER BY series`,
+          [group],
+        ),
+      ).toEqual([
+        { series: 'scores', participants: 1, lateResults: 1 },
+        { series: 'words', participants: 1, lateResults: 1 },
+      ]);
+      expect(
+        await t.rows(
+          `SELECT to_char(day, 'YYYY-MM-DD') AS day, sessions FROM group_day_counts
+            WHERE group_id = $1 ORDER BY day`,
+          [group],
+        ),
+      ).toEqual([
+        { day: '2026-06-10', sessions: 1 },
+        { day: '2026-06-20', sessions: 1 },
+      ]);
     });
 
     it('writes user.session.result to the outbox, with one delivery per endpoint taking it', async () => {
@@ -278,7 +338,9 @@ describe('IngestionService (PostgreSQL)', () => {
       const session = await pending(group, 5, acme, { handedOff: false });
       const failing = ingestionServiceOn(t.db, cipher, new FailingAfterInsertEvents(t.db, cipher));
       const before = await rowCounts(t);
-      await expect(failing.ingest(session.sessionId, result())).rejects.toThrow(
+      // The first result of its month: the window it made goes with the rest.
+      const atomic = result({ completedAt: '2026-02-11T10:00:00Z' });
+      await expect(failing.ingest(session.sessionId, atomic)).rejects.toThrow(
         FailingAfterInsertEvents.failure,
       );
       expect(await rowCounts(t)).toEqual(before);
@@ -290,8 +352,15 @@ describe('IngestionService (PostgreSQL)', () => {
         featuresShared: false,
       });
       expect(await credits(group)).toBe(0);
-      // And it completes once the outbox works.
-      expect(await ingestion.ingest(session.sessionId, result())).toBe('completed');
+      // And it completes once the outbox works, in its window.
+      expect(await ingestion.ingest(session.sessionId, atomic)).toBe('completed');
+      expect(
+        await t.rows(
+          `SELECT first_day::text AS "firstDay" FROM metric_windows
+            WHERE enterprise_id = $1 AND '2026-02-11' BETWEEN first_day AND last_day`,
+          [acme],
+        ),
+      ).toEqual([{ firstDay: '2026-02-01' }]);
       expect(await resultEvents(session.sessionId)).toHaveLength(1);
     });
 

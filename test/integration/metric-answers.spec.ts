@@ -1,12 +1,14 @@
 /**
- * MetricsRepository's SQL on PostgreSQL (docs/metrics.md, "The endpoints" and "How they are
- * computed"): `from`/`to` are inclusive UTC days to the millisecond, periods are keyed by day,
- * ISO week's Monday (across a new year) and month, and group and participant counts agree; a
- * participant's `mhci` is PostgreSQL's continuous percentiles over the sessions their applicable
- * level lets it see, their cloud the merged word counts of sessions shown at level 4; a group's
- * cloud merges the words its released cells gave in the range (running counts subtracted), ranks
- * by count then word, and `top` cuts the list, not the shares. Service-level answers above it:
- * src/metrics/metrics.service.spec.ts; the group's `mhci` statistics: sealed-cells.e2e-spec.ts.
+ * The metrics' SQL on PostgreSQL (docs/metrics.md, "The endpoints" and "Answers"): `from`/`to`
+ * are inclusive UTC days to the millisecond, periods are keyed by day, ISO week's Monday (across a
+ * new year) and month, and group and participant counts agree; a participant's `mhci` is
+ * PostgreSQL's continuous percentiles over the sessions their applicable level lets it see, their
+ * cloud the merged word counts of sessions shown at level 4 (MetricsRepository); a group's `mhci`
+ * and cloud merge the releases of the windows each period holds whole (GroupReleasesReader): the
+ * cloud ranks by count then word and `top` cuts the list, not the shares; a release where no word
+ * passed is `{}`, a period whose window is not released yet or that cuts a window is null.
+ * Service-level answers above it: src/metrics/metrics.service.spec.ts; the releases themselves:
+ * window-releaser.spec.ts; through the API: calendar-releases.e2e-spec.ts.
  */
 import { randomBytes } from 'node:crypto';
 import { PiiCipher } from '../../src/common/crypto/pii-cipher';
@@ -17,10 +19,18 @@ import {
   type MetricScope,
   MetricsRepository,
 } from '../../src/metrics/metrics.repository';
+import { releaseRho } from '../../src/metrics/windows/budget';
+import { GroupReleasesReader } from '../../src/metrics/windows/group-releases.reader';
+import {
+  type MetricsSettings,
+  MetricWindowsRepository,
+  type ReleaseRow,
+} from '../../src/metrics/windows/metric-windows.repository';
+import { SCORE_BINS, scoreBin } from '../../src/metrics/windows/window-release';
 import { sealJson } from '../../src/sessions/transcript-codec';
 import { TestDatabase } from './support';
 
-describe('MetricsRepository (PostgreSQL)', () => {
+describe('metric answers (PostgreSQL)', () => {
   let t: TestDatabase;
   let metrics: MetricsRepository;
   let cells: CohortCellsRepository;
@@ -64,7 +74,7 @@ describe('MetricsRepository (PostgreSQL)', () => {
         options.ownLevel,
       ]);
     }
-    await cells.addCompleted({ sessionId, groupId: group }, new Date(completedAt));
+    await cells.addCompleted({ sessionId, groupId: group }, new Date(completedAt), true);
     return sessionId;
   };
 
@@ -249,86 +259,177 @@ describe('MetricsRepository (PostgreSQL)', () => {
     });
   });
 
-  describe('a group’s wordcloud from its released cells', () => {
+  describe('a group’s answers from its releases (GroupReleasesReader)', () => {
+    let windowed: string;
     let group: number;
-    const scope = (): MetricScope => ({ kind: 'group', enterpriseId: enterprise, groupId: group });
+    let settings: MetricsSettings;
+    const reader = () => new GroupReleasesReader(t.db);
+    const rho = releaseRho('week', 24);
 
-    /** A released words cell over `days` (a session each) with these noisy speaker counts. */
-    const wordsCell = async (days: string[], words: Record<string, number>) => {
-      const participant = await member(group, 0);
-      const sessionIds: string[] = [];
-      for (const day of days)
-        sessionIds.push(await checkIn(participant, group, `${day}T09:00:00Z`));
-      const lastDay = days[days.length - 1];
+    /**
+     * A weekly window of the group's enterprise, released with these noisy figures (a fixture:
+     * the noise is window-release.ts's), or not released yet; the group's days counted.
+     */
+    const week = async (
+      firstDay: string,
+      days: string[],
+      release: { words?: Record<string, number>; threshold?: number; scores?: number[] } | null,
+    ) => {
+      const windows = new MetricWindowsRepository(t.db);
+      const lastDay = new Date(Date.parse(`${firstDay}T00:00:00Z`) + 6 * 86_400_000)
+        .toISOString()
+        .slice(0, 10);
       await t.db.transaction(async (sql) => {
-        const cellId = await cells.sealRun(
-          group,
-          'words',
-          { firstDay: days[0], lastDay, sessionIds, hiddenParticipants: 1 },
-          1,
-          { participants: 1, epsilon: 100, scores: null },
+        await windows.createWindow(
+          windowed,
+          { kind: 'week', firstDay, lastDay, epsilonYear: 24 },
           sql,
         );
-        await cells.addWords(
-          cellId,
-          Object.entries(words).map(([word, count]) => ({ word, count })),
-          sql,
-        );
-        await cells.addWordPrefix(group, lastDay, sql);
+        if (!release) return;
+        const [window] = await windows.dueWindows(windowed, lastDay, sql);
+        const values = release.scores ?? [];
+        const bins = new Array<number>(SCORE_BINS).fill(0);
+        for (const value of values) bins[scoreBin(value)] += 1;
+        const rows: ReleaseRow[] = [
+          {
+            groupId: group,
+            series: 'scores',
+            participants: values.length,
+            released: values.length > 0,
+            leftOut: 0,
+            rho: values.length > 0 ? rho : null,
+            scores:
+              values.length > 0
+                ? {
+                    participants: values.length,
+                    noisySum: values.reduce((sum, value) => sum + value, 0),
+                    noisyBins: bins,
+                    sumNoiseVariance: 1,
+                    binNoiseVariance: 1,
+                  }
+                : null,
+            wordThreshold: null,
+            words: [],
+          },
+          {
+            groupId: group,
+            series: 'words',
+            participants: 60,
+            released: true,
+            leftOut: 0,
+            rho,
+            scores: null,
+            wordThreshold: release.threshold ?? 50,
+            words: Object.entries(release.words ?? {}).map(([word, count]) => ({ word, count })),
+          },
+        ];
+        await windows.storeRelease(windowed, window, rows, new Map(), sql);
       });
+      for (const day of days) {
+        const participant = await member(group, 0);
+        const sessionId = await t.session(windowed, participant, group, {
+          completedAt: `${day}T09:00:00Z`,
+        });
+        await cells.addCompleted(
+          { sessionId, groupId: group },
+          new Date(`${day}T09:00:00Z`),
+          false,
+        );
+      }
     };
 
     beforeAll(async () => {
-      group = await t.group(enterprise);
-      await wordsCell(['2026-03-02'], { sleep: 20, work: 20, team: 10 });
-      await wordsCell(['2026-03-03', '2026-03-04'], { work: 5, alpha: 5 });
-      await wordsCell(['2026-03-09'], {});
-      // A day with a session and no cell yet.
-      await checkIn(await member(group, 0), group, '2026-03-10T09:00:00Z');
+      windowed = await t.enterprise('Weekly');
+      await t.rows(`UPDATE enterprises SET metrics_window = 'week' WHERE id = $1`, [windowed]);
+      settings = (await new MetricWindowsRepository(t.db).settingsOf(windowed))!;
+      group = await t.group(windowed);
+      await week('2026-03-02', ['2026-03-03'], {
+        words: { sleep: 20, work: 20, team: 10 },
+        scores: [4000, 6000],
+      });
+      await week('2026-03-09', ['2026-03-10', '2026-03-11'], {
+        words: { work: 5, alpha: 5 },
+        threshold: 5,
+        scores: [8000],
+      });
+      // Released, no word passed: {}.
+      await week('2026-03-16', ['2026-03-17'], {});
+      // Not released yet: its days have sessions, their answer waits.
+      await week('2026-03-23', ['2026-03-24'], null);
     });
 
     const cloud = async (r: MetricRange, top = 50) =>
-      (await metrics.wordcloud(scope(), r, top)).map((row) => [row.key, row.word, row.share]);
+      (await reader().wordcloud(windowed, group, r, settings, top)).map((p) => [p.key, p.value]);
 
-    it('merges the cells whose last day is in the range: counts over their sum, by count then word', async () => {
+    it('wordcloud: merges the released windows wholly in the range, counts over their sum, by count then word', async () => {
       // work 25, sleep 20, team 10, alpha 5: 60.
-      expect(await cloud(range())).toEqual([
-        ['all', 'work', 25 / 60],
-        ['all', 'sleep', 20 / 60],
-        ['all', 'team', 10 / 60],
-        ['all', 'alpha', 5 / 60],
+      const merged = { work: 25 / 60, sleep: 20 / 60, team: 10 / 60, alpha: 5 / 60 };
+      expect(await cloud(range())).toEqual([['all', merged]]);
+      const [answer] = await reader().wordcloud(windowed, group, range(), settings, 50);
+      expect(Object.keys(answer.value!)).toEqual(['work', 'sleep', 'team', 'alpha']);
+      expect(answer.accuracy).toMatchObject({
+        windows: 3,
+        windowsNotReleased: 1,
+        speakersNeeded: 5,
+        reason: null,
+      });
+      // The second week alone: alpha and work tie at 5, alphabetically.
+      expect(await cloud(range('2026-03-09', '2026-03-15'))).toEqual([
+        ['all', { alpha: 0.5, work: 0.5 }],
       ]);
-      // The second cell alone: alpha and work tie at 5; a range holding part of a cell's days
-      // holds it when its last day is in.
-      expect(await cloud(range('2026-03-03', '2026-03-04'))).toEqual([
-        ['all', 'alpha', 0.5],
-        ['all', 'work', 0.5],
+      // A range that cuts the week holds no window: finer than the window, null.
+      expect(await cloud(range('2026-03-10', '2026-03-15'))).toEqual([['all', null]]);
+      expect(
+        (
+          await reader().wordcloud(windowed, group, range('2026-03-10', '2026-03-15'), settings, 5)
+        )[0].accuracy.reason,
+      ).toBe('finer-than-window');
+    });
+
+    it('wordcloud: top keeps the first words, their shares still of every released word', async () => {
+      expect(await cloud(range(), 2)).toEqual([['all', { work: 25 / 60, sleep: 20 / 60 }]]);
+      expect(await cloud(range('2026-03-09'), 1)).toEqual([['all', { alpha: 0.5 }]]);
+    });
+
+    it('wordcloud by period: the periods of the count; a release without words is {}, a window not released yet or a period finer than the window null', async () => {
+      expect(await cloud(range(null, null, 'week'), 1)).toEqual([
+        ['2026-03-02', { sleep: 20 / 50 }],
+        ['2026-03-09', { alpha: 0.5 }],
+        ['2026-03-16', {}],
+        ['2026-03-23', null],
       ]);
-      expect(await cloud(range('2026-03-04', '2026-03-04'))).toEqual(
-        await cloud(range('2026-03-03', '2026-03-04')),
-      );
-      // A range ending inside the cell's days has no cell: its days are not shown.
-      expect(await metrics.wordcloud(scope(), range('2026-03-03', '2026-03-03'), 50)).toEqual([
-        { key: 'all', shown: false, word: null, share: null },
+      expect(
+        (await reader().wordcloud(windowed, group, range(null, null, 'week'), settings, 1)).map(
+          (p) => p.accuracy.reason,
+        ),
+      ).toEqual([null, null, null, 'not-released-yet']);
+      // An ISO week belongs to the month of its Thursday: March holds all four.
+      expect(await cloud(range(null, null, 'month'), 1)).toEqual([['2026-03', { work: 25 / 60 }]]);
+      expect(await cloud(range('2026-03-09', null, 'day'))).toEqual([
+        ['2026-03-10', null],
+        ['2026-03-11', null],
+        ['2026-03-17', null],
+        ['2026-03-24', null],
       ]);
     });
 
-    it('top keeps the first words, their shares still of every released word', async () => {
-      expect(await cloud(range(), 2)).toEqual([
-        ['all', 'work', 25 / 60],
-        ['all', 'sleep', 20 / 60],
+    it('mhci: merges the released windows’ sums over their counts; by period, each week its own', async () => {
+      const [all] = await reader().mhci(windowed, group, range(), settings);
+      // 40, 60 and 80: 180 over 3 participants (the fixture's noise is nil).
+      expect(all.value!.avgMhci).toBeCloseTo(60, 1);
+      expect(all.accuracy).toMatchObject({ participants: 3, windows: 3, reason: null });
+      const weeks = await reader().mhci(windowed, group, range(null, null, 'week'), settings);
+      expect(weeks.map((p) => [p.key, p.value && Math.round(p.value.avgMhci)])).toEqual([
+        ['2026-03-02', 50],
+        ['2026-03-09', 80],
+        ['2026-03-16', null],
+        ['2026-03-23', null],
       ]);
-      expect(await cloud(range('2026-03-03'), 1)).toEqual([['all', 'alpha', 0.5]]);
-    });
-
-    it('by period: the periods of the count; a released cell without words is shown empty, a period without a cell is not shown', async () => {
-      expect(await metrics.wordcloud(scope(), range(null, null, 'week'), 1)).toEqual([
-        { key: '2026-03-02', shown: true, word: 'work', share: 25 / 60 },
-        { key: '2026-03-09', shown: true, word: null, share: null },
-      ]);
-      expect(await metrics.wordcloud(scope(), range('2026-03-09', null, 'day'), 50)).toEqual([
-        { key: '2026-03-09', shown: true, word: null, share: null },
-        { key: '2026-03-10', shown: false, word: null, share: null },
+      expect(weeks.map((p) => p.accuracy.reason)).toEqual([
+        null,
+        null,
+        'too-few-participants',
+        'not-released-yet',
       ]);
     });
   });

@@ -16,7 +16,6 @@ import { GroupsRepository } from '../../src/groups/groups.repository';
 import { IngestionRepository } from '../../src/ingestion/ingestion.repository';
 import { IngestionService } from '../../src/ingestion/ingestion.service';
 import type { SessionResultDto } from '../../src/ingestion/session-result.dto';
-import { CohortCellsRepository } from '../../src/metrics/cohorts/cohort-cells.repository';
 import { bucketFloor, featureBucket } from '../../src/metrics/rollups/feature-buckets';
 import {
   APPROXIMATE_BUCKET_SHARE,
@@ -27,7 +26,7 @@ import { SharedFeatures } from '../../src/metrics/rollups/shared-features';
 import { SessionsRepository } from '../../src/sessions/sessions.repository';
 import { EventsRepository } from '../../src/webhooks/events/events.repository';
 import { TestDatabase } from './support';
-import { handedOffAndConfirmed } from './service-fixtures';
+import { handedOffAndConfirmed, windowReleaserOn } from './service-fixtures';
 
 describe('per-session comparisons (PostgreSQL)', () => {
   let t: TestDatabase;
@@ -188,7 +187,7 @@ describe('per-session comparisons (PostgreSQL)', () => {
         sessions,
         rollups,
         new SharedFeatures(t.db, sessions, rollups, cipher),
-        new CohortCellsRepository(t.db),
+        windowReleaserOn(t.db, cipher),
         new GroupsRepository(t.db),
         new EventsRepository(t.db, cipher),
         cipher,

@@ -95,7 +95,7 @@ describe('Retention and encryption at rest (PostgreSQL)', () => {
     );
 
   describe('transcripts and features after TRANSCRIPT_RETENTION_DAYS', () => {
-    it('removes them (and per-session words and features) before the cutoff only; scores and group rollups stay', async () => {
+    it('removes them (and per-session words and features) before the cutoff only; scores, group rollups and releases stay', async () => {
       const { cutoff } = await t.one<{ cutoff: Date }>(
         `SELECT date_trunc('second', now()) - interval '365 days' AS cutoff`,
       );
@@ -103,8 +103,13 @@ describe('Retention and encryption at rest (PostgreSQL)', () => {
       const atCutoff = await completedSession(cutoff);
       const newer = await completedSession(new Date(cutoff.getTime() + 1_000));
       const pending = await t.session(enterpriseId, participantId, groupId);
-      const sealedWords = `SELECT w.word, w.count FROM cohort_cell_words w
-                             JOIN cohort_cells c ON c.id = w.cell_id WHERE c.group_id = $1`;
+      // What releases keep of words: a window's released words, and a second-version cell's.
+      const releasedWords = `SELECT w.word, w.count FROM metric_release_words w
+                               JOIN metric_releases r ON r.id = w.release_id WHERE r.group_id = $1
+                             UNION ALL
+                             SELECT w.word, w.count FROM cohort_cell_words w
+                               JOIN cohort_cells c ON c.id = w.cell_id WHERE c.group_id = $1
+                             ORDER BY 1`;
       await t.rows(
         `WITH cell AS (
            INSERT INTO cohort_cells
@@ -113,6 +118,18 @@ describe('Retention and encryption at rest (PostgreSQL)', () => {
            VALUES ($1, 'words', '2025-01-01', '2025-01-01', 3, 3, 3, 3, 1) RETURNING id)
          INSERT INTO cohort_cell_words (cell_id, word, count) SELECT id, 'tired', 3 FROM cell`,
         [groupId],
+      );
+      await t.rows(
+        `WITH w AS (
+           INSERT INTO metric_windows (enterprise_id, kind, first_day, last_day, epsilon_year,
+                                       released_at)
+           VALUES ($1, 'month', '2024-01-01', '2024-01-31', 24, '2024-02-03') RETURNING id),
+         r AS (
+           INSERT INTO metric_releases (window_id, group_id, series, participants, released, rho,
+                                        word_threshold)
+           SELECT id, $2, 'words', 60, true, 0.24, 54 FROM w RETURNING id)
+         INSERT INTO metric_release_words (release_id, word, count) SELECT id, 'ok', 57 FROM r`,
+        [enterpriseId, groupId],
       );
 
       expect(await retention.removeExpired(cutoff, 1_000)).toBe(1);
@@ -134,8 +151,11 @@ describe('Retention and encryption at rest (PostgreSQL)', () => {
         expect(state.countedWords).toBe(3);
       }
       expect((await sessionState(pending)).transcript).toBeNull();
-      // Sealed cells never change.
-      expect(await t.rows(sealedWords, [groupId])).toEqual([{ word: 'tired', count: 3 }]);
+      // Releases never change: what they let through of words stays.
+      expect(await t.rows(releasedWords, [groupId])).toEqual([
+        { word: 'ok', count: 57 },
+        { word: 'tired', count: 3 },
+      ]);
       // Nothing left to do: a second sweep changes nothing.
       expect(await retention.removeExpired(cutoff, 1_000)).toBe(0);
     });

@@ -14,8 +14,11 @@ import { GroupsRepository } from '../../src/groups/groups.repository';
 import { IngestionRepository } from '../../src/ingestion/ingestion.repository';
 import { IngestionService } from '../../src/ingestion/ingestion.service';
 import { CohortCellsRepository } from '../../src/metrics/cohorts/cohort-cells.repository';
+import { cryptoRandom, type RandomSource } from '../../src/metrics/releases/discrete-laplace';
 import { MetricRollupsRepository } from '../../src/metrics/rollups/metric-rollups.repository';
 import { SharedFeatures } from '../../src/metrics/rollups/shared-features';
+import { MetricWindowsRepository } from '../../src/metrics/windows/metric-windows.repository';
+import { WindowReleaser } from '../../src/metrics/windows/window-releaser';
 import { LinkTokens } from '../../src/participant-links/link-tokens';
 import { ParticipantLinks } from '../../src/participant-links/participant-links';
 import { MembershipsRepository } from '../../src/participants/memberships.repository';
@@ -72,6 +75,32 @@ export function sessionsServiceOn(
   return { service, links };
 }
 
+/** The grace period of the releases' tests (METRICS_RELEASE_GRACE_HOURS, its default). */
+export const RELEASE_GRACE_HOURS = 48;
+
+/**
+ * WindowReleaser as CohortCellsModule builds it, on `db`, with its real repositories; `random`
+ * replaces crypto (to replay draws), `graceHours` the grace period. Nothing else of the
+ * configuration is read.
+ */
+export function windowReleaserOn(
+  db: Database,
+  cipher: PiiCipher,
+  options: { random?: RandomSource; graceHours?: number } = {},
+): WindowReleaser {
+  const config = {
+    metrics: { releaseGraceHours: options.graceHours ?? RELEASE_GRACE_HOURS },
+  } as unknown as AppConfig;
+  return new WindowReleaser(
+    db,
+    new MetricWindowsRepository(db),
+    new CohortCellsRepository(db),
+    cipher,
+    config,
+    options.random ?? cryptoRandom,
+  );
+}
+
 /** IngestionService as IngestionModule builds it, on `db`; `events` replaces the outbox's owner. */
 export function ingestionServiceOn(
   db: Database,
@@ -86,7 +115,7 @@ export function ingestionServiceOn(
     sessions,
     rollups,
     new SharedFeatures(db, sessions, rollups, cipher),
-    new CohortCellsRepository(db),
+    windowReleaserOn(db, cipher),
     new GroupsRepository(db),
     events,
     cipher,
@@ -139,6 +168,8 @@ export async function rowCounts(t: TestDatabase): Promise<Record<string, number>
     'webhook_deliveries',
     'idempotency_keys',
     'cohort_pending',
+    'metric_windows',
+    'metric_releases',
     'group_day_counts',
     'group_feature_values',
     'group_feature_histograms',

@@ -1,40 +1,24 @@
 /**
  * Reads that take an enterprise id answer only that enterprise's data: webhook deliveries
- * (list, redeliver) and metrics (count, mhci, word clouds) against real PostgreSQL, asked by the
- * owner (exact data) and by another enterprise (nothing).
+ * (list, redeliver), metrics (count, a participant's mhci and word cloud) and group releases
+ * (release windows, what a release holds, group mhci and word clouds) against real PostgreSQL,
+ * asked by the owner (exact data) and by another enterprise (nothing).
  */
 import { randomBytes } from 'node:crypto';
 import { PiiCipher } from '../../src/common/crypto/pii-cipher';
 import { sealJson } from '../../src/sessions/transcript-codec';
-import { CohortCellsRepository } from '../../src/metrics/cohorts/cohort-cells.repository';
-import { binOf, participantScore, SCORE_MECHANISM } from '../../src/metrics/releases/score-release';
 import { MetricRange, MetricScope, MetricsRepository } from '../../src/metrics/metrics.repository';
+import { GroupReleasesReader } from '../../src/metrics/windows/group-releases.reader';
+import { MetricWindowsRepository } from '../../src/metrics/windows/metric-windows.repository';
+import type { WindowReleaser } from '../../src/metrics/windows/window-releaser';
 import { DeliveryLeaseRepository } from '../../src/webhooks/delivery/delivery-lease.repository';
 import { WebhooksRepository } from '../../src/webhooks/webhooks.repository';
-import { match } from '../support/matchers';
+import { windowReleaserOn } from './service-fixtures';
 import { TestDatabase, WebhookWorld } from './support';
-
-/**
- * What ingestion leaves for stored completed sessions: each pending in both series of cohort
- * cells, and the per-day session counts of group `count`.
- */
-const PENDING_AND_DAY_COUNTS = [
-  `INSERT INTO cohort_pending (session_id, series, group_id)
-   SELECT s.session_id, series.name, s.group_id
-     FROM sessions s CROSS JOIN (VALUES ('scores'), ('words')) AS series(name)
-    WHERE s.completed_at IS NOT NULL`,
-  `INSERT INTO group_day_counts (group_id, day, sessions)
-   SELECT group_id, (completed_at AT TIME ZONE 'UTC')::date, count(*)
-     FROM sessions
-    WHERE completed_at IS NOT NULL
-    GROUP BY 1, 2`,
-];
 
 const ALL: MetricRange = { from: null, to: null, groupBy: null };
 const BY_DAY: MetricRange = { from: null, to: null, groupBy: 'day' };
-/** MHCI statistics of nothing, or of a period without a sealed cohort cell. */
-const SCORE_MECHANISM_BINS = Array.from({ length: SCORE_MECHANISM.bins }, (_, bin) => bin);
-
+/** MHCI statistics of nothing. */
 const NO_STATS = {
   minMhci: null,
   maxMhci: null,
@@ -49,19 +33,36 @@ describe('tenancy of enterprise-scoped reads (PostgreSQL)', () => {
   /** The owner's group, participants and endpoints. */
   let acme: WebhookWorld;
   let globexId: string;
+  let globexGroup: number;
+  const cipher = new PiiCipher(randomBytes(32));
+  let releaser: WindowReleaser;
+
+  /** A completed session, ingested as ingestion does (its window, pending, its day's count). */
+  const completed = async (
+    enterpriseId: string,
+    participantId: string,
+    groupId: number,
+    completedAt: string,
+    mhci: number,
+  ): Promise<string> => {
+    const sessionId = await t.session(enterpriseId, participantId, groupId, { completedAt, mhci });
+    await t.db.transaction((sql) =>
+      releaser.addCompleted({ sessionId, groupId }, new Date(completedAt), sql),
+    );
+    return sessionId;
+  };
 
   beforeAll(async () => {
     t = await TestDatabase.create();
+    releaser = windowReleaserOn(t.db, cipher);
     acme = await t.webhookWorld();
     globexId = await t.enterprise('Globex');
-    // Globex has data of its own, so "nothing" is not just an empty database.
-    const globexGroup = await t.group(globexId);
+    // Globex has data of its own, so "nothing" is not just an empty database: a result of the
+    // same month as Acme's, in a window of its own.
+    globexGroup = await t.group(globexId);
     const globexParticipant = await t.participant(globexId);
     await t.membership(globexParticipant, globexGroup, 5);
-    await t.session(globexId, globexParticipant, globexGroup, {
-      completedAt: '2025-03-01T12:00:00Z',
-      mhci: 99,
-    });
+    await completed(globexId, globexParticipant, globexGroup, '2025-03-01T12:00:00Z', 99);
     await t.endpoint(globexId, globexGroup);
   });
   afterAll(() => t.close());
@@ -173,40 +174,55 @@ describe('tenancy of enterprise-scoped reads (PostgreSQL)', () => {
     });
   });
 
-  describe('MetricsRepository', () => {
-    const cipher = new PiiCipher(randomBytes(32));
+  describe('metrics and group releases', () => {
     let repo: MetricsRepository;
+    let windows: MetricWindowsRepository;
+    let reader: GroupReleasesReader;
     let member: string;
-    let group: MetricScope;
+    let group: Extract<MetricScope, { kind: 'group' }>;
     let participant: Extract<MetricScope, { kind: 'participant' }>;
 
-    const foreign = (scope: MetricScope): MetricScope => ({ ...scope, enterpriseId: globexId });
+    const foreign = <S extends MetricScope>(scope: S): S => ({ ...scope, enterpriseId: globexId });
+    const windowsOf = (enterpriseId: string) =>
+      t.rows(
+        `SELECT first_day::text AS "firstDay", last_day::text AS "lastDay",
+                released_at IS NOT NULL AS released
+           FROM metric_windows WHERE enterprise_id = $1 ORDER BY first_day`,
+        [enterpriseId],
+      );
+    const releasesOf = (groupId: number) =>
+      t.rows<{ enterpriseId: string; series: string; participants: number }>(
+        `SELECT w.enterprise_id AS "enterpriseId", r.series, r.participants
+           FROM metric_releases r JOIN metric_windows w ON w.id = r.window_id
+          WHERE r.group_id = $1 ORDER BY r.series`,
+        [groupId],
+      );
 
     beforeAll(async () => {
       repo = new MetricsRepository(t.db, cipher);
+      windows = new MetricWindowsRepository(t.db);
+      reader = new GroupReleasesReader(t.db);
       const { enterpriseId, groupId } = acme;
+      // Floors of 1 and the highest budget and margin: two participants make an answer.
+      await t.rows(
+        `UPDATE enterprises SET min_cohort_scores = 1, min_cohort_words = 1, min_word_speakers = 1,
+                epsilon_year = 100, max_margin = 100 WHERE id = $1`,
+        [enterpriseId],
+      );
       member = await t.participant(enterpriseId);
       const colleague = await t.participant(enterpriseId);
       await t.membership(member, groupId, 3);
       await t.membership(colleague, groupId, 1);
-      const sessions = [
-        await t.session(enterpriseId, member, groupId, {
-          completedAt: '2025-03-01T10:00:00Z',
-          mhci: 40,
-        }),
-        await t.session(enterpriseId, member, groupId, {
-          completedAt: '2025-03-01T20:00:00Z',
-          mhci: 60,
-        }),
-        await t.session(enterpriseId, member, groupId, {
-          completedAt: '2025-03-02T09:00:00Z',
-          mhci: 80,
-        }),
-        await t.session(enterpriseId, colleague, groupId, {
-          completedAt: '2025-03-02T12:00:00Z',
-          mhci: 20,
-        }),
-      ];
+      const sessions: string[] = [];
+      for (const [who, completedAt, mhci] of [
+        [member, '2025-03-01T10:00:00Z', 40],
+        [member, '2025-03-01T20:00:00Z', 60],
+        [member, '2025-03-02T09:00:00Z', 80],
+        [colleague, '2025-03-02T12:00:00Z', 20],
+      ] as const) {
+        const sessionId = await t.session(enterpriseId, who, groupId, { completedAt, mhci });
+        sessions.push(sessionId);
+      }
       await t.session(enterpriseId, member, groupId); // not completed: never counted
       const words: [number, string, number][] = [
         [0, 'calm', 2],
@@ -226,73 +242,19 @@ describe('tenancy of enterprise-scoped reads (PostgreSQL)', () => {
           [sessions[session], sealJson(cipher, counts)],
         );
       }
-      // The day counts ingestion would have written, and one sealed cell per day and series, as
-      // sealing would have made them at a floor of 1 (sealing itself: sealed-cells.e2e-spec.ts).
-      for (const statement of PENDING_AND_DAY_COUNTS) await t.rows(statement);
-      await sealedCell(groupId, 'scores', '2025-03-01', [
-        [40, 1],
-        [60, 1],
-      ]);
-      await sealedCell(groupId, 'scores', '2025-03-02', [
-        [80, 1],
-        [20, 1],
-      ]);
-      await sealedCell(groupId, 'words', '2025-03-01', [
-        ['calm', 2],
-        ['tired', 1],
-      ]);
-      await sealedCell(groupId, 'words', '2025-03-02', [
-        ['calm', 1],
-        ['happy', 3],
-        ['angry', 5],
-      ]);
+      // Then ingested: their window (Acme's March), pending, their days' counts.
+      for (const sessionId of sessions) {
+        const { completedAt } = await t.one<{ completedAt: Date }>(
+          'SELECT completed_at AS "completedAt" FROM sessions WHERE session_id = $1',
+          [sessionId],
+        );
+        await t.db.transaction((sql) =>
+          releaser.addCompleted({ sessionId, groupId }, completedAt, sql),
+        );
+      }
       group = { enterpriseId, kind: 'group', groupId };
       participant = { enterpriseId, kind: 'participant', participantId: member, minimumLevel: 3 };
     });
-
-    /**
-     * A released one-day cell of the group, without noise (a fixture: the noise is
-     * score-release.spec.ts's and word-release.spec.ts's): scores (value, participants) or words
-     * (word, count).
-     */
-    async function sealedCell(
-      groupId: number,
-      series: 'scores' | 'words',
-      day: string,
-      rows: [number | string, number][],
-    ): Promise<void> {
-      const values = rows.flatMap(([value, n]) =>
-        Array.from({ length: n }, () => participantScore(value as number)),
-      );
-      const release = {
-        participants: values.length,
-        noisySum: values.reduce((sum, value) => sum + value, 0),
-        noisyBins: SCORE_MECHANISM_BINS.map(
-          (bin) => values.filter((value) => binOf(value, SCORE_MECHANISM.bins) === bin).length,
-        ),
-        binNoiseVariance: 0,
-      };
-      const [cell] = await t.rows<{ id: number }>(
-        `INSERT INTO cohort_cells
-                (group_id, series, first_day, last_day, sessions, hidden_participants, floor,
-                 participants, epsilon, noisy_sum, noisy_bins, bin_noise_variance)
-         VALUES ($1, $2, $3, $3, 2, 1, 1, 2, 1, $4, $5, $6) RETURNING id`,
-        series === 'words'
-          ? [groupId, series, day, null, null, null]
-          : [groupId, series, day, release.noisySum, release.noisyBins, 0],
-      );
-      const cells = new CohortCellsRepository(t.db);
-      if (series === 'words') {
-        await t.rows(
-          `INSERT INTO cohort_cell_words (cell_id, word, count)
-           SELECT $1, word, n FROM unnest($2::text[], $3::int[]) AS r(word, n)`,
-          [cell.id, rows.map((row) => row[0]), rows.map((row) => row[1])],
-        );
-        await cells.addWordPrefix(groupId, day);
-        return;
-      }
-      await cells.addScorePrefix(groupId, cell.id, day, release, t.db);
-    }
 
     it("count: the owner's completed sessions; nothing for another enterprise", async () => {
       expect(await repo.count(group, ALL)).toEqual([{ key: 'all', value: 4 }]);
@@ -319,21 +281,7 @@ describe('tenancy of enterprise-scoped reads (PostgreSQL)', () => {
       }
     });
 
-    it("mhci: the owner's statistics; nothing for another enterprise", async () => {
-      // From the cells' releases (here without noise): values 20, 40, 60, 80 in bins 10 wide.
-      expect(await repo.mhci(group, ALL)).toEqual([
-        {
-          key: 'all',
-          sessions: 4,
-          shown: true,
-          minMhci: 20,
-          maxMhci: 90,
-          avgMhci: 50,
-          percentile25Mhci: 30,
-          percentile50Mhci: 50,
-          percentile75Mhci: 70,
-        },
-      ]);
+    it("a participant's mhci: their statistics; nothing for another enterprise", async () => {
       expect(await repo.mhci(participant, BY_DAY)).toEqual([
         {
           key: '2025-03-01',
@@ -358,70 +306,129 @@ describe('tenancy of enterprise-scoped reads (PostgreSQL)', () => {
           percentile75Mhci: 80,
         },
       ]);
-
-      const none = { key: 'all', sessions: 0, ...NO_STATS };
-      // Another enterprise: no statistics; for a group not even a period.
-      expect(await repo.mhci(foreign(group), ALL)).toEqual([]);
-      expect(await repo.mhci(foreign(participant), ALL)).toEqual([{ ...none, shown: true }]);
-      for (const scope of [foreign(group), foreign(participant)]) {
-        expect(await repo.mhci(scope, BY_DAY)).toEqual([]);
-      }
+      expect(await repo.mhci(foreign(participant), ALL)).toEqual([
+        { key: 'all', sessions: 0, shown: true, ...NO_STATS },
+      ]);
+      expect(await repo.mhci(foreign(participant), BY_DAY)).toEqual([]);
     });
 
-    it("wordcloud: the owner's words and shares; nothing for another enterprise", async () => {
-      // The group's rollup: calm 3, happy 3, angry 5, tired 1 (of 12).
-      expect(await repo.wordcloud(group, ALL, 2)).toEqual([
-        { key: 'all', shown: true, word: 'angry', share: 5 / 12 },
-        { key: 'all', shown: true, word: 'calm', share: 3 / 12 },
-      ]);
-      expect(await repo.wordcloud(group, BY_DAY, 1)).toEqual([
-        { key: '2025-03-01', shown: true, word: 'calm', share: 2 / 3 },
-        { key: '2025-03-02', shown: true, word: 'angry', share: 5 / 9 },
-      ]);
+    it("a participant's wordcloud: their own words and shares; nothing for another enterprise", async () => {
       // The participant's own sessions only: calm 3, happy 3, tired 1 (of 7); not the colleague's.
       expect(await repo.wordcloud(participant, ALL, 5)).toEqual([
         { key: 'all', shown: true, word: 'calm', share: 3 / 7 },
         { key: 'all', shown: true, word: 'happy', share: 3 / 7 },
         { key: 'all', shown: true, word: 'tired', share: 1 / 7 },
       ]);
+      expect(await repo.wordcloud(participant, BY_DAY, 1)).toEqual([
+        { key: '2025-03-01', shown: true, word: 'calm', share: 2 / 3 },
+        { key: '2025-03-02', shown: true, word: 'happy', share: 3 / 4 },
+      ]);
+      expect(await repo.wordcloud(foreign(participant), ALL, 5)).toEqual([]);
+      expect(await repo.wordcloud(foreign(participant), BY_DAY, 5)).toEqual([]);
+    });
 
-      for (const scope of [foreign(group), foreign(participant)]) {
-        expect(await repo.wordcloud(scope, ALL, 5)).toEqual([]);
-        expect(await repo.wordcloud(scope, BY_DAY, 5)).toEqual([]);
+    it("windows are the enterprise's own: a result goes into its enterprise's window, and releasing one enterprise releases nothing of another's", async () => {
+      // The same month, a window each.
+      const march = { firstDay: '2025-03-01', lastDay: '2025-03-31', released: false };
+      expect(await windowsOf(acme.enterpriseId)).toEqual([march]);
+      expect(await windowsOf(globexId)).toEqual([march]);
+      const acmePending = await t.rows('SELECT * FROM cohort_pending WHERE group_id = $1', [
+        acme.groupId,
+      ]);
+      expect(acmePending).toHaveLength(8);
+
+      const now = new Date('2025-04-05T00:00:00Z');
+      expect(await releaser.releaseEnterprise(globexId, now)).toBe(1);
+      expect(await windowsOf(globexId)).toEqual([{ ...march, released: true }]);
+      expect(await windowsOf(acme.enterpriseId)).toEqual([march]);
+      expect(
+        await t.rows('SELECT * FROM cohort_pending WHERE group_id = $1', [acme.groupId]),
+      ).toEqual(acmePending);
+      expect(await releasesOf(acme.groupId)).toEqual([]);
+
+      // Acme's release holds Acme's participants only; Globex's its own.
+      expect(await releaser.releaseEnterprise(acme.enterpriseId, now)).toBe(1);
+      expect(await releasesOf(acme.groupId)).toEqual([
+        { enterpriseId: acme.enterpriseId, series: 'scores', participants: 2 },
+        { enterpriseId: acme.enterpriseId, series: 'words', participants: 2 },
+      ]);
+      expect(await releasesOf(globexGroup)).toEqual([
+        { enterpriseId: globexId, series: 'scores', participants: 1 },
+        { enterpriseId: globexId, series: 'words', participants: 1 },
+      ]);
+      // A late result of Acme's counts in Acme's release, never in Globex's.
+      await completed(acme.enterpriseId, member, acme.groupId, '2025-03-20T09:00:00Z', 50);
+      expect(
+        await t.rows(
+          `SELECT w.enterprise_id AS "enterpriseId", r.group_id AS "groupId",
+                  sum(r.late_results)::int AS late
+             FROM metric_releases r JOIN metric_windows w ON w.id = r.window_id
+            WHERE r.late_results > 0 GROUP BY 1, 2`,
+        ),
+      ).toEqual([{ enterpriseId: acme.enterpriseId, groupId: acme.groupId, late: 2 }]);
+    });
+
+    it("group mhci and wordcloud: the owner's releases; another enterprise's read of the group holds none of them", async () => {
+      const settings = (await windows.settingsOf(acme.enterpriseId))!;
+      const [mhci] = await reader.mhci(acme.enterpriseId, acme.groupId, ALL, settings);
+      expect(mhci).toMatchObject({
+        key: 'all',
+        accuracy: { participants: 2, windows: 1, lateResults: 1, reason: null },
+      });
+      expect(mhci.value).not.toBeNull();
+      const [cloud] = await reader.wordcloud(acme.enterpriseId, acme.groupId, ALL, settings, 5);
+      expect(cloud).toMatchObject({ key: 'all', accuracy: { participants: 2, windows: 1 } });
+
+      // Asked with Globex's id: none of Acme's releases, values or late results.
+      const globexSettings = (await windows.settingsOf(globexId))!;
+      for (const answers of [
+        await reader.mhci(globexId, acme.groupId, ALL, globexSettings),
+        await reader.mhci(globexId, acme.groupId, BY_DAY, globexSettings),
+        await reader.wordcloud(globexId, acme.groupId, ALL, globexSettings, 5),
+      ]) {
+        for (const answer of answers) {
+          expect(answer.value).toBeNull();
+          expect(answer.accuracy).toMatchObject({ participants: 0, lateResults: 0, rho: 0 });
+        }
+      }
+      // And Acme's read of Globex's group: nothing of Globex's release either.
+      for (const answer of await reader.mhci(acme.enterpriseId, globexGroup, ALL, settings)) {
+        expect(answer.value).toBeNull();
+        expect(answer.accuracy).toMatchObject({ participants: 0, rho: 0 });
       }
     });
 
-    it('a period with sessions but no sealed cell is not shown; its key stays', async () => {
-      // A session of 3 March still waiting for its cell: counted, not in any cell yet.
-      await t.session(acme.enterpriseId, member, acme.groupId, {
-        completedAt: '2025-03-03T10:00:00Z',
-        mhci: 99,
-      });
-      await t.rows(
-        `INSERT INTO group_day_counts (group_id, day, sessions) VALUES ($1, '2025-03-03', 1)`,
-        [acme.groupId],
-      );
-      const withheld = { shown: false, ...NO_STATS };
-      expect(await repo.mhci(group, BY_DAY)).toEqual([
-        match.objectContaining({ key: '2025-03-01', sessions: 2, shown: true, minMhci: 40 }),
-        match.objectContaining({ key: '2025-03-02', sessions: 2, shown: true, minMhci: 20 }),
-        { key: '2025-03-03', sessions: 0, ...withheld },
-      ]);
-      expect(await repo.mhci(group, { ...ALL, from: '2025-03-02' })).toEqual([
-        match.objectContaining({ key: 'all', sessions: 2, shown: true, avgMhci: 50 }),
-      ]);
-      expect(await repo.mhci(group, { ...ALL, from: '2025-03-03' })).toEqual([
-        { key: 'all', sessions: 0, ...withheld },
-      ]);
-      expect(await repo.wordcloud(group, BY_DAY, 1)).toEqual([
-        { key: '2025-03-01', shown: true, word: 'calm', share: 2 / 3 },
-        { key: '2025-03-02', shown: true, word: 'angry', share: 5 / 9 },
-        { key: '2025-03-03', shown: false, word: null, share: null },
-      ]);
-      // A participant's own metrics read their sessions (their level gates them).
-      expect(await repo.mhci(participant, ALL)).toEqual([
-        match.objectContaining({ shown: true, sessions: 4 }),
-      ]);
-    });
+    // KNOWN BUG (reported with this rewrite): GroupReleasesReader.load reads the group's days
+    // (group_day_counts) and its second-version cells (cohort_cells) without checking that the
+    // group is the enterprise's (`$2::uuid IS NOT NULL`), so asked with another enterprise's id
+    // it answers the group's periods and merges its legacy cells, values included. Only
+    // MetricsService's existsForEnterprise keeps it from the API. `it.failing` passes while the
+    // bug is there: once the reader checks the group's enterprise, make this an `it`.
+    it.failing(
+      "group mhci and wordcloud asked with another enterprise's id: not a period, not a legacy cell of the group",
+      async () => {
+        const groupId = await t.group(acme.enterpriseId);
+        await t.rows(
+          `INSERT INTO group_day_counts (group_id, day, sessions) VALUES ($1, '2025-02-03', 10)`,
+          [groupId],
+        );
+        await t.rows(
+          `INSERT INTO cohort_cells (group_id, series, first_day, last_day, sessions,
+                                   hidden_participants, floor, participants, epsilon, noisy_sum,
+                                   noisy_bins, bin_noise_variance)
+         VALUES ($1, 'scores', '2025-02-01', '2025-02-05', 10, 10, 5, 10, 1, 80123,
+                 '{0,0,0,0,0,0,0,1,9,0}', 50)`,
+          [groupId],
+        );
+        const settings = { ...(await windows.settingsOf(globexId))!, maxMargin: 100 };
+        // The owner's read merges the cell (the fixture holds what the foreign read must not).
+        const [own] = await reader.mhci(acme.enterpriseId, groupId, ALL, settings);
+        expect(own.accuracy).toMatchObject({ legacyCells: 1, participants: 10 });
+        for (const range of [ALL, BY_DAY]) {
+          expect(await reader.mhci(globexId, groupId, range, settings)).toEqual([]);
+          expect(await reader.wordcloud(globexId, groupId, range, settings, 5)).toEqual([]);
+        }
+      },
+    );
   });
 });

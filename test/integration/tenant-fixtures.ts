@@ -18,8 +18,11 @@ import { IngestionService } from '../../src/ingestion/ingestion.service';
 import { InteractRepository } from '../../src/interact/interact.repository';
 import { InteractService } from '../../src/interact/interact.service';
 import { CohortCellsRepository } from '../../src/metrics/cohorts/cohort-cells.repository';
+import { cryptoRandom } from '../../src/metrics/releases/discrete-laplace';
 import { MetricRollupsRepository } from '../../src/metrics/rollups/metric-rollups.repository';
 import { SharedFeatures } from '../../src/metrics/rollups/shared-features';
+import { MetricWindowsRepository } from '../../src/metrics/windows/metric-windows.repository';
+import { WindowReleaser } from '../../src/metrics/windows/window-releaser';
 import { BrowsersRepository } from '../../src/pages/browsers.repository';
 import { LinkBindingsRepository } from '../../src/pages/link-bindings.repository';
 import { LinkTokens } from '../../src/participant-links/link-tokens';
@@ -59,6 +62,8 @@ export interface Services {
   rollups: MetricRollupsRepository;
   sharedFeatures: SharedFeatures;
   cohorts: CohortCellsRepository;
+  windows: MetricWindowsRepository;
+  releaser: WindowReleaser;
   events: EventsRepository;
   endpoints: WebhooksRepository;
   interactRepository: InteractRepository;
@@ -93,6 +98,8 @@ export function servicesOn(
   const rollups = new MetricRollupsRepository(db);
   const sharedFeatures = new SharedFeatures(db, sessionRecords, rollups, cipher);
   const cohorts = new CohortCellsRepository(db);
+  const windows = new MetricWindowsRepository(db);
+  const releaser = new WindowReleaser(db, windows, cohorts, cipher, config, cryptoRandom);
   const events = new EventsRepository(db, cipher);
   const endpoints = new WebhooksRepository(db);
   const interactRepository = new InteractRepository(db);
@@ -110,6 +117,8 @@ export function servicesOn(
     rollups,
     sharedFeatures,
     cohorts,
+    windows,
+    releaser,
     events,
     endpoints,
     interactRepository,
@@ -132,7 +141,7 @@ export function servicesOn(
       sessionRecords,
       rollups,
       sharedFeatures,
-      cohorts,
+      releaser,
       groups,
       events,
       cipher,
