@@ -11,7 +11,7 @@ import { SessionsModule } from '../sessions/sessions.module';
 import { IngestionModule } from '../ingestion/ingestion.module';
 import { ErasureModule } from '../erasure/erasure.module';
 import { PARTICIPANT_COMMANDS } from './participant.commands';
-import { CohortCellsModule } from '../metrics/cohorts/cohort-cells.module';
+import { MetricReleasesModule } from '../metrics/windows/metric-releases.module';
 
 /** The operator CLI: the same services as the API, without HTTP. */
 @Module({})
@@ -27,7 +27,7 @@ export class CliModule {
         IngestionModule,
         ErasureModule,
         DataKeysModule,
-        CohortCellsModule,
+        MetricReleasesModule,
       ],
       providers: [
         ...ENTERPRISE_COMMANDS,

@@ -211,6 +211,8 @@ export class SetPrivacyFloorCommand extends JsonCommand {
   ): Promise<void> {
     await this.guarded(async () => {
       const { json, ...settings } = options;
+      // A bad value is refused before anything changes.
+      this.enterprises.parsePrivacyFloor(settings);
       if (
         (settings.budget !== undefined || settings.window !== undefined) &&
         (await this.enterprises.exists(enterpriseId))

@@ -35,6 +35,16 @@ function windowOption(value: string | undefined): string | null {
   return value;
 }
 
+/** enterprises:set-privacy-floor's options, as typed. */
+export interface PrivacyFloorOptions {
+  scores?: string;
+  words?: string;
+  speakers?: string;
+  budget?: string;
+  window?: string;
+  maxMargin?: string;
+}
+
 export interface CreatedEnterprise {
   enterpriseId: string;
   name: string;
@@ -108,21 +118,17 @@ export class EnterprisesService {
    * the command line; an omitted one keeps its value. Cells released before keep what they were
    * released under.
    */
-  async setPrivacyFloor(
-    enterpriseId: string,
-    options: {
-      scores?: string;
-      words?: string;
-      speakers?: string;
-      budget?: string;
-      window?: string;
-      maxMargin?: string;
-    },
-  ): Promise<{ enterpriseId: string } & PrivacyFloor> {
+  /**
+   * The privacy settings as the operator typed them, checked (a one-line refusal for a bad
+   * value); null for each one not given.
+   */
+  parsePrivacyFloor(options: PrivacyFloorOptions): {
+    [K in keyof PrivacyFloor]: PrivacyFloor[K] | null;
+  } {
     if (Object.values(options).every((value) => value === undefined)) {
       throw new Error(EnterpriseErrors.FloorMissing);
     }
-    const floor = {
+    return {
       minCohortScores: floorValue('--scores', options.scores),
       minCohortWords: floorValue('--words', options.words),
       minWordSpeakers: floorValue('--speakers', options.speakers),
@@ -130,6 +136,13 @@ export class EnterprisesService {
       metricsWindow: windowOption(options.window),
       maxMargin: budgetOption('--max-margin', options.maxMargin),
     };
+  }
+
+  async setPrivacyFloor(
+    enterpriseId: string,
+    options: PrivacyFloorOptions,
+  ): Promise<{ enterpriseId: string } & PrivacyFloor> {
+    const floor = this.parsePrivacyFloor(options);
     await this.assertExists(enterpriseId);
     const updated = await this.repository.updatePrivacyFloor(enterpriseId, floor);
     if (!updated) throw new Error(EnterpriseErrors.NotFound(enterpriseId));

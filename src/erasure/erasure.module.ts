@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { CohortCellsModule } from '../metrics/cohorts/cohort-cells.module';
+import { MetricReleasesModule } from '../metrics/windows/metric-releases.module';
 import { MetricRollupsModule } from '../metrics/rollups/metric-rollups.module';
 import { ParticipantsModule } from '../participants/participants.module';
 import { SessionRecordsModule } from '../sessions/session-records.module';
@@ -16,7 +16,7 @@ import { ErasureService } from './erasure.service';
     ParticipantsModule,
     SessionRecordsModule,
     MetricRollupsModule,
-    CohortCellsModule,
+    MetricReleasesModule,
     EventsModule,
   ],
   controllers: [ErasureController],

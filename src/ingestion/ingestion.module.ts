@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { GroupsModule } from '../groups/groups.module';
-import { CohortCellsModule } from '../metrics/cohorts/cohort-cells.module';
+import { MetricReleasesModule } from '../metrics/windows/metric-releases.module';
 import { MetricRollupsModule } from '../metrics/rollups/metric-rollups.module';
 import { SessionRecordsModule } from '../sessions/session-records.module';
 import { EventsModule } from '../webhooks/events/events.module';
@@ -15,7 +15,7 @@ import { IngestionService } from './ingestion.service';
   imports: [
     SessionRecordsModule,
     MetricRollupsModule,
-    CohortCellsModule,
+    MetricReleasesModule,
     GroupsModule,
     EventsModule,
   ],

@@ -398,37 +398,31 @@ describe('tenancy of enterprise-scoped reads (PostgreSQL)', () => {
       }
     });
 
-    // KNOWN BUG (reported with this rewrite): GroupReleasesReader.load reads the group's days
-    // (group_day_counts) and its second-version cells (cohort_cells) without checking that the
-    // group is the enterprise's (`$2::uuid IS NOT NULL`), so asked with another enterprise's id
-    // it answers the group's periods and merges its legacy cells, values included. Only
-    // MetricsService's existsForEnterprise keeps it from the API. `it.failing` passes while the
-    // bug is there: once the reader checks the group's enterprise, make this an `it`.
-    it.failing(
-      "group mhci and wordcloud asked with another enterprise's id: not a period, not a legacy cell of the group",
-      async () => {
-        const groupId = await t.group(acme.enterpriseId);
-        await t.rows(
-          `INSERT INTO group_day_counts (group_id, day, sessions) VALUES ($1, '2025-02-03', 10)`,
-          [groupId],
-        );
-        await t.rows(
-          `INSERT INTO cohort_cells (group_id, series, first_day, last_day, sessions,
+    // The reader checks the group's enterprise itself (not only MetricsService's
+    // existsForEnterprise): its days, releases and second-version cells, under another
+    // enterprise's id, are no group at all.
+    it("group mhci and wordcloud asked with another enterprise's id: not a period, not a legacy cell of the group", async () => {
+      const groupId = await t.group(acme.enterpriseId);
+      await t.rows(
+        `INSERT INTO group_day_counts (group_id, day, sessions) VALUES ($1, '2025-02-03', 10)`,
+        [groupId],
+      );
+      await t.rows(
+        `INSERT INTO cohort_cells (group_id, series, first_day, last_day, sessions,
                                    hidden_participants, floor, participants, epsilon, noisy_sum,
                                    noisy_bins, bin_noise_variance)
          VALUES ($1, 'scores', '2025-02-01', '2025-02-05', 10, 10, 5, 10, 1, 80123,
                  '{0,0,0,0,0,0,0,1,9,0}', 50)`,
-          [groupId],
-        );
-        const settings = { ...(await windows.settingsOf(globexId))!, maxMargin: 100 };
-        // The owner's read merges the cell (the fixture holds what the foreign read must not).
-        const [own] = await reader.mhci(acme.enterpriseId, groupId, ALL, settings);
-        expect(own.accuracy).toMatchObject({ legacyCells: 1, participants: 10 });
-        for (const range of [ALL, BY_DAY]) {
-          expect(await reader.mhci(globexId, groupId, range, settings)).toEqual([]);
-          expect(await reader.wordcloud(globexId, groupId, range, settings, 5)).toEqual([]);
-        }
-      },
-    );
+        [groupId],
+      );
+      const settings = { ...(await windows.settingsOf(globexId))!, maxMargin: 100 };
+      // The owner's read merges the cell (the fixture holds what the foreign read must not).
+      const [own] = await reader.mhci(acme.enterpriseId, groupId, ALL, settings);
+      expect(own.accuracy).toMatchObject({ legacyCells: 1, participants: 10 });
+      for (const range of [ALL, BY_DAY]) {
+        expect(await reader.mhci(globexId, groupId, range, settings)).toEqual([]);
+        expect(await reader.wordcloud(globexId, groupId, range, settings, 5)).toEqual([]);
+      }
+    });
   });
 });

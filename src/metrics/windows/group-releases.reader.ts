@@ -83,6 +83,12 @@ interface LegacyCell {
   binNoiseVariance: number | null;
 }
 
+/**
+ * The group's id, but only within the enterprise ($1 = group id, $2 = enterprise id): a scalar
+ * sub-select PostgreSQL evaluates once; another enterprise's group is no group here.
+ */
+const OWN_GROUP = '(SELECT group_id FROM groups WHERE group_id = $1 AND enterprise_id = $2)';
+
 /** The 95 % half-width of a word's noisy count (discrete Laplace): ln(20) scales. */
 const wordMargin = (rho: number): number => {
   const epsilon = Math.floor(Math.sqrt(2 * rho) * 100) / 100;
@@ -312,9 +318,8 @@ export class GroupReleasesReader {
     const [periods, windows, legacy] = await Promise.all([
       this.db.rows<{ key: string }>(
         `SELECT DISTINCT ${periodKey} AS key FROM group_day_counts d
-          WHERE d.group_id = $1
+          WHERE d.group_id = ${OWN_GROUP}
             AND ($3::date IS NULL OR d.day >= $3::date) AND ($4::date IS NULL OR d.day <= $4::date)
-            AND $2::uuid IS NOT NULL
           ORDER BY 1`,
         params,
       ),
@@ -327,7 +332,7 @@ export class GroupReleasesReader {
                 r.bin_noise_variance AS "binNoiseVariance", r.word_threshold AS "wordThreshold"
            FROM metric_windows w
            LEFT JOIN metric_releases r
-                  ON r.window_id = w.id AND r.group_id = $1 AND r.series = $5
+                  ON r.window_id = w.id AND r.group_id = ${OWN_GROUP} AND r.series = $5
           WHERE w.enterprise_id = $2
             AND ($3::date IS NULL OR w.last_day >= $3::date)
             AND ($4::date IS NULL OR w.first_day <= $4::date)
@@ -339,10 +344,9 @@ export class GroupReleasesReader {
                 epsilon::float8 AS epsilon, noisy_sum::float8 AS "noisySum",
                 noisy_bins AS "noisyBins", bin_noise_variance AS "binNoiseVariance"
            FROM cohort_cells
-          WHERE group_id = $1 AND series = $5
+          WHERE group_id = ${OWN_GROUP} AND series = $5
             AND ($3::date IS NULL OR last_day >= $3::date)
-            AND ($4::date IS NULL OR last_day <= $4::date)
-            AND $2::uuid IS NOT NULL`,
+            AND ($4::date IS NULL OR last_day <= $4::date)`,
         [...params, series],
       ),
     ]);

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { CohortCellsModule } from '../cohorts/cohort-cells.module';
+import { MetricReleasesModule } from './metric-releases.module';
 import { MetricRollupsModule } from '../rollups/metric-rollups.module';
 import { MetricReleaseMeasurements } from './metric-release-measurements';
 import { MetricReleaseSweeper } from './metric-release.sweeper';
@@ -10,7 +10,7 @@ import { MetricReleaseSweeper } from './metric-release.sweeper';
  * RUN_WORKERS=true. No HTTP route, no queue.
  */
 @Module({
-  imports: [CohortCellsModule, MetricRollupsModule],
+  imports: [MetricReleasesModule, MetricRollupsModule],
   providers: [MetricReleaseSweeper, MetricReleaseMeasurements],
 })
 export class MetricReleaseWorkerModule {}

@@ -1,9 +1,9 @@
 import { Module } from '@nestjs/common';
 import { cryptoRandom } from '../releases/discrete-laplace';
 import { RELEASE_RANDOMNESS } from '../releases/release-randomness';
-import { MetricWindowsRepository } from '../windows/metric-windows.repository';
-import { WindowReleaser } from '../windows/window-releaser';
-import { CohortCellsRepository } from './cohort-cells.repository';
+import { CohortCellsRepository } from '../cohorts/cohort-cells.repository';
+import { MetricWindowsRepository } from './metric-windows.repository';
+import { WindowReleaser } from './window-releaser';
 
 /**
  * What feeds group metrics and releases them (docs/metrics.md), for the modules that add a
@@ -19,4 +19,4 @@ import { CohortCellsRepository } from './cohort-cells.repository';
   ],
   exports: [CohortCellsRepository, MetricWindowsRepository, WindowReleaser],
 })
-export class CohortCellsModule {}
+export class MetricReleasesModule {}
