@@ -79,7 +79,7 @@ export function sessionsServiceOn(
 export const RELEASE_GRACE_HOURS = 48;
 
 /**
- * WindowReleaser as CohortCellsModule builds it, on `db`, with its real repositories; `random`
+ * WindowReleaser as MetricReleasesModule builds it, on `db`, with its real repositories; `random`
  * replaces crypto (to replay draws), `graceHours` the grace period. Nothing else of the
  * configuration is read.
  */
