@@ -25,6 +25,11 @@ const GROUPS_ENTERPRISE = 'Benchmark Enterprise';
 const METRICS_ENTERPRISE = 'Benchmark Metrics Enterprise';
 /** A different PRNG seed, so the metrics enterprise's API key differs from the groups one. */
 const METRICS_SEED = 0x6d6574; // "met"
+/** The metrics seed's releases: the 12 months of 2025, at the default yearly budget. */
+const METRICS_MONTHS = 12;
+const METRICS_EPSILON_YEAR = 24;
+/** Released words per monthly words release (the wordcloud answers its top 50). */
+const METRICS_WORDS = 60;
 const SESSIONS_ENTERPRISE = 'Benchmark Sessions Enterprise';
 /** The sessions enterprise's own PRNG seed (API key, group keys and invite codes). */
 const SESSIONS_SEED = 0x736573; // "ses"
@@ -200,14 +205,22 @@ async function seedGroups({ databaseUrl, groups = 100, seed = SEED }) {
 
 /**
  * The metrics scenario's data, in its own enterprise ("Benchmark Metrics Enterprise", its own API
- * key): one group, `participants` participants each with a membership in it, `sessions` completed
- * sessions spread evenly over 2025 (UTC) with a deterministic pseudo-random mhci in [0, 100], the
- * group's per-day session counts, and its sealed cohort cells (docs/metrics.md) as sealing makes
- * and releases them for this data: every member is hidden (level 0) and each day blends about
- * 2,740 of them, so each day seals as a cell of its own — a scores cell released by the
- * service's own code (noisy sum and histogram) and a words cell of `words` released words (the
- * sessions carry no per-session words). Everything is
- * generated in SQL with generate_series. Seeding is skipped when the enterprise already holds exactly these sizes (a
+ * key, the default settings: monthly windows, ε_year 24): one group, `participants` participants
+ * each with a membership in it, `sessions` completed sessions spread evenly over 2025 (UTC) with
+ * a deterministic pseudo-random mhci in [0, 100], the group's per-day session counts, and what
+ * the third version's releases (docs/metrics.md, "Release windows") leave for this data: the
+ * year's 12 monthly windows, released, and per window the group's two releases in
+ * `metric_releases` —
+ * - scores: every participant's mean MHCI in the month (the service's participantScore),
+ *   released by the service's own `releaseWindowScores` at the monthly ρ of the default budget
+ *   (`releaseRho('month', 24)`; noise from crypto);
+ * - words: a released row with the threshold the service computes (`windowWordThreshold`) and
+ *   `words` released words with a long-tailed, deterministic distribution of noisy counts, each
+ *   at least the threshold (the sessions carry no per-session words);
+ * and the accountant's ledger (`metric_budget_spend`, what the releases charged each participant).
+ * No second-version cells (`cohort_cells`): a fresh third-version database has none. Nothing is
+ * pending. Sessions and counts are generated in SQL with generate_series. Seeding is skipped when
+ * the enterprise already holds exactly these sizes, released at the current budget code's ρ (a
  * million sessions take a while); `force` re-seeds anyway.
  *
  * Returns { apiKey, enterpriseId, groupId, seeded (false when skipped), seconds }.
@@ -216,8 +229,7 @@ async function seedMetrics({
   databaseUrl,
   participants = 10_000,
   sessions = 1_000_000,
-  days = 365,
-  words = 300,
+  words = METRICS_WORDS,
   force = false,
   log = () => undefined,
 }) {
@@ -226,6 +238,18 @@ async function seedMetrics({
   await prepareSchema(databaseUrl);
   const apiKey = createGenerator(METRICS_SEED).apiKey();
   const keyHash = hashApiKey(apiKey);
+  const { releaseRho, wordReleaseDelta } = loadDist('metrics/windows/budget.js');
+  const { releaseWindowScores, windowWordThreshold } = loadDist(
+    'metrics/windows/window-release.js',
+  );
+  const { participantScore } = loadDist('metrics/releases/score-release.js');
+  const { PRIVACY_FLOOR } = loadDist('common/privacy-model.js');
+  const rho = releaseRho('month', METRICS_EPSILON_YEAR);
+  const threshold = windowWordThreshold(
+    rho,
+    PRIVACY_FLOOR.defaultSpeakers,
+    wordReleaseDelta('month'),
+  );
 
   const client = new Client({ connectionString: databaseUrl, connectionTimeoutMillis: 5_000 });
   await client.connect();
@@ -236,8 +260,15 @@ async function seedMetrics({
         existing &&
         existing.participants === participants &&
         existing.sessions === sessions &&
-        existing.wordRows === days * words &&
-        existing.cohortDays === days
+        existing.releasedWindows === METRICS_MONTHS &&
+        existing.scoreReleases === METRICS_MONTHS &&
+        existing.wordReleases === METRICS_MONTHS &&
+        existing.wordRows === METRICS_MONTHS * words &&
+        existing.legacyCells === 0 &&
+        existing.pending === 0 &&
+        Math.abs(existing.minRho - rho) < 1e-12 &&
+        Math.abs(existing.maxRho - rho) < 1e-12 &&
+        existing.threshold === threshold
       ) {
         // Cheap when nothing changed; refreshes the visibility map after a crash or new index.
         await client.query('VACUUM (ANALYZE) sessions');
@@ -257,10 +288,13 @@ async function seedMetrics({
     } catch {
       await client.query('ROLLBACK TO SAVEPOINT replica');
     }
+    // The defaults, written out: the releases below are drawn at this window and budget.
     const enterpriseId = (
-      await client.query('INSERT INTO enterprises (name) VALUES ($1) RETURNING id', [
-        METRICS_ENTERPRISE,
-      ])
+      await client.query(
+        `INSERT INTO enterprises (name, metrics_window, epsilon_year)
+         VALUES ($1, 'month', $2) RETURNING id`,
+        [METRICS_ENTERPRISE, METRICS_EPSILON_YEAR],
+      )
     ).rows[0].id;
     await client.query('INSERT INTO api_keys (enterprise_id, prefix, key_hash) VALUES ($1,$2,$3)', [
       enterpriseId,
@@ -311,83 +345,100 @@ async function seedMetrics({
       [enterpriseId, groupId, participants, sessions],
     );
 
-    log('  per-day counts and released score cells (one per day) …');
+    log('  per-day counts, 12 released monthly windows and their releases …');
     await client.query(
       `INSERT INTO group_day_counts (group_id, day, sessions)
        SELECT group_id, (completed_at AT TIME ZONE 'UTC')::date, count(*)
          FROM sessions WHERE group_id = $1 GROUP BY 1, 2`,
       [groupId],
     );
-    // Each day's cell released as sealing releases it: every participant's mean MHCI of the day,
-    // then the service's own release (noise from crypto) and running totals.
-    const { CohortCellsRepository } = require(
-      path.join(DIST, 'metrics', 'cohorts', 'cohort-cells.repository.js'),
+    // Released two days after each month's end, as the sweep does with the default grace.
+    const { rows: windows } = await client.query(
+      `INSERT INTO metric_windows (enterprise_id, kind, first_day, last_day, epsilon_year,
+                                   released_at)
+       SELECT $1, 'month', m::date, (m + interval '1 month' - interval '1 day')::date, $2,
+              m + interval '1 month' + interval '48 hours'
+         FROM generate_series(timestamptz '2025-01-01 00:00:00+00',
+                              timestamptz '2025-12-01 00:00:00+00', interval '1 month') m
+       RETURNING id::int AS id, first_day::text AS "firstDay", last_day::text AS "lastDay"`,
+      [enterpriseId, METRICS_EPSILON_YEAR],
     );
-    const { participantScore, releaseScores } = require(
-      path.join(DIST, 'metrics', 'releases', 'score-release.js'),
-    );
-    const sql = { rows: async (text, params) => (await client.query(text, params)).rows };
-    const cells = new CohortCellsRepository(sql);
+    // Each window's scores release as the releaser makes it: every participant's mean MHCI of
+    // the month (participantScore), then the service's own release at the monthly ρ.
     const { rows: means } = await client.query(
-      `SELECT day::text, sessions::int, array_agg(mean ORDER BY participant_id) AS means
-         FROM (SELECT (completed_at AT TIME ZONE 'UTC')::date AS day, participant_id,
-                      count(*) OVER (PARTITION BY (completed_at AT TIME ZONE 'UTC')::date)
-                        AS sessions,
-                      avg(mhci) OVER (PARTITION BY (completed_at AT TIME ZONE 'UTC')::date,
-                                                   participant_id)::float8 AS mean,
-                      row_number() OVER (PARTITION BY (completed_at AT TIME ZONE 'UTC')::date,
-                                                      participant_id) AS nth
-                 FROM sessions WHERE group_id = $1) s
-        WHERE nth = 1
-        GROUP BY day, sessions ORDER BY day`,
+      `SELECT to_char(completed_at AT TIME ZONE 'UTC', 'YYYY-MM') AS month,
+              array_agg(mean ORDER BY participant_id) AS means
+         FROM (SELECT date_trunc('month', completed_at AT TIME ZONE 'UTC') AS completed_at,
+                      participant_id, avg(mhci)::float8 AS mean
+                 FROM sessions WHERE group_id = $1
+                GROUP BY 1, 2) s
+        GROUP BY 1 ORDER BY 1`,
       [groupId],
     );
-    const cellDays = [];
-    for (const { day, sessions: daySessions, means: values } of means) {
-      const release = releaseScores(values.map(participantScore), 100);
-      const { rows: inserted } = await client.query(
-        `INSERT INTO cohort_cells
-                (group_id, series, first_day, last_day, sessions, hidden_participants, floor,
-                 participants, epsilon, noisy_sum, noisy_bins, bin_noise_variance)
-         VALUES ($1, 'scores', $2, $2, $3, $4, 5, $4, 1, $5, $6, $7) RETURNING id`,
+    const byMonth = new Map(means.map((row) => [row.month, row.means]));
+    for (const window of windows) {
+      const values = (byMonth.get(window.firstDay.slice(0, 7)) ?? []).map(participantScore);
+      const release = releaseWindowScores(values, rho);
+      await client.query(
+        `INSERT INTO metric_releases
+                (window_id, group_id, series, participants, released, left_out, rho, noisy_sum,
+                 noisy_bins, sum_noise_variance, bin_noise_variance)
+         VALUES ($1, $2, 'scores', $3, true, 0, $4, $5, $6, $7, $8)`,
         [
+          window.id,
           groupId,
-          day,
-          daySessions,
           release.participants,
+          rho,
           release.noisySum,
           release.noisyBins,
+          release.sumNoiseVariance,
           release.binNoiseVariance,
         ],
       );
-      await cells.addScorePrefix(Number(groupId), inserted[0].id, day, release, sql);
-      cellDays.push({ day });
     }
-    log(`  ${days} word cells × ${words} words …`);
-    // Released words as a cell of this size releases them: a long-tailed, deterministic
-    // distribution of noisy counts, word n about 1000/n, plus noise.
+    log(`  ${windows.length} words releases × ${words} words, the ledger …`);
+    // Released words as a window of this size releases them (each participant gives one word):
+    // a long-tailed, deterministic distribution of noisy counts, word n about the threshold +
+    // 1000/n, plus a deterministic jitter; about 8,500 speakers a month.
     await client.query(
-      `WITH cells AS (
-         INSERT INTO cohort_cells
-                (group_id, series, first_day, last_day, sessions, hidden_participants, floor,
-                 participants, epsilon)
-         SELECT group_id, 'words', day, day, sessions, least(sessions, $3), 10,
-                least(sessions, $3), 1
-           FROM group_day_counts WHERE group_id = $1
-         RETURNING id, last_day)
-       INSERT INTO cohort_cell_words (cell_id, word, count)
-       SELECT c.id, 'word' || w, 1000 / w + ((c.last_day - date '2025-01-01') * 31 + w * 17) % 50
-         FROM cells c, generate_series(1, $2::int) w`,
-      [groupId, words, participants],
+      `WITH active AS (
+         SELECT w.id AS window_id, w.first_day, count(DISTINCT s.participant_id)::int AS n
+           FROM metric_windows w
+           JOIN sessions s ON s.group_id = $2
+                          AND s.completed_at >= w.first_day::timestamp AT TIME ZONE 'UTC'
+                          AND s.completed_at < (w.last_day + 1)::timestamp AT TIME ZONE 'UTC'
+          WHERE w.enterprise_id = $1
+          GROUP BY 1, 2),
+       releases AS (
+         INSERT INTO metric_releases
+                (window_id, group_id, series, participants, released, left_out, rho,
+                 word_threshold)
+         SELECT window_id, $2, 'words', n, true, 0, $3, $4 FROM active
+         RETURNING id, window_id)
+       INSERT INTO metric_release_words (release_id, word, count)
+       SELECT r.id, 'word' || w,
+              $4 + 1000 / w + ((extract(month FROM a.first_day)::int * 31 + w * 17) % 20)
+         FROM releases r JOIN active a USING (window_id), generate_series(1, $5::int) w`,
+      [enterpriseId, groupId, rho, threshold, words],
     );
-    for (const { day } of cellDays) await cells.addWordPrefix(Number(groupId), day);
+    // What the two releases charged each participant of a month (one row a window).
+    await client.query(
+      `INSERT INTO metric_budget_spend (participant_id, window_id, last_day, rho)
+       SELECT DISTINCT s.participant_id, w.id, w.last_day, 2 * $3::float8
+         FROM metric_windows w
+         JOIN sessions s ON s.group_id = $2
+                        AND s.completed_at >= w.first_day::timestamp AT TIME ZONE 'UTC'
+                        AND s.completed_at < (w.last_day + 1)::timestamp AT TIME ZONE 'UTC'
+        WHERE w.enterprise_id = $1`,
+      [enterpriseId, groupId, rho],
+    );
     await client.query('COMMIT');
 
     log('  VACUUM (ANALYZE) sessions, ANALYZE …');
     await client.query('VACUUM (ANALYZE) sessions');
     await client.query(
       'ANALYZE enterprises, api_keys, groups, participants, memberships, group_day_counts, ' +
-        'cohort_cells, cohort_score_prefixes, cohort_cell_words',
+        'metric_windows, metric_releases, metric_release_words, metric_budget_spend',
     );
     return {
       apiKey,
@@ -411,8 +462,8 @@ async function existingMetricsSeed(client, keyHash) {
        FROM enterprises e
        JOIN api_keys k ON k.enterprise_id = e.id AND k.key_hash = $2 AND k.revoked_at IS NULL
        JOIN groups g ON g.enterprise_id = e.id
-      WHERE e.name = $1`,
-    [METRICS_ENTERPRISE, keyHash],
+      WHERE e.name = $1 AND e.metrics_window = 'month' AND e.epsilon_year = $3`,
+    [METRICS_ENTERPRISE, keyHash, METRICS_EPSILON_YEAR],
   );
   if (rows.length !== 1) return null;
   const { enterprise_id: enterpriseId, group_id: groupId } = rows[0];
@@ -421,20 +472,44 @@ async function existingMetricsSeed(client, keyHash) {
             (SELECT count(*) FROM memberships WHERE group_id = $2)::int AS memberships,
             (SELECT count(*) FROM sessions WHERE group_id = $2
                 AND completed_at IS NOT NULL)::int AS sessions,
-            (SELECT count(*) FROM cohort_cell_words w JOIN cohort_cells c ON c.id = w.cell_id
-              WHERE c.group_id = $2)::int AS word_rows,
-            (SELECT count(*) FROM cohort_score_prefixes WHERE group_id = $2)::int AS cohort_days`,
+            (SELECT count(*) FROM metric_windows WHERE enterprise_id = $1
+                AND released_at IS NOT NULL AND kind = 'month'
+                AND first_day >= '2025-01-01' AND last_day <= '2025-12-31')::int
+              AS released_windows,
+            (SELECT count(*) FROM metric_windows WHERE enterprise_id = $1)::int AS windows,
+            (SELECT count(*) FROM metric_releases WHERE group_id = $2 AND series = 'scores'
+                AND released AND noisy_bins IS NOT NULL)::int AS score_releases,
+            (SELECT count(*) FROM metric_releases WHERE group_id = $2 AND series = 'words'
+                AND released)::int AS word_releases,
+            (SELECT min(rho) FROM metric_releases WHERE group_id = $2) AS min_rho,
+            (SELECT max(rho) FROM metric_releases WHERE group_id = $2) AS max_rho,
+            (SELECT min(word_threshold) = max(word_threshold) AND count(*) > 0
+                FROM metric_releases WHERE group_id = $2 AND series = 'words') AS one_threshold,
+            (SELECT min(word_threshold) FROM metric_releases WHERE group_id = $2
+                AND series = 'words') AS threshold,
+            (SELECT count(*) FROM metric_release_words w JOIN metric_releases r
+                ON r.id = w.release_id WHERE r.group_id = $2)::int AS word_rows,
+            (SELECT count(*) FROM cohort_cells WHERE group_id = $2)::int AS legacy_cells,
+            (SELECT count(*) FROM cohort_pending WHERE group_id = $2)::int AS pending`,
     [enterpriseId, groupId],
   );
   const c = counts.rows[0];
-  if (c.memberships !== c.participants) return null;
+  if (c.memberships !== c.participants || c.windows !== c.released_windows || !c.one_threshold) {
+    return null;
+  }
   return {
     ids: { enterpriseId, groupId: Number(groupId) },
     participants: c.participants,
     sessions: c.sessions,
+    releasedWindows: c.released_windows,
+    scoreReleases: c.score_releases,
+    wordReleases: c.word_releases,
     wordRows: c.word_rows,
-    cohortDays: c.cohort_days,
-    prefixes: c.prefixes,
+    minRho: c.min_rho,
+    maxRho: c.max_rho,
+    threshold: c.threshold,
+    legacyCells: c.legacy_cells,
+    pending: c.pending,
   };
 }
 
@@ -1242,6 +1317,7 @@ module.exports = {
   loadDist,
   seedGroups,
   seedMetrics,
+  prepareSchema,
   seedSessions,
   mulberry32,
   createGenerator,
