@@ -68,6 +68,8 @@ export class CalendarReleases1767200000000 implements MigrationInterface {
            CHECK ((series = ANY (ARRAY['scores'::text, 'words'::text]))))`,
       `CREATE UNIQUE INDEX metric_releases_group_series_window_key
          ON metric_releases (group_id, series, window_id)`,
+      // A window's releases (its deletion with the enterprise).
+      'CREATE INDEX metric_releases_window_idx ON metric_releases (window_id)',
       `CREATE TABLE metric_release_words (
          release_id bigint NOT NULL,
          word text NOT NULL,
@@ -86,6 +88,10 @@ export class CalendarReleases1767200000000 implements MigrationInterface {
            REFERENCES participants (id) ON DELETE CASCADE,
          CONSTRAINT metric_budget_spend_window_fkey FOREIGN KEY (window_id)
            REFERENCES metric_windows (id) ON DELETE CASCADE)`,
+      // The accountant reads a participant's spend within a year either side of a window.
+      `CREATE INDEX metric_budget_spend_participant_day_idx
+         ON metric_budget_spend (participant_id, last_day) INCLUDE (rho)`,
+      'CREATE INDEX metric_budget_spend_window_idx ON metric_budget_spend (window_id)',
     ]) {
       await queryRunner.query(statement);
     }

@@ -16,6 +16,7 @@ import { MetricWindowEntity } from './metric-window.entity';
 @Index('metric_releases_group_series_window_key', ['groupId', 'series', 'windowId'], {
   unique: true,
 })
+@Index('metric_releases_window_idx', ['windowId'])
 @Check('metric_releases_series_values', "(series = ANY (ARRAY['scores'::text, 'words'::text]))")
 export class MetricReleaseEntity {
   @PrimaryGeneratedColumn('identity', {
