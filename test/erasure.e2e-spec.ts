@@ -2,7 +2,7 @@
  * Erasure and export (docs/privacy.md), tested as an adversary would check them: after an erasure
  * the whole database is searched for the participant's external ID, email lookup hash, email and
  * a word only their transcript held; the live group counts and histograms must have changed by
- * exactly their share, and sealed cohort cells not at all (docs/metrics.md).
+ * exactly their share, and released windows of group metrics not at all (docs/metrics.md).
  */
 import { PAGE_ERRORS, PageTexts } from '../src/pages/pages.messages';
 import { PiiCipher } from '../src/common/crypto/pii-cipher';
@@ -38,7 +38,8 @@ describe('Erasure and export', () => {
     t = await startTestApp({ ENGINE_TOKEN });
     acme = await t.newEnterprise('Acme');
     globex = await t.newEnterprise('Globex');
-    await t.setPrivacyFloor(acme, 1, 1, 1);
+    // Floors at 1, and a budget and margin at which two participants' month answers numbers.
+    await t.setPrivacyFloor(acme, 1, 1, { speakers: 1, budget: 100, maxMargin: 100 });
     group = await t.newGroup(acme, 'Team');
     other = await t.newGroup(acme, 'Second team');
   });
@@ -96,16 +97,18 @@ describe('Erasure and export', () => {
   };
 
   const rollups = async () => ({
-    cells: (
+    releases: (
       await t.db.query(
-        `SELECT c.group_id::int, c.series, c.first_day::text, c.last_day::text, c.sessions,
-                c.participants, c.noisy_sum, c.noisy_bins, w.word, w.count AS word_count
-           FROM cohort_cells c
-           LEFT JOIN cohort_cell_words w ON w.cell_id = c.id
-          WHERE c.group_id = ANY ($1) ORDER BY 1, 2, 3, 9`,
+        `SELECT r.group_id::int, r.series, w.first_day::text, w.last_day::text, w.released_at,
+                r.participants, r.released, r.left_out, r.late_results, r.rho, r.noisy_sum,
+                r.noisy_bins, x.word, x.count AS word_count
+           FROM metric_releases r
+           JOIN metric_windows w ON w.id = r.window_id
+           LEFT JOIN metric_release_words x ON x.release_id = r.id
+          WHERE r.group_id = ANY ($1) ORDER BY 1, 2, 3, 13`,
         [[group.groupID, other.groupID]],
       )
-    ).rows as { series: string; participants: number }[],
+    ).rows as { group_id: number; series: string; participants: number }[],
     histograms: (
       await t.db.query(
         `SELECT group_id::int, name, bucket, count::int FROM group_feature_histograms
@@ -132,8 +135,8 @@ describe('Erasure and export', () => {
     let victim: Person;
     let colleague: Person;
     let before: Awaited<ReturnType<typeof rollups>>;
-    /** The rows just before the erasure, once group scores were read (and so sealed). */
-    let sealed: Awaited<ReturnType<typeof rollups>>;
+    /** The rows just before the erasure, once group scores were read (and March so released). */
+    let released: Awaited<ReturnType<typeof rollups>>;
 
     beforeAll(async () => {
       // A webhook endpoint, so events have deliveries (and a delivery log) to clean up.
@@ -174,12 +177,28 @@ describe('Erasure and export', () => {
     });
 
     it('answers success, and the participant is unknown everywhere afterwards', async () => {
-      // Group scores were read before (their cells sealed, the victim blended in); words were not.
-      const metricsBefore = { count: await metric('count'), mhci: await metric('mhci') };
+      // Group scores were read before: March released, for both series of both groups at once
+      // (the victim, most of whose March check-ins are in `group`, entered its releases only).
+      const metricsBefore = {
+        count: await metric('count'),
+        mhci: await metric('mhci'),
+        wordcloud: await metric('wordcloud', '?accuracy=true'),
+      };
       expect(metricsBefore.count).toEqual({ all: 4 });
-      sealed = await rollups();
-      expect(sealed.cells.map((cell) => cell.series)).toContain('scores');
-      expect(sealed.cells.map((cell) => cell.series)).not.toContain('words');
+      released = await rollups();
+      expect(released.releases.map((row) => [row.group_id, row.series, row.participants])).toEqual([
+        [group.groupID, 'scores', 2],
+        [group.groupID, 'words', 2],
+        [other.groupID, 'scores', 0],
+        [other.groupID, 'words', 0],
+      ]);
+      // The accountant's ledger holds what the victim spent (gone with them: below, no row holds
+      // their participant ID).
+      const ledger = await t.db.query(
+        'SELECT count(*)::int AS n FROM metric_budget_spend WHERE participant_id = $1',
+        [victim.participantId],
+      );
+      expect(ledger.rows).toEqual([{ n: 1 }]);
 
       const answer = await t.request('DELETE', `/participants/${victim.externalId}`, {
         apiKey: acme.apiKey,
@@ -203,15 +222,14 @@ describe('Erasure and export', () => {
           await t.request('GET', `/sessions/${sessionId}`, { apiKey: acme.apiKey }),
         ).toMatchObject({ status: 400, body: { error: SessionErrors.NotFound } });
       }
-      // Group count is live: the colleague's two sessions only. Released score cells do not move
-      // (changing them would let a reader subtract the erased person); the words, not sealed
-      // yet, are the colleague's only: the cell sealed now holds one participant.
+      // Group count is live: the colleague's two sessions only. The released window does not
+      // move, scores or words (changing it would let a reader subtract the erased person).
       expect(await metric('count')).toEqual({ all: 2 });
       expect(await metric('mhci')).toEqual(metricsBefore.mhci);
       expect(await metric('mhci')).toEqual({ all: match.any(Object) });
-      expect(await metric('wordcloud')).toEqual({ all: {} });
-      const words = (await rollups()).cells.filter((cell) => cell.series === 'words');
-      expect(words.map((cell) => cell.participants)).toEqual([1, 1]); // a cell per day
+      expect(metricsBefore.mhci).not.toEqual({ all: null });
+      expect(await metric('wordcloud', '?accuracy=true')).toEqual(metricsBefore.wordcloud);
+      expect((await rollups()).releases).toEqual(released.releases);
     });
 
     it('leaves no row anywhere holding their external ID, email, email hash or transcript', async () => {

@@ -183,7 +183,7 @@ describe('Result ingestion', () => {
       }),
     );
     expect(answers.map((answer) => answer.status)).toEqual(sessions.map(() => 200));
-    // Every session waits in both series for its cohort cell, and the day counts them all.
+    // Every session waits in both series for its window's release, and the day counts them all.
     const pending = await t.db.query(
       `SELECT series, count(*)::int AS sessions FROM cohort_pending WHERE group_id = $1
         GROUP BY series ORDER BY series`,
@@ -250,7 +250,7 @@ describe('Result ingestion', () => {
     expect((await read(session.sessionID)).mhci).toBe(70);
   });
 
-  it('records word counts of participant turns only, per session; the session waits for its cohort cells and counts in its day', async () => {
+  it('records word counts of participant turns only, per session; the session waits for the release of its window and counts in its day', async () => {
     const fresh = await t.newGroup(acme, 'Words');
     const session = await newSession('words@example.com', fresh);
     await ingest(session.sessionID, result({ completedAt: '2026-11-19T23:59:00Z' }));
@@ -270,7 +270,8 @@ describe('Result ingestion', () => {
       team: 1,
       work: 1,
     });
-    // No group table keeps them in clear: the session waits for its cohort cell (docs/metrics.md).
+    // No group table keeps them in clear: the session waits for the release of its window, made
+    // as the result arrived (docs/metrics.md, "Release windows").
     const counted = await t.db.query(
       `SELECT to_char(day, 'YYYY-MM-DD') AS day, sessions FROM group_day_counts
         WHERE group_id = $1`,
@@ -282,6 +283,14 @@ describe('Result ingestion', () => {
       [session.sessionID],
     );
     expect(pending.rows).toEqual([{ series: 'scores' }, { series: 'words' }]);
+    const windows = await t.db.query(
+      `SELECT kind, first_day::text, last_day::text FROM metric_windows
+        WHERE enterprise_id = $1 AND '2026-11-19' BETWEEN first_day AND last_day`,
+      [acme.enterpriseId],
+    );
+    expect(windows.rows).toEqual([
+      { kind: 'month', first_day: '2026-11-01', last_day: '2026-11-30' },
+    ]);
   });
 
   it.each([

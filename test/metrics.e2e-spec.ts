@@ -27,6 +27,7 @@ describe('Metrics', () => {
   let group: TestGroup;
   let empty: TestGroup;
   let large: TestGroup;
+  let varied: TestGroup;
   let person: string;
 
   const ingest = (sessionId: string, completedAt: string, mhci: number, words: string) =>
@@ -45,10 +46,11 @@ describe('Metrics', () => {
   beforeAll(async () => {
     t = await startTestApp({ ENGINE_TOKEN });
     acme = await t.newEnterprise('Acme');
-    // With the floor at 1 every day with a hidden participant seals into a cell of its own; at
-    // ε = 10 a cell of 40 participants answers close to its data (the cells themselves:
-    // sealed-cells.e2e-spec.ts; the releases' mathematics: src/metrics/releases/).
-    await t.setPrivacyFloor(acme, 1, 1, 1, 10);
+    // Floors at 1 and the widest budget and margin: each month releases whoever checked in, a
+    // month of 80 answers close to its data, and a word needs 20 speakers (the releases
+    // themselves: release-windows.e2e-spec.ts; what an answer is worth: calendar-releases; the
+    // mathematics: src/metrics/windows/).
+    await t.setPrivacyFloor(acme, 1, 1, { speakers: 1, budget: 100, maxMargin: 100 });
     globex = await t.newEnterprise('Globex');
     group = await t.newGroup(acme, 'Metrics');
     empty = await t.newGroup(acme, 'Empty');
@@ -66,15 +68,23 @@ describe('Metrics', () => {
     await ingest(first.sessionID, '2026-03-01T10:00:00Z', 60, 'private thoughts');
     const second = (await t.createSession(acme, group, person)).body as SessionCreated;
     await ingest(second.sessionID, '2026-03-02T10:00:00Z', 80, 'private words');
-    // A larger group: 40 participants on one day, MHCI 30 … 69, saying what they say.
+    // A larger group: 80 participants in January, MHCI 30 … 69 twice. Each gives a release her
+    // most frequent word: 45 "sleep", 35 "work"; "team", said by all once, is nobody's.
     large = await t.newGroup(acme, 'Large');
-    for (let i = 0; i < 40; i++) {
+    for (let i = 0; i < 80; i++) {
       const session = (await t.createSession(acme, large, `large${i}@example.com`))
         .body as SessionCreated;
-      const words = ['the sleep', i < 30 ? 'work' : '', i < 20 ? 'team' : ''].join(' ');
-      expect((await ingest(session.sessionID, '2026-01-10T09:00:00Z', 30 + i, words)).status).toBe(
-        200,
-      );
+      const words = i < 45 ? 'the sleep sleep team' : 'work work team';
+      const day = `2026-01-${String(5 + (i % 20)).padStart(2, '0')}T09:00:00Z`;
+      expect((await ingest(session.sessionID, day, 30 + (i % 40), words)).status).toBe(200);
+    }
+    // 24 participants in January, each saying a word nobody else says.
+    varied = await t.newGroup(acme, 'Varied');
+    for (let i = 0; i < 24; i++) {
+      const session = (await t.createSession(acme, varied, `varied${i}@example.com`))
+        .body as SessionCreated;
+      const word = `word${String.fromCharCode(97 + i)}`;
+      expect((await ingest(session.sessionID, '2026-01-20T09:00:00Z', 50, word)).status).toBe(200);
     }
   });
   afterAll(() => t.close());
@@ -141,30 +151,39 @@ describe('Metrics', () => {
       expect(stats.percentile75Mhci).toBeLessThanOrEqual(stats.maxMhci);
     };
 
-    it('answers six ordered numbers in [0, 100] for the range and for each period, the same on every read', async () => {
+    it('answers six ordered numbers in [0, 100] for the range, and for each month whose margin maxMargin allows; the same on every read', async () => {
       const all = (await group_('mhci', upTo)).body as { all: Record<string, number> };
       ordered(all.all);
       const monthly = (await group_('mhci', `${upTo}&groupBy=month`)).body as Record<
         string,
-        Record<string, number>
+        Record<string, number> | null
       >;
       expect(Object.keys(monthly)).toEqual(['2025-12', '2026-01', '2026-02']);
-      for (const stats of Object.values(monthly)) ordered(stats);
+      // December released one participant: a 95 % margin of about 140 points, above even the
+      // widest maxMargin (100). January and February released two each (about 70 points).
+      expect(monthly['2025-12']).toBeNull();
+      ordered(monthly['2026-01']!);
+      ordered(monthly['2026-02']!);
+      expect((await group_('mhci', `${upTo}&groupBy=month&accuracy=true`)).body).toMatchObject({
+        '2025-12': { value: null, accuracy: { reason: 'margin-above-bound', participants: 1 } },
+        '2026-01': { accuracy: { reason: null, participants: 2 } },
+        '2026-02': { accuracy: { reason: null, participants: 2 } },
+      });
       expect((await group_('mhci', upTo)).body).toEqual(all);
       expect((await group_('mhci', `${upTo}&groupBy=month`)).body).toEqual(monthly);
     });
 
-    it('a cell of 40 participants at ε = 10 answers close to its data (fails with probability below 10⁻⁵)', async () => {
-      // MHCI 30 … 69: mean and median 49.5. The average is off by the sum's noise ÷ 40, at scale
-      // 10,000/(10 · 0.6) hundredths: beyond 5 with probability e^(−12) ≈ 6·10⁻⁶. The median
-      // sits between the 4th and 5th of ten 10-wide bins, each with noise of scale 0.5: moving it
-      // 10 points takes noise of 10 counts, probability below 10⁻⁸.
+    it('a month of 80 participants at ε_year = 100 answers close to its data (fails with probability below 10⁻⁵)', async () => {
+      // MHCI 30 … 69 twice: mean and median 49.5. The average is off by the sum's noise ÷ 80, σ
+      // ≈ 71 points ÷ 80 = 0.9: beyond 5 with probability below 10⁻⁷. The median sits in the
+      // middle of eight 5-point bins of four each, each bin with noise of σ ≈ 1: moving it 15
+      // points takes the cumulative counts 12 off, over five standard deviations.
       const { all } = (await get(`/metrics/groups/${large.groupID}/mhci`)).body as {
         all: Record<string, number>;
       };
       ordered(all);
       expect(Math.abs(all.avgMhci - 49.5)).toBeLessThan(5);
-      expect(Math.abs(all.percentile50Mhci - 49.5)).toBeLessThan(10);
+      expect(Math.abs(all.percentile50Mhci - 49.5)).toBeLessThan(15);
     });
 
     it('answers {"all": null} when no session matches', async () => {
@@ -173,45 +192,54 @@ describe('Metrics', () => {
   });
 
   describe('wordcloud', () => {
-    const cloudOf = async (query = '') =>
-      (await get(`/metrics/groups/${large.groupID}/wordcloud${query}`)).body as Record<
+    const cloudOf = async (query = '', of = large) =>
+      (await get(`/metrics/groups/${of.groupID}/wordcloud${query}`)).body as Record<
         string,
         Record<string, number>
       >;
 
-    it('shares of the released words: participant words only, stopwords removed, summing to 1, most said first', async () => {
-      // 40, 30 and 20 speakers: each released with its noisy count (scale 0.6 at ε = 10; a
-      // threshold of 16) — withheld with probability below 10⁻⁹.
+    it('shares of the released words: participant words only, stopwords removed, each participant’s most frequent, summing to 1, most said first', async () => {
+      // 45 and 35 speakers, each released with its noisy count (scale 1 at ε_year = 100; a
+      // threshold of 20) — withheld, or in the other order, with probability below 10⁻⁶.
       const { all } = await cloudOf();
-      expect(Object.keys(all)).toEqual(['sleep', 'work', 'team']);
+      expect(Object.keys(all)).toEqual(['sleep', 'work']);
       expect(Object.values(all).reduce((sum, share) => sum + share, 0)).toBeCloseTo(1, 12);
-      const released = await t.db.query<{ word: string; count: string }>(
-        `SELECT w.word, w.count FROM cohort_cell_words w JOIN cohort_cells c ON c.id = w.cell_id
-          WHERE c.group_id = $1`,
+      const released = await t.db.query<{ word: string; count: number }>(
+        `SELECT w.word, w.count FROM metric_release_words w
+           JOIN metric_releases r ON r.id = w.release_id
+          WHERE r.group_id = $1`,
         [large.groupID],
       );
       const counts = Object.fromEntries(released.rows.map((row) => [row.word, Number(row.count)]));
-      const total = counts.sleep + counts.work + counts.team;
-      expect(all.work).toBeCloseTo(counts.work / total, 12);
-      expect(Object.keys(all)).not.toContain('assistant');
-      expect(Object.keys(all)).not.toContain('the');
+      expect(Object.keys(counts).sort()).toEqual(['sleep', 'work']);
+      expect(all.work).toBeCloseTo(counts.work / (counts.sleep + counts.work), 12);
+      // "team" was said by every one of them, but was nobody's most frequent word.
+      for (const word of ['assistant', 'the', 'team']) expect(Object.keys(all)).not.toContain(word);
     });
 
     it('honours top (shares stay shares of all words) and groupBy', async () => {
       const { all } = await cloudOf();
-      expect(await cloudOf('?top=2')).toEqual({ all: { sleep: all.sleep, work: all.work } });
+      expect(await cloudOf('?top=1')).toEqual({ all: { sleep: all.sleep } });
+      expect(await cloudOf('?top=200')).toEqual({ all });
       expect(await cloudOf('?groupBy=month&top=1')).toEqual({ '2026-01': { sleep: all.sleep } });
     });
 
-    it('a sealed cell that releases no word answers {}; top goes up to 200; a group range without sessions is {"all": null}, as mhci', async () => {
-      // One participant a cell: no word passes a threshold of 16 speakers.
-      expect((await group_('wordcloud', upTo)).body).toEqual({ all: {} });
-      expect((await group_('wordcloud', `${upTo}&groupBy=month`)).body).toEqual({
-        '2025-12': {},
-        '2026-01': {},
-        '2026-02': {},
+    it('{} when a release let no word through; null when no month was large enough for a word; a group range without sessions is {"all": null}, as mhci', async () => {
+      // 24 speakers, one word each: enough for a word to pass (20), none did.
+      expect(await cloudOf('', varied)).toEqual({ all: {} });
+      expect(await cloudOf('?accuracy=true', varied)).toMatchObject({
+        all: { value: {}, accuracy: { reason: null, participants: 24, speakersNeeded: 20 } },
       });
-      expect(await cloudOf('?top=200')).toEqual(await cloudOf());
+      // One or two participants a month: no word could pass.
+      expect((await group_('wordcloud', upTo)).body).toEqual({ all: null });
+      expect((await group_('wordcloud', `${upTo}&groupBy=month`)).body).toEqual({
+        '2025-12': null,
+        '2026-01': null,
+        '2026-02': null,
+      });
+      expect((await group_('wordcloud', `${upTo}&accuracy=true`)).body).toMatchObject({
+        all: { value: null, accuracy: { reason: 'too-small-for-words', participants: 5 } },
+      });
       const emptyCloud = (query: string) =>
         get(`/metrics/groups/${empty.groupID}/wordcloud${query}`);
       expect(await emptyCloud('')).toEqual({ status: 200, body: { all: null } });

@@ -265,27 +265,59 @@ describe('OpenAPI document', () => {
 
   it('documents the metrics as six operations, each with its own answer schema and query', () => {
     expect(Object.keys(document.paths).filter((path) => path.includes('{metric}'))).toEqual([]);
+    const ref = (schema: string) => ({ $ref: `#/components/schemas/${schema}` });
+    // Group mhci and wordcloud answer the specification's shape, or with accuracy=true each
+    // period as {value, accuracy}.
     const expected = {
-      '/metrics/groups/{groupID}/count': 'CountAnswer',
-      '/metrics/groups/{groupID}/mhci': 'GroupMhciAnswer',
-      '/metrics/groups/{groupID}/wordcloud': 'GroupWordcloudAnswer',
-      '/metrics/participants/{externalID}/count': 'CountAnswer',
-      '/metrics/participants/{externalID}/mhci': 'ParticipantMhciAnswer',
-      '/metrics/participants/{externalID}/wordcloud': 'ParticipantWordcloudAnswer',
+      '/metrics/groups/{groupID}/count': ref('CountAnswer'),
+      '/metrics/groups/{groupID}/mhci': {
+        anyOf: [ref('GroupMhciAnswer'), ref('GroupMhciAnswerWithAccuracy')],
+      },
+      '/metrics/groups/{groupID}/wordcloud': {
+        anyOf: [ref('GroupWordcloudAnswer'), ref('GroupWordcloudAnswerWithAccuracy')],
+      },
+      '/metrics/participants/{externalID}/count': ref('CountAnswer'),
+      '/metrics/participants/{externalID}/mhci': ref('ParticipantMhciAnswer'),
+      '/metrics/participants/{externalID}/wordcloud': ref('ParticipantWordcloudAnswer'),
     };
     for (const [path, schema] of Object.entries(expected)) {
       const operation = document.paths[path]!.get!;
-      expect({ path, ref: okSchema(operation) }).toEqual({
+      expect({ path, schema: okSchema(operation) }).toEqual({ path, schema });
+      const accuracy = path.startsWith('/metrics/groups/') && !path.endsWith('count');
+      expect({ path, query: queryNames(operation) }).toEqual({
         path,
-        ref: { $ref: `#/components/schemas/${schema}` },
+        query: [
+          'from',
+          'to',
+          'groupBy',
+          ...(path.endsWith('wordcloud') ? ['top'] : []),
+          ...(accuracy ? ['accuracy'] : []),
+        ],
       });
-      expect(queryNames(operation)).toEqual(
-        path.endsWith('wordcloud') ? ['from', 'to', 'groupBy', 'top'] : ['from', 'to', 'groupBy'],
-      );
       expect(badRequestMessages(operation).includes(MetricsErrors.TopInvalid)).toBe(
         path.endsWith('wordcloud'),
       );
+      expect(badRequestMessages(operation).includes(MetricsErrors.AccuracyInvalid)).toBe(accuracy);
     }
+    // Each period with accuracy: the value (nullable as without it) and why a null is null.
+    for (const name of ['GroupMhciAccuracy', 'GroupWordcloudAccuracy']) {
+      const reason = schemaNamed(name).properties!.reason as OpenAPIV3.SchemaObject;
+      expect(reason.enum).toEqual([
+        'finer-than-window',
+        'not-released-yet',
+        'too-few-participants',
+        'margin-above-bound',
+        'too-small-for-words',
+        null,
+      ]);
+      expect(schemaNamed(name).required).toEqual(Object.keys(schemaNamed(name).properties!));
+    }
+    expect(Object.keys(schemaNamed('GroupMhciAccuracy').properties!)).toEqual(
+      expect.arrayContaining(['margin', 'maxMargin', 'intervals', 'budgetShare', 'lateResults']),
+    );
+    expect(Object.keys(schemaNamed('GroupWordcloudAccuracy').properties!)).toEqual(
+      expect.arrayContaining(['speakersNeeded', 'intervals']),
+    );
     // count answers integers; mhci statistics objects; wordcloud word → share maps.
     expect(schemaNamed('CountAnswer').additionalProperties).toEqual({
       type: 'integer',
@@ -315,17 +347,22 @@ describe('OpenAPI document', () => {
     ).toBeUndefined();
   });
 
-  it('says on each of the six metric operations what it reads, and states the guarantee of group metrics in plain words (per day, month and year; what it does not protect; the split of ε and the rule for min and max)', () => {
+  it('says on each of the six metric operations what it reads, and states the guarantee of group metrics in plain words (a yearly budget per participant over all groups; what it does not protect; the release and the rule for min and max)', () => {
     const get = (path: string) => document.paths[path]!.get!;
     for (const metric of ['mhci', 'wordcloud'] as const) {
       const description = get(`/metrics/groups/{groupID}/${metric}`).description;
       expect(description).toBe(describeSealedCells(metric));
-      expect(description).toContain('the day after at the earliest');
+      expect(description).toContain('METRICS_RELEASE_GRACE_HOURS (default 48)');
+      expect(description).toContain('a result arriving later joins no release');
+      expect(description).toContain('accuracy=true');
     }
     const mhci = get('/metrics/groups/{groupID}/mhci').description!;
-    expect(mhci).toContain('a noisy sum (3/5 of ε) and a noisy histogram over 10 bins');
-    expect(mhci).toContain('minMhci and maxMhci are the lower edge of the lowest');
-    expect(get('/metrics/groups/{groupID}/wordcloud').description).toContain('δ = 10⁻⁶');
+    expect(mhci).toContain('a noisy sum and a noisy histogram over 20 bins');
+    expect(mhci).toContain('minMhci and maxMhci as its 5th and 95th percentiles');
+    expect(mhci).toContain('maxMargin');
+    expect(get('/metrics/groups/{groupID}/wordcloud').description).toContain(
+      'accuracy.speakersNeeded',
+    );
     expect(get('/metrics/groups/{groupID}/count').description).toBe(describeGroupCount());
     for (const metric of ['count', 'mhci', 'wordcloud'] as const) {
       expect(get(`/metrics/participants/{externalID}/${metric}`).description).toBe(
@@ -337,10 +374,10 @@ describe('OpenAPI document', () => {
       expect(description).toContain(GROUP_METRICS_GUARANTEE);
     }
     expect(GROUP_METRICS_GUARANTEE).toContain(
-      'at most ε for scores plus ε for words per participant per day',
+      'in all groups of the enterprise over any 365 days is protected by (ε_year, 10⁻⁶)-differential privacy together',
     );
-    expect(GROUP_METRICS_GUARANTEE).toContain('Over a month');
-    expect(GROUP_METRICS_GUARANTEE).toContain('over a year');
+    expect(GROUP_METRICS_GUARANTEE).toContain('ε_year = 24 by default');
+    expect(GROUP_METRICS_GUARANTEE).toContain('her values enter one group per window');
     expect(GROUP_METRICS_GUARANTEE).toContain('It does not protect who took part');
     const top = get('/metrics/groups/{groupID}/wordcloud').parameters!.find(
       (parameter) => (parameter as OpenAPIV3.ParameterObject).name === 'top',

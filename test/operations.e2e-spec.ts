@@ -157,7 +157,7 @@ describe('Operations: metrics, liveness, readiness and logs', () => {
         'checkin_email_retries_total',
         'checkin_emails_pending',
         'checkin_email_oldest_pending_age_seconds',
-        'checkin_cohort_sealing_lag_seconds',
+        'checkin_metric_release_lag_seconds',
       ];
       for (const family of [...everyProcess, ...apiOnly]) {
         expect(apiFigures.families()).toContain(family);
@@ -392,12 +392,14 @@ describe('Operations: metrics, liveness, readiness and logs', () => {
       expect(worker.output()).not.toContain('mail@example.com');
     }, 40_000);
 
-    it('a late result: the sealing lag shows until a read seals it; the floor withholds the answer', async () => {
+    it('a result for a past month: the release lag shows until a read releases it; the floor withholds the answer', async () => {
       const session = await member('late@example.com');
-      // Four days ago: its day closed (an hour after it ended, METRICS_SEAL_DELAY_MINUTES) at least
-      // 2 days 23 h ago whatever the time of day. (Three days ago made the lag 2 days + the time
-      // since midnight − 1 h: under 2 days in the first hour after midnight UTC.)
-      const completedAt = new Date(Date.now() - 4 * 86_400_000).toISOString();
+      // The first day of the month before last: its window (that month) ended at least 28 days
+      // ago, and was due METRICS_RELEASE_GRACE_HOURS (48) later, at least 26 days ago.
+      const now = new Date();
+      const completedAt = new Date(
+        Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 2, 1, 9),
+      ).toISOString();
       const posted = await request(
         `http://127.0.0.1:${ports.api}`,
         'POST',
@@ -405,12 +407,12 @@ describe('Operations: metrics, liveness, readiness and logs', () => {
         { body: engineResult({ completedAt }), headers: engineHeaders() },
       );
       expect(posted.status).toBe(200);
-      // Never looked at: behind since its day closed, more than two days ago (the workers' sweep
-      // runs every five minutes; a read seals what it needs).
+      // Its window, made as the result arrived, is due and not released: behind since it was due
+      // (the workers' sweep runs every five minutes; a read releases what it needs).
       const lagging = await Scrape.of(ports.workerOps);
-      expect(lagging.value('checkin_cohort_sealing_lag_seconds')).toBeGreaterThan(2 * 86_400);
-      // Reading mhci and wordcloud seals each series; one participant is under the floor (5),
-      // so both answers are withheld.
+      expect(lagging.value('checkin_metric_release_lag_seconds')).toBeGreaterThan(20 * 86_400);
+      // The first read releases the window, for both series; one participant is under the floors
+      // (5 and 10), so both answers are withheld.
       const withheld = (figures: Scrape, metric: string) =>
         figures.value('checkin_group_metric_values_withheld_total', { metric }) ?? 0;
       const before = await Scrape.of(ports.apiOps);
@@ -422,7 +424,7 @@ describe('Operations: metrics, liveness, readiness and logs', () => {
       for (const metric of ['mhci', 'wordcloud']) {
         expect(withheld(after, metric)).toBe(withheld(before, metric) + 1);
       }
-      expect((await Scrape.of(ports.workerOps)).value('checkin_cohort_sealing_lag_seconds')).toBe(
+      expect((await Scrape.of(ports.workerOps)).value('checkin_metric_release_lag_seconds')).toBe(
         0,
       );
     });
