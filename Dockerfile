@@ -5,11 +5,11 @@
 #   docker run --env-file deploy/production.env checkin-integration-service                      # API
 #   docker run --env-file deploy/production.env checkin-integration-service node dist/worker.js  # worker
 #
-# Base: the official Node.js image, Debian 12 slim. A tag, not a digest: the tag follows the
-# newest Node.js release of the line and Debian's security fixes on every rebuild, where a digest
-# would freeze both; the line is the oldest package.json's engines accept, the one CI tests on.
-# `--build-arg NODE_VERSION=22` (or 24) builds on a newer line.
-ARG NODE_VERSION=20
+# Base: the official Node.js image, Debian 12 slim, on Node.js 24, the LTS line package.json's
+# engines accept and CI tests on (supported until April 2028). A tag, not a digest: the tag
+# follows the newest Node.js release of the line and Debian's security fixes on every rebuild,
+# where a digest would freeze both.
+ARG NODE_VERSION=24
 
 # Build stage: every dependency, then `npm run build` (scripts/build-app.js) into dist/.
 FROM node:${NODE_VERSION}-bookworm-slim AS build
