@@ -27,6 +27,15 @@ RUN npm run build
 # Final stage: production dependencies only, the built dist/, tini as PID 1, a user that is not
 # root. test/deployment-image.e2e-spec.ts starts dist/ on exactly these dependencies.
 FROM node:${NODE_VERSION}-bookworm-slim
+# What the image is (OCI labels): the release (CHANGELOG.md; kept in step with package.json by
+# test/integration/release-versions.spec.ts) and the commit it was built from:
+#   docker build --build-arg REVISION="$(git rev-parse HEAD)" -t checkin-integration-service:0.2.0 .
+ARG REVISION=unknown
+LABEL org.opencontainers.image.title="checkin-integration-service" \
+      org.opencontainers.image.version="0.2.0" \
+      org.opencontainers.image.revision="${REVISION}" \
+      org.opencontainers.image.licenses="UNLICENSED" \
+      org.opencontainers.image.description="Wellbeing check-in integration service: API, worker, CLI and migrations
 # tini (Debian's) is PID 1: it passes SIGTERM and SIGINT to the process and reaps orphans.
 RUN apt-get update \
     && apt-get install -y --no-install-recommends tini \
