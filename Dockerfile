@@ -5,11 +5,11 @@
 #   docker run --env-file deploy/production.env checkin-integration-service                      # API
 #   docker run --env-file deploy/production.env checkin-integration-service node dist/worker.js  # worker
 #
-# Base: the official Node.js image, Debian 12 slim. A tag, not a digest: the tag follows the
-# newest Node.js release of the line and Debian's security fixes on every rebuild, where a digest
-# would freeze both; the line is the oldest package.json's engines accept, the one CI tests on.
-# `--build-arg NODE_VERSION=22` (or 24) builds on a newer line.
-ARG NODE_VERSION=20
+# Base: the official Node.js image, Debian 12 slim, on Node.js 24, the LTS line package.json's
+# engines accept and CI tests on (supported until April 2028). A tag, not a digest: the tag
+# follows the newest Node.js release of the line and Debian's security fixes on every rebuild,
+# where a digest would freeze both.
+ARG NODE_VERSION=24
 
 # Build stage: every dependency, then `npm run build` (scripts/build-app.js) into dist/.
 FROM node:${NODE_VERSION}-bookworm-slim AS build
@@ -27,6 +27,15 @@ RUN npm run build
 # Final stage: production dependencies only, the built dist/, tini as PID 1, a user that is not
 # root. test/deployment-image.e2e-spec.ts starts dist/ on exactly these dependencies.
 FROM node:${NODE_VERSION}-bookworm-slim
+# What the image is (OCI labels): the release (CHANGELOG.md; kept in step with package.json by
+# test/integration/release-versions.spec.ts) and the commit it was built from:
+#   docker build --build-arg REVISION="$(git rev-parse HEAD)" -t checkin-integration-service:0.2.0 .
+ARG REVISION=unknown
+LABEL org.opencontainers.image.title="checkin-integration-service" \
+      org.opencontainers.image.version="0.2.0" \
+      org.opencontainers.image.revision="${REVISION}" \
+      org.opencontainers.image.licenses="UNLICENSED" \
+      org.opencontainers.image.description="Wellbeing check-in integration service: API, worker, CLI and migrations
 # tini (Debian's) is PID 1: it passes SIGTERM and SIGINT to the process and reaps orphans.
 RUN apt-get update \
     && apt-get install -y --no-install-recommends tini \

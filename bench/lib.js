@@ -467,6 +467,7 @@ function ourServiceOptions({
       TRUST_PROXY: 'none',
       OPERATOR_NAME: 'Bench operator',
       PRIVACY_NOTICE_URL: 'https://checkin.bench.invalid/privacy',
+      EMAIL_FROM: 'Bench <no-reply@checkin.bench.invalid>',
       // The seeded results are dated 2025: retention (a worker sweep, not what is measured)
       // would otherwise remove most of their transcripts and features as the service starts.
       TRANSCRIPT_RETENTION_DAYS: '0',

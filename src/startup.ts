@@ -83,7 +83,7 @@ export async function startupChecks(
       ]
         .filter((line) => line !== null)
         .join('; ') || null;
-    if (entry !== 'cli') await startTracing(config, entry);
+    if (entry === 'api' || entry === 'worker') await startTracing(config, entry);
     const { prepareDatabase } = await import('./database/prepare-database.js');
     await prepareDatabase(
       options.migrate === false

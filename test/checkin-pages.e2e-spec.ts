@@ -103,6 +103,7 @@ describe('Check-in pages', () => {
       ENGINE_TOKEN,
       OPERATOR_NAME: 'Wellbeing Services Ltd',
       PRIVACY_NOTICE_URL: 'https://wellbeing.example.com/privacy',
+      EMAIL_FROM: 'Wellbeing <no-reply@wellbeing.example.com>',
     });
     acme = await t.newEnterprise('Acme');
   });

@@ -154,6 +154,7 @@ describe('Operator CLI', () => {
       TRUST_PROXY: 'none',
       OPERATOR_NAME: 'Wellbeing Services Ltd',
       PRIVACY_NOTICE_URL: 'https://wellbeing.example.com/privacy',
+      EMAIL_FROM: 'Wellbeing <no-reply@wellbeing.example.com>',
     };
     const stored = () =>
       t.db.query('SELECT status, synthetic, mhci FROM sessions WHERE session_id = $1', [

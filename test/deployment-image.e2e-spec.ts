@@ -163,13 +163,14 @@ const COMPOSE = load(read('compose.production.yml')) as {
 };
 const ENV_EXAMPLE = 'deploy/production.env.example';
 
-/** `NAME=value` lines, as compose and `docker run --env-file` read them. */
+/** `NAME=value` lines, as compose reads them: a value in double quotes loses its quotes. */
 function parseEnvFile(text: string): Record<string, string> {
   return Object.fromEntries(
     text
       .split('\n')
       .filter((line) => /^[A-Z_][A-Z0-9_]*=/.test(line))
-      .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
+      .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)])
+      .map(([name, value]) => [name, /^".*"$/.test(value) ? value.slice(1, -1) : value]),
   );
 }
 
@@ -193,6 +194,8 @@ function fillExample(): Record<string, string> {
     Object.entries(example).map(([name, value]) => {
       if (value !== '') return [name, value];
       if (name === 'POSTGRES_PASSWORD') return [name, randomBytes(24).toString('hex')];
+      // For `docker run` only: compose's `environment` sets both (containerEnvironment).
+      if (name === 'DATABASE_URL' || name === 'REDIS_URL') return [name, 'set by compose'];
       if (secrets[name]) return [name, secrets[name]];
       throw new Error(`${ENV_EXAMPLE}: no way to fill ${name}`);
     }),

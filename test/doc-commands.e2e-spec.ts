@@ -65,7 +65,24 @@ const productionInvocations = (docs: Doc[], laptopDocs: string[]): string[] =>
     )
     .map(({ path, runner, command }) => `${path}: ${runner} ${command}`);
 
+/** The docs' `pg_dump … -f file` commands that do not run under `umask 077` (a readable dump). */
+const openDumps = (docs: Doc[]): string[] =>
+  docs.flatMap(({ path, text }) =>
+    text
+      .split('\n')
+      .filter((line) => /^\s*\(?(umask \d+ && )?pg_dump .* -f /.test(line))
+      .filter((line) => !/umask 077 && pg_dump/.test(line))
+      .map((line) => `${path}: ${line.trim()}`),
+  );
+
 describe('The commands the docs give', () => {
+  it('write backups readable by their owner only (umask 077)', () => {
+    expect(openDumps(DOCS)).toEqual([]);
+    expect(
+      openDumps([{ path: 'made-up.md', text: '  pg_dump -Fc -d "$DATABASE_URL" -f out.dump' }]),
+    ).toEqual(['made-up.md: pg_dump -Fc -d "$DATABASE_URL" -f out.dump']);
+  });
+
   it('name scripts package.json has', () => {
     expect(DOCS.length).toBeGreaterThan(10);
     expect(unknownScripts(DOCS, SCRIPTS)).toEqual([]);

@@ -259,6 +259,7 @@ describeOnLinux('npm scripts hand SIGTERM to the process they start', () => {
         TRUST_PROXY: 'none',
         OPERATOR_NAME: 'Wellbeing Services Ltd',
         PRIVACY_NOTICE_URL: 'https://wellbeing.example.com/privacy',
+        EMAIL_FROM: 'Wellbeing <no-reply@wellbeing.example.com>',
         MAIL_TRANSPORT: 'file',
         HOST: '127.0.0.1',
         PORT: String(await freePort()),

@@ -656,6 +656,7 @@ describe('Sandbox enterprises', () => {
         TRUST_PROXY: 'none',
         OPERATOR_NAME: 'Wellbeing Services Ltd',
         PRIVACY_NOTICE_URL: 'https://wellbeing.example.com/privacy',
+        EMAIL_FROM: 'Wellbeing <no-reply@wellbeing.example.com>',
       };
       const seeded = await cli(['demo:seed', '--name', 'Seeded Sandbox'], production);
       expect({ code: seeded.code, stderr: seeded.stderr }).toEqual({ code: 0, stderr: '' });

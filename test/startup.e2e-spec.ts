@@ -83,6 +83,7 @@ describe('Start-up', () => {
       TRUST_PROXY: 'none',
       OPERATOR_NAME: 'Wellbeing Services Ltd',
       PRIVACY_NOTICE_URL: 'https://wellbeing.example.com/privacy',
+      EMAIL_FROM: 'Wellbeing <no-reply@wellbeing.example.com>',
     };
     const without = (...names: (keyof typeof PRODUCTION)[]) =>
       Object.fromEntries(
@@ -115,13 +116,38 @@ describe('Start-up', () => {
             'OPERATOR_NAME must be set in production: participants are told who runs the service ' +
             'before anything is recorded; ' +
             "PRIVACY_NOTICE_URL must be set in production (https://): the operator's privacy notice; " +
-            'SMTP_URL must be set in production (or MAIL_TRANSPORT=file to write mails as files under MAIL_DIR)',
+            'SMTP_URL must be set in production (or MAIL_TRANSPORT=file to write mails as files under MAIL_DIR); ' +
+            "EMAIL_FROM must be set in production: the sender of every mail, an address of the operator's domain (the default, @checkin.local, is nobody's)",
         ]);
         expect(result.stdout).toBe('');
       },
     );
 
+    it('a migration run without NODE_ENV refuses in one line that says what to set, not a stack trace', async () => {
+      const result = await runCommand(
+        process.execPath,
+        [
+          join(__dirname, '..', 'node_modules', 'typeorm', 'cli.js'),
+          'migration:run',
+          '-d',
+          join(__dirname, '..', 'dist', 'database', 'data-source.js'),
+        ],
+        { env: { PATH: process.env.PATH, HOME: process.env.HOME }, cwd: runDirectory() },
+      );
+      expect(result.code).toBe(1);
+      const lines = stderrLines(result.stderr);
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(
+        /^Invalid configuration: NODE_ENV is not set, so production rules apply \(on a laptop, `NODE_ENV=development npm run migration:run` runs in development\); DATA_ENCRYPTION_KEY must be set in production;/,
+      );
+    });
+
     const cases: [string, Record<string, string>, string][] = [
+      [
+        'no sender address (mail would go out from @checkin.local)',
+        without('EMAIL_FROM'),
+        "Invalid configuration: EMAIL_FROM must be set in production: the sender of every mail, an address of the operator's domain (the default, @checkin.local, is nobody's)",
+      ],
       [
         'no data key',
         without('DATA_ENCRYPTION_KEY'),

@@ -85,11 +85,21 @@ function exampleLines(variable: Variable): string[] {
   }
   const line =
     example !== undefined
-      ? `# ${name}=${example}`
+      ? `# ${name}=${shellValue(example)}`
       : value !== undefined
-        ? `${name}=${value}`
+        ? `${name}=${shellValue(value)}`
         : `# ${name}=`;
   return [...comment(notes.join(' ')), line];
+}
+
+/**
+ * A value as a POSIX shell assignment and `node --env-file` both read it: bare when it holds only
+ * characters neither treats specially, else in double quotes (`\`, `"`, `$` and `` ` `` escaped),
+ * so that `set -a && . ./.env` and `node --env-file=.env` give the same value.
+ */
+export function shellValue(value: string): string {
+  if (/^[A-Za-z0-9_./:@,+=%-]*$/.test(value)) return value;
+  return `"${value.replace(/[\\"$`]/g, (c) => `\\${c}`)}"`;
 }
 
 /** `.env.example`: every variable with its default and meaning. */
@@ -104,7 +114,7 @@ export function envExample(): string {
   const production = [
     'Production is the default: unless NODE_ENV is development or test, the service refuses to',
     `start without ${productionRequires()}, and the message names what is missing. On a laptop,`,
-    '`npm start` runs with NODE_ENV=development: every other variable then has a working default',
+    '`npm start` runs in development (NODE_ENV set to development): every other variable then has a working default',
     'on a machine with PostgreSQL (trust auth) and Redis on their default ports, and missing',
     'secrets are generated into LOCAL_SECRETS_FILE.',
   ].join(' ');

@@ -95,6 +95,7 @@ describe('loadConfig', () => {
     TRUST_PROXY: 'none',
     OPERATOR_NAME: 'Wellbeing Services Ltd',
     PRIVACY_NOTICE_URL: 'https://wellbeing.example.com/privacy',
+    EMAIL_FROM: 'Wellbeing <no-reply@wellbeing.example.com>',
   };
 
   const TRUST_PROXY_REQUIRED =
@@ -119,6 +120,7 @@ describe('loadConfig', () => {
       'OPERATOR_NAME must be set in production: participants are told who runs the service before anything is recorded',
       "PRIVACY_NOTICE_URL must be set in production (https://): the operator's privacy notice",
       'SMTP_URL must be set in production (or MAIL_TRANSPORT=file to write mails as files under MAIL_DIR)',
+      "EMAIL_FROM must be set in production: the sender of every mail, an address of the operator's domain (the default, @checkin.local, is nobody's)",
     ];
     expect(problemsOf({ NODE_ENV: '' })).toEqual([
       'NODE_ENV is not set, so production rules apply (on a laptop, set NODE_ENV=development)',

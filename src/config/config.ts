@@ -601,6 +601,10 @@ const DECLARATIONS = {
       group: 'emails',
       schema: sender('Check-in <no-reply@example.com>'),
       default: 'Check-in <no-reply@checkin.local>',
+      production: {
+        required: true,
+        hint: ": the sender of every mail, an address of the operator's domain (the default, @checkin.local, is nobody's)",
+      },
       description:
         "The sender's address of every mail; each mail is sent in the enterprise's name " +
         '(display name) from it (docs/emails.md).',
@@ -749,8 +753,11 @@ export type OpsProcess = keyof typeof OPS_PORT_DEFAULTS;
 export const opsPortOf = (config: Pick<AppConfig, 'ops'>, process: OpsProcess): number =>
   config.ops.port ?? OPS_PORT_DEFAULTS[process];
 
-/** The programs that load the configuration: the API, a worker, the operator CLI. */
-export type EntryPoint = 'api' | 'worker' | 'cli';
+/**
+ * The programs that load the configuration: the API, a worker, the operator CLI, and TypeORM's CLI
+ * running the migrations (`npm run migration:run`, src/database/data-source.ts).
+ */
+export type EntryPoint = 'api' | 'worker' | 'cli' | 'migrations';
 
 /**
  * How each program runs on a laptop, in development: what the refusal to start without NODE_ENV
@@ -760,6 +767,7 @@ export const DEVELOPMENT_COMMANDS: Record<EntryPoint, string> = {
   api: '`npm start`',
   worker: '`npm run start:worker:dev`',
   cli: '`npm run cli:dev -- <command>`',
+  migrations: '`NODE_ENV=development npm run migration:run`',
 };
 
 export interface AppConfig extends Settings<typeof DECLARATIONS> {

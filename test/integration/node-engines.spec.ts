@@ -1,7 +1,8 @@
 /**
  * The Node.js the project claims is the Node.js it installs on. package.json `engines.node` is the
- * one source (`^20.19.0 || ^22.13.0 || >=24.11.0`): the lowest release of each of its lines is the
- * "Node.js 20.19+, 22.13+ or 24.11+" of README.md and docs/, and every package the lockfile
+ * one source (`>=24.11.0`, the 24 LTS line): the lowest release of each of its lines is the
+ * "Node.js 24.11+" of README.md and docs/, `.nvmrc`, the image's base and the Node.js CI installs
+ * are on that line, and every package the lockfile
  * installs (dependencies, dev dependencies, transitive ones) accepts each of those releases in its
  * own `engines.node` — else `npm ci` warns EBADENGINE on a Node the README names, and the package
  * may well not run there. A package that wants newer Node is pinned, overridden or replaced
@@ -72,6 +73,20 @@ describe('the Node.js the project claims', () => {
     expect(claims.filter(({ claim }) => claim.join() !== stated.join())).toEqual([]);
   });
 
+  it('is the line of .nvmrc, of the image and of the Node.js CI installs (docs/operations.md)', () => {
+    const line = String(semver.minVersion(engines)!.major);
+    expect(readFileSync(join(ROOT, '.nvmrc'), 'utf8').trim()).toBe(line);
+    expect(readFileSync(join(ROOT, 'Dockerfile'), 'utf8')).toMatch(
+      new RegExp(`^ARG NODE_VERSION=${line}$`, 'm'),
+    );
+    const ci = /^NODE_VERSION="(\d+\.\d+\.\d+)"$/m.exec(
+      readFileSync(join(ROOT, '.ci/run'), 'utf8'),
+    );
+    expect(ci).not.toBeNull();
+    expect(semver.satisfies(ci![1], engines)).toBe(true);
+    expect(semver.major(ci![1])).toBe(Number(line));
+  });
+
   it('is accepted by every package the lockfile installs, on the lowest release of each line', () => {
     const lock = readJson<{ packages: Record<string, LockEntry> }>('package-lock.json');
     expect(Object.keys(lock.packages).length).toBeGreaterThan(100);
@@ -96,6 +111,7 @@ describe('the engines check itself', () => {
       engines: { node: '^22.22.3 || >=24' },
     },
     'node_modules/just-after': { version: '5.0.0', engines: { node: '>=20.20.0' } },
+    'node_modules/next-line': { version: '6.0.0', engines: { node: '>=25' } },
   };
 
   it('lists each package whose engines.node refuses the minimum, and only those', () => {
@@ -103,6 +119,11 @@ describe('the engines check itself', () => {
       'too-new@3.0.0 (node_modules/too-new) wants node >=22',
       '@scope/nested@4.0.0 (node_modules/a/node_modules/@scope/nested) wants node ^22.22.3 || >=24',
       'just-after@5.0.0 (node_modules/just-after) wants node >=20.20.0',
+      'next-line@6.0.0 (node_modules/next-line) wants node >=25',
+    ]);
+    // On the project's line: only what wants a newer Node than 24.11.
+    expect(engineProblems(packages, '24.11.0')).toEqual([
+      'next-line@6.0.0 (node_modules/next-line) wants node >=25',
     ]);
   });
 

@@ -1,0 +1,51 @@
+"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+/**
+ * A worker process (`npm run start:worker`): the queue consumers (webhook deliveries, emails) and
+ * their sweepers, no HTTP API; its operations port serves /metrics, /livez and /readyz
+ * (docs/operations.md). Run several next to API processes started with RUN_WORKERS=false to scale
+ * out. SIGTERM lets in-flight deliveries and mails finish (their leases would otherwise expire and
+ * be retried), logs "Stopped" and exits 0.
+ */
+require("reflect-metadata");
+const startup_1 = require("./startup");
+/**
+ * The start-up check of the data keys reads every sealed value once: in a worker's first seconds
+ * it took a quarter of the delivery rate (2,585 against 3,551 deliveries/s with 115,000 sessions,
+ * docs/performance.md), when a backlog is likeliest. The worker runs it this much later.
+ */
+const WORKER_KEY_CHECK_DELAY_MS = 60_000;
+async function main() {
+    // Tracing (when configured) starts in there, before the application is loaded.
+    const config = await (0, startup_1.startupChecks)('worker');
+    const ops = await (0, startup_1.openOpsPort)(config, 'worker');
+    // The application is loaded once the checks pass: a refusal does not wait for it.
+    const { Logger } = await import('@nestjs/common');
+    const { WORKER_QUEUES } = await import('./worker.module.js');
+    const { closeWorker, createWorker } = await import('./worker.factory.js');
+    const { SealedDataCheck } = await import('./data-at-rest/sealed-data-check.js');
+    const app = await createWorker(config);
+    if (ops)
+        ops.serve((await import('./operations/ops-targets.js')).opsTargetsOf(app));
+    const logger = new Logger('Worker');
+    (0, startup_1.onStopSignals)(logger, async (signal) => {
+        logger.log(`${signal}: stopping; deliveries and mails in flight finish first`);
+        await closeWorker(app);
+        await ops?.close();
+    });
+    const notice = (0, startup_1.startupNotice)();
+    if (notice)
+        logger.warn(notice);
+    logger.log(`Using ${(0, startup_1.dependencyTargets)(config)}`);
+    if (ops)
+        logger.log(`Operations port on ${ops.address}: /metrics, /livez, /readyz`);
+    logger.log(`Worker started: ${WORKER_QUEUES.join(', ')} queues`);
+    // Which sealed data these keys cannot open, if any (docs/data-at-rest.md): a minute after
+    // start-up, so that the deliveries and mails waiting for a restarted worker go first.
+    app.get(SealedDataCheck).runInBackground(WORKER_KEY_CHECK_DELAY_MS);
+}
+main().catch((error) => {
+    console.error(`Start-up failed: ${error.message}`);
+    process.exit(1);
+});
+//# sourceMappingURL=worker.js.map
