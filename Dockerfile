@@ -35,7 +35,7 @@ LABEL org.opencontainers.image.title="checkin-integration-service" \
       org.opencontainers.image.version="0.2.0" \
       org.opencontainers.image.revision="${REVISION}" \
       org.opencontainers.image.licenses="UNLICENSED" \
-      org.opencontainers.image.description="Wellbeing check-in integration service: API, worker, CLI and migrations
+      org.opencontainers.image.description="Wellbeing check-in integration service: API, worker, CLI and migrations"
 # tini (Debian's) is PID 1: it passes SIGTERM and SIGINT to the process and reaps orphans.
 RUN apt-get update \
     && apt-get install -y --no-install-recommends tini \

@@ -128,5 +128,11 @@ describe('development logs', () => {
     expect(messages).toContain('request completed');
     // Nest's start-up lines are kept as they were in JSON (a collector filters them itself).
     expect(messages.filter((message) => message.startsWith('Mapped {')).length).toBeGreaterThan(20);
+    // A second start on the same database: no new key, but how to get one.
+    expect(lines).toContainEqual(
+      expect.stringMatching(
+        /^The sandbox enterprise "Demo Enterprise" \([0-9a-f-]{36}\) was created at the first start; its API key was shown then only\. Lost it\? npm run cli:dev -- api-keys:create --enterprise [0-9a-f-]{36}$/,
+      ),
+    );
   });
 });

@@ -12,6 +12,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Client } from 'pg';
+import { VARIABLES } from '../src/config/config';
 import { createTestDatabase, databaseUrl, dropDatabase } from './support/databases';
 import { runCommand } from './support/processes';
 import { runEnvironment } from './support/run-environment';
@@ -75,7 +76,36 @@ const openDumps = (docs: Doc[]): string[] =>
       .map((line) => `${path}: ${line.trim()}`),
   );
 
+/** curl lines of a doc that name group 1 outright (a reader's group has another number). */
+const fixedGroupIds = (docs: Doc[]): string[] =>
+  docs.flatMap(({ path, text }) =>
+    [...text.matchAll(/```sh\n([\s\S]*?)```/g)]
+      .flatMap(([, block]) => block.split('\n'))
+      .filter((line) => /\/groups\/1\b|\\?"groupID\\?":\s*1\b/.test(line))
+      .map((line) => `${path}: ${line.trim()}`),
+  );
+
 describe('The commands the docs give', () => {
+  it('tell a newcomer how to choose the port, database, Redis database and queue prefix, with variables the service reads', () => {
+    const readme = DOCS.find(({ path }) => path === 'README.md')!.text;
+    const command = /`(PORT=[^`]*npm start)`/.exec(readme.replace(/\n/g, ' '))?.[1] ?? '';
+    const names = [...command.matchAll(/([A-Z_]+)=/g)].map(([, name]) => name);
+    expect(names).toEqual(['PORT', 'DATABASE_URL', 'REDIS_URL', 'QUEUE_PREFIX']);
+    const declared = VARIABLES.map((variable) => variable.name);
+    for (const name of names) expect(declared).toContain(name);
+    // A Redis database other than 0, the default everyone else uses too.
+    expect(command).toMatch(/REDIS_URL=redis:\/\/[^ ]+\/[1-9]\d*\b/);
+  });
+
+  it("use the reader's own group id, never a hard-coded 1", () => {
+    expect(fixedGroupIds(DOCS.filter(({ path }) => path === 'docs/integrating.md'))).toEqual([]);
+    expect(
+      fixedGroupIds([
+        { path: 'made-up.md', text: '```sh\ncurl http://localhost:3000/groups/1\n```' },
+      ]),
+    ).toEqual(['made-up.md: curl http://localhost:3000/groups/1']);
+  });
+
   it('write backups readable by their owner only (umask 077)', () => {
     expect(openDumps(DOCS)).toEqual([]);
     expect(

@@ -4,6 +4,7 @@ import {
   configurationTables,
   documentedVariables,
   envExample,
+  shellValue,
   withConfigurationTables,
 } from './config-docs';
 import { CONFIG_VARIABLES, VARIABLES } from './config';
@@ -37,6 +38,16 @@ describe('the configuration docs follow the declarations in config.ts', () => {
     expect(read('.env.example')).toEqual(envExample());
   });
 
+  it('quotes a value for the shell only when it needs it', () => {
+    expect(shellValue('postgres://postgres@127.0.0.1:5432/checkin')).toBe(
+      'postgres://postgres@127.0.0.1:5432/checkin',
+    );
+    expect(shellValue('Check-in <no-reply@checkin.local>')).toBe(
+      '"Check-in <no-reply@checkin.local>"',
+    );
+    expect(shellValue('a "b" $c `d` \\e')).toBe('"a \\"b\\" \\$c \\`d\\` \\\\e"');
+  });
+
   it('.env.example sets every variable that has a default to it, and shows the others', () => {
     const example = read('.env.example');
     for (const { name, default: value, example: shown } of VARIABLES) {
@@ -44,7 +55,7 @@ describe('the configuration docs follow the declarations in config.ts', () => {
         shown !== undefined
           ? `# ${name}=${shown}`
           : value !== undefined
-            ? `${name}=${value}`
+            ? `${name}=${shellValue(value)}`
             : `# ${name}=`;
       expect(example.split('\n')).toContain(line);
     }

@@ -85,7 +85,7 @@ function exampleLines(variable: Variable): string[] {
   }
   const line =
     example !== undefined
-      ? `# ${name}=${shellValue(example)}`
+      ? `# ${name}=${example}`
       : value !== undefined
         ? `${name}=${shellValue(value)}`
         : `# ${name}=`;

@@ -412,7 +412,11 @@ describe('loadConfig', () => {
     expect([...listed].sort()).toEqual([...CONFIG_VARIABLES].sort());
     // Every value in the example must itself be valid.
     const values = Object.fromEntries(
-      [...example.matchAll(/^([A-Z][A-Z0-9_]+)=(.*)$/gm)].map((match) => [match[1], match[2]]),
+      // As the shell reads them: a value in double quotes loses them and its escapes.
+      [...example.matchAll(/^([A-Z][A-Z0-9_]+)=(.*)$/gm)].map((match) => [
+        match[1],
+        /^".*"$/.test(match[2]) ? match[2].slice(1, -1).replace(/\\(["\\$`])/g, '$1') : match[2],
+      ]),
     );
     expect(() => load(values)).not.toThrow();
   });

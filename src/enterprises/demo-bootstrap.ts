@@ -22,7 +22,18 @@ export class DemoBootstrap {
     const created = await this.enterprises.createIfNoneExist(DEMO_ENTERPRISE_NAME, {
       sandbox: true,
     });
-    if (!created) return;
+    if (!created) {
+      // A later start: the key was shown at the first one only. Say how to get another.
+      const demo = await this.enterprises.sandboxNamed(DEMO_ENTERPRISE_NAME);
+      if (demo) {
+        process.stdout.write(
+          `\nThe sandbox enterprise "${DEMO_ENTERPRISE_NAME}" (${demo}) was created at the first ` +
+            `start; its API key was shown then only. Lost it? ` +
+            `npm run cli:dev -- api-keys:create --enterprise ${demo}\n\n`,
+        );
+      }
+      return;
+    }
     process.stdout.write(
       [
         '',

@@ -53,6 +53,15 @@ export class EnterprisesRepository {
     return rows.length > 0;
   }
 
+  /** The oldest sandbox enterprise of this name (the demo bootstrap's), or null. */
+  async sandboxNamed(name: string): Promise<string | null> {
+    const [row] = await this.db.rows<{ id: string }>(
+      'SELECT id FROM enterprises WHERE name = $1 AND sandbox ORDER BY created_at, id LIMIT 1',
+      [name],
+    );
+    return row?.id ?? null;
+  }
+
   async count(sql: Sql = this.db): Promise<number> {
     const [row] = await sql.rows<{ count: number }>('SELECT count(*) AS count FROM enterprises');
     return row.count;

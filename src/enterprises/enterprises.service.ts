@@ -96,6 +96,11 @@ export class EnterprisesService {
     });
   }
 
+  /** The demo bootstrap's sandbox enterprise (by its name), or null. */
+  sandboxNamed(name: string): Promise<string | null> {
+    return this.repository.sandboxNamed(name);
+  }
+
   async createApiKey(enterpriseId: string): Promise<{ apiKey: string; record: ApiKeyRecord }> {
     await this.assertExists(enterpriseId);
     return this.apiKeys.issue(enterpriseId);
