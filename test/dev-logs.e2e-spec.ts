@@ -50,9 +50,10 @@ async function startInDevelopment(
     }
     const answer = await fetch(`http://127.0.0.1:${port}/groups`);
     expect(answer.status).toBe(401);
-    // The access line of that request is the last thing waited for.
-    while (!/request completed/.test(output)) {
-      if (Date.now() > deadline) throw new Error(`no access line for GET /groups: ${output}`);
+    // The access line of that request, and the end of start-up (the demo bootstrap's lines
+    // come before it), are the last things waited for.
+    while (!/request completed/.test(output) || !/Start-up complete/.test(output)) {
+      if (Date.now() > deadline) throw new Error(`no access line or end of start-up: ${output}`);
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
   } finally {

@@ -2,7 +2,8 @@
  * The development bootstrap (DemoBootstrap) with EnterprisesService faked:
  * - it asks for a sandbox enterprise named "Demo Enterprise", created only when none exists;
  * - when one was created, its API key is printed once, to stdout, with the sandbox note, the
- *   Swagger UI address and the quickstart command; when none was, nothing is printed;
+ *   Swagger UI address and the quickstart command; when none was, the command that issues another
+ *   key for the demo enterprise (nothing when there is none);
  * - the quickstart command names CHECKIN_BASE_URL only when the service is not at the address
  *   the quickstart example assumes (http://localhost:3000).
  */
@@ -14,9 +15,14 @@ import { SANDBOX_NOTE } from './enterprises.service';
 const API_KEY = `ck_${'D'.repeat(40)}`;
 const ENTERPRISE_ID = '00000000-0000-4000-8000-0000000000de';
 
-function bootstrapWith(created: CreatedEnterprise | null, env: Record<string, string> = {}) {
+function bootstrapWith(
+  created: CreatedEnterprise | null,
+  env: Record<string, string> = {},
+  existingDemo: string | null = null,
+) {
   const createIfNoneExist = jest.fn(() => Promise.resolve(created));
-  const enterprises = { createIfNoneExist } as unknown as EnterprisesService;
+  const sandboxNamed = jest.fn(() => Promise.resolve(existingDemo));
+  const enterprises = { createIfNoneExist, sandboxNamed } as unknown as EnterprisesService;
   const bootstrap = new DemoBootstrap(enterprises, loadConfig({ NODE_ENV: 'test', ...env }));
   const written: string[] = [];
   jest.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
@@ -53,7 +59,17 @@ describe('DemoBootstrap', () => {
     expect(written[0]).toContain(SANDBOX_NOTE);
   });
 
-  it('prints nothing when an enterprise already exists', async () => {
+  it('on a later start, says how to issue another key for the demo enterprise', async () => {
+    const { bootstrap, written } = bootstrapWith(null, {}, ENTERPRISE_ID);
+    await bootstrap.runOnEmptyDatabase();
+    expect(written).toEqual([
+      `\nThe sandbox enterprise "Demo Enterprise" (${ENTERPRISE_ID}) was created at the first ` +
+        `start; its API key was shown then only. Lost it? ` +
+        `npm run cli:dev -- api-keys:create --enterprise ${ENTERPRISE_ID}\n\n`,
+    ]);
+  });
+
+  it('prints nothing when an enterprise already exists and none is the demo one', async () => {
     const { bootstrap, createIfNoneExist, written } = bootstrapWith(null);
     await bootstrap.runOnEmptyDatabase();
     expect(createIfNoneExist).toHaveBeenCalledTimes(1);
