@@ -148,6 +148,9 @@ function inBuildContext(file: string, patterns: string[]): boolean {
 
 interface ComposeService {
   image?: string;
+  read_only?: boolean;
+  tmpfs?: string[];
+  mem_limit?: string;
   build?: unknown;
   command?: string[];
   environment?: Record<string, string>;
@@ -216,6 +219,14 @@ function containerEnvironment(
       ]),
     ),
   };
+}
+
+/** A size as compose and Redis write it (`512m`, `1g`, `384mb`), in bytes. */
+function parseSize(text: string): number {
+  const match = /^(\d+)(b|k|kb|m|mb|g|gb)?$/i.exec(text);
+  if (!match) return 0;
+  const unit = (match[2] ?? 'b').toLowerCase()[0];
+  return Number(match[1]) * ({ b: 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 }[unit] ?? 0);
 }
 
 /** A compose duration (`15s`, `1m30s`, `500ms`) in milliseconds. */
@@ -358,11 +369,18 @@ describe('compose.production.yml', () => {
       // Secrets come from the env file only.
       for (const secret of REQUIRED_SECRETS) expect(service.environment).not.toHaveProperty(secret);
     }
-    // The API ports only on the loopback, for the proxy in front; nothing else published.
+    // The API ports only on the loopback, for the proxy in front, from the env file (with
+    // defaults); nothing else published.
     expect(apis.flatMap(([, api]) => api.ports ?? [])).toEqual([
-      '127.0.0.1:3001:3000',
-      '127.0.0.1:3002:3000',
+      '127.0.0.1:${API_1_PORT:-3001}:3000',
+      '127.0.0.1:${API_2_PORT:-3002}:3000',
     ]);
+    expect(
+      apis.flatMap(([, api]) => api.ports ?? []).map((port) => interpolate(port, FILLED)),
+    ).toEqual(['127.0.0.1:3001:3000', '127.0.0.1:3002:3000']);
+    expect(interpolate(apis[0][1].ports![0], { ...FILLED, API_1_PORT: '4001' })).toBe(
+      '127.0.0.1:4001:3000',
+    );
     const published = Object.entries(COMPOSE.services).filter(([, service]) => service.ports);
     expect(published.map(([name]) => name).sort()).toEqual(apis.map(([name]) => name).sort());
   });
@@ -388,7 +406,27 @@ describe('compose.production.yml', () => {
     expect(redis.image).toBe('redis:7');
     expect(redis.command?.join(' ')).toMatch(/--appendonly yes/);
     expect(redis.command?.join(' ')).toMatch(/--maxmemory-policy noeviction/);
+    // A memory bound said explicitly, below the container's limit.
+    const maxmemory = interpolate(
+      redis.command![redis.command!.indexOf('--maxmemory') + 1],
+      FILLED,
+    );
+    expect(maxmemory).toBe('384mb');
+    expect(parseSize(maxmemory)).toBeLessThan(parseSize(redis.mem_limit!));
     expect(redis.healthcheck?.test).toEqual(['CMD', 'redis-cli', 'ping']);
+  });
+
+  it('runs the service read-only (tmpfs for /tmp and MAIL_DIR) and every container under a memory limit', () => {
+    for (const [, service] of appServices()) {
+      expect(service.read_only).toBe(true);
+      expect(service.tmpfs).toEqual(['/tmp', '/app/var']);
+    }
+    for (const [name, service] of Object.entries(COMPOSE.services)) {
+      expect({ name, limited: parseSize(service.mem_limit ?? '0') > 0 }).toEqual({
+        name,
+        limited: true,
+      });
+    }
   });
 
   it('gives each process the time its SIGTERM needs before SIGKILL', () => {
