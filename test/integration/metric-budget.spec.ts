@@ -5,15 +5,12 @@
  * of window or budget never takes anyone's rolling year over the budget in force (the accountant
  * leaves her out of a release meanwhile and the release says how many it left out).
  */
-import type { AppConfig } from '../../src/config/config';
-import { PiiCipher } from '../../src/common/crypto/pii-cipher';
 import { MetricWindowsRepository } from '../../src/metrics/windows/metric-windows.repository';
-import { CohortCellsRepository } from '../../src/metrics/cohorts/cohort-cells.repository';
-import { cryptoRandom } from '../../src/metrics/releases/discrete-laplace';
 import { epsilonOfRho } from '../../src/metrics/releases/zcdp';
 import { CONVERSION_DELTA, releaseRho, yearRho } from '../../src/metrics/windows/budget';
 import { addDays } from '../../src/metrics/windows/calendar';
-import { WindowReleaser } from '../../src/metrics/windows/window-releaser';
+import type { WindowReleaser } from '../../src/metrics/windows/window-releaser';
+import { newCipher, windowReleaserOn } from './service-fixtures';
 import { randomBytes } from 'node:crypto';
 import { TestDatabase } from './support';
 
@@ -25,14 +22,7 @@ describe('the yearly budget per participant (docs/metrics.md, "The budget")', ()
   beforeAll(async () => {
     t = await TestDatabase.create();
     windows = new MetricWindowsRepository(t.db);
-    releaser = new WindowReleaser(
-      t.db,
-      windows,
-      new CohortCellsRepository(t.db),
-      new PiiCipher(randomBytes(32)),
-      { metrics: { releaseGraceHours: 48 } } as unknown as AppConfig,
-      cryptoRandom,
-    );
+    releaser = windowReleaserOn(t.db, newCipher());
   });
   afterAll(() => t.close());
 

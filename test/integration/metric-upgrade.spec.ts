@@ -4,14 +4,10 @@
  * periods that hold it (accuracy.legacyCells); sessions still waiting when the migration ran go
  * into their calendar windows at the next sweep; sessions of a released cell enter no window.
  */
-import { randomBytes } from 'node:crypto';
-import type { AppConfig } from '../../src/config/config';
-import { PiiCipher } from '../../src/common/crypto/pii-cipher';
-import { CohortCellsRepository } from '../../src/metrics/cohorts/cohort-cells.repository';
-import { cryptoRandom } from '../../src/metrics/releases/discrete-laplace';
 import { GroupReleasesReader } from '../../src/metrics/windows/group-releases.reader';
 import { MetricWindowsRepository } from '../../src/metrics/windows/metric-windows.repository';
-import { WindowReleaser } from '../../src/metrics/windows/window-releaser';
+import type { WindowReleaser } from '../../src/metrics/windows/window-releaser';
+import { newCipher, windowReleaserOn } from './service-fixtures';
 import { TestDatabase } from './support';
 
 describe('upgrade from sealed cells to calendar windows (docs/metrics.md, "Upgrade")', () => {
@@ -23,14 +19,7 @@ describe('upgrade from sealed cells to calendar windows (docs/metrics.md, "Upgra
   beforeAll(async () => {
     t = await TestDatabase.create();
     windows = new MetricWindowsRepository(t.db);
-    releaser = new WindowReleaser(
-      t.db,
-      windows,
-      new CohortCellsRepository(t.db),
-      new PiiCipher(randomBytes(32)),
-      { metrics: { releaseGraceHours: 48 } } as unknown as AppConfig,
-      cryptoRandom,
-    );
+    releaser = windowReleaserOn(t.db, newCipher());
     reader = new GroupReleasesReader(t.db);
   });
   afterAll(() => t.close());

@@ -5,8 +5,9 @@ import { discreteLaplaceVariance } from '../releases/discrete-laplace';
 import { scoreNoiseScales } from '../releases/score-release';
 import { epsilonOfRho } from '../releases/zcdp';
 import { yearRho, YEAR_DELTA } from './budget';
-import { periodOfWindow, type PeriodUnit, type WindowKind } from './calendar';
+import { mondayOf, periodOfWindow, type PeriodUnit, type WindowKind } from './calendar';
 import type { MetricsSettings } from './metric-windows.repository';
+import { wordEpsilon } from './window-release';
 import { estimateMhci, type Interval, type MhciStats, type ScorePart } from './window-answers';
 
 /** Why a period answers `null` (docs/metrics.md, "Every answer says what it is worth"). */
@@ -89,11 +90,9 @@ interface LegacyCell {
  */
 const OWN_GROUP = '(SELECT group_id FROM groups WHERE group_id = $1 AND enterprise_id = $2)';
 
-/** The 95 % half-width of a word's noisy count (discrete Laplace): ln(20) scales. */
-const wordMargin = (rho: number): number => {
-  const epsilon = Math.floor(Math.sqrt(2 * rho) * 100) / 100;
-  return Math.ceil((2 / epsilon) * Math.log(20));
-};
+/** The 95 % half-width of a word's noisy count (discrete Laplace of scale 2 ÷ ε): ln(20) scales. */
+const wordMargin = (rho: number): number =>
+  Math.ceil((2 / (wordEpsilon(rho) / 100)) * Math.log(20));
 
 const round = (value: number, digits: number): number => {
   const factor = 10 ** digits;
@@ -407,8 +406,5 @@ const earlier = (a: string | null, b: string): string => (a && a < b ? a : b);
 /** The period of a legacy cell's last day. */
 function legacyPeriod(unit: PeriodUnit, day: string): string {
   if (unit === 'month') return day.slice(0, 7);
-  if (unit === 'day') return day;
-  const date = new Date(`${day}T00:00:00Z`);
-  const weekday = (date.getUTCDay() + 6) % 7;
-  return new Date(date.getTime() - weekday * 86_400_000).toISOString().slice(0, 10);
+  return unit === 'day' ? day : mondayOf(day);
 }
