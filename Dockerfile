@@ -50,7 +50,12 @@ ENV NODE_OPTIONS=--max-semi-space-size=64
 WORKDIR /app
 # package.json is also read at run time (the OpenAPI document's version).
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund \
+# Production dependencies only. `--omit=optional` also leaves out TypeScript, which npm would
+# otherwise install as an optional peer of @nestjs/swagger, cosmiconfig and valibot (nothing loads
+# it at run time), and msgpackr's optional native helper (Bull falls back to its JavaScript one).
+# Prettier is not here either: package.json's overrides replace nest-commander's shell-completion
+# helper, its only production dependent, with an empty package (docs/operations.md, "Dependencies").
+RUN npm ci --omit=dev --omit=optional --ignore-scripts --no-audit --no-fund \
     && npm cache clean --force
 # The compiled service and migrations, with the templates, stylesheet and catalogues the build
 # copies beside them; owned by root, so the process cannot change its own code.

@@ -11,7 +11,7 @@
  *   /readyz, PostgreSQL 15, Redis with AOF and noeviction, stop grace periods that cover the drain,
  *   and deploy/production.env.example giving a valid production configuration once filled in.
  * - The final stage, laid out here as the Dockerfile says (its COPY lines, and for its
- *   `npm ci --omit=dev` the packages npm counts as production ones, hard-linked from node_modules),
+ *   `npm ci --omit=dev --omit=optional` the packages npm would install, hard-linked from node_modules),
  *   then run: the API and the worker start from dist/ with production settings, pass the
  *   compose health checks and exit 0 on SIGTERM; the CLI and the one-shot migration work. A
  *   package the service needs at run time but declared as a devDependency fails here.
@@ -24,6 +24,7 @@ import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import {
   cpSync,
+  existsSync,
   linkSync,
   mkdirSync,
   readdirSync,
@@ -32,7 +33,7 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { basename, dirname, join, posix, relative } from 'node:path';
+import { basename, dirname, join, posix } from 'node:path';
 import { DockerfileParser, type Copy, type Env, type Instruction } from 'dockerfile-ast';
 import { validate } from 'dockerfile-utils';
 import { load } from 'js-yaml';
@@ -49,6 +50,7 @@ import {
   VARIABLES,
 } from '../src/config/config';
 import {
+  ADMIN_DATABASE_URL,
   createTestDatabase,
   databaseUrl,
   dropDatabase,
@@ -159,12 +161,16 @@ interface ComposeService {
   healthcheck?: { test: string[] };
   stop_grace_period?: string;
   ports?: string[];
+  restart?: string;
+  volumes?: string[];
 }
 
 const COMPOSE = load(read('compose.production.yml')) as {
   services: Record<string, ComposeService>;
 };
 const ENV_EXAMPLE = 'deploy/production.env.example';
+/** compose's own settings in the env file: PostgreSQL's superuser and the two roles (init-roles.sh). */
+const DATABASE_PASSWORDS = ['POSTGRES_PASSWORD', 'CHECKIN_OWNER_PASSWORD', 'CHECKIN_APP_PASSWORD'];
 
 /** `NAME=value` lines, as compose reads them: a value in double quotes loses its quotes. */
 function parseEnvFile(text: string): Record<string, string> {
@@ -196,7 +202,7 @@ function fillExample(): Record<string, string> {
   return Object.fromEntries(
     Object.entries(example).map(([name, value]) => {
       if (value !== '') return [name, value];
-      if (name === 'POSTGRES_PASSWORD') return [name, randomBytes(24).toString('hex')];
+      if (DATABASE_PASSWORDS.includes(name)) return [name, randomBytes(24).toString('hex')];
       // For `docker run` only: compose's `environment` sets both (containerEnvironment).
       if (name === 'DATABASE_URL' || name === 'REDIS_URL') return [name, 'set by compose'];
       if (secrets[name]) return [name, secrets[name]];
@@ -248,6 +254,17 @@ const appServices = () =>
   Object.entries(COMPOSE.services).filter(([, service]) => service.image === OUR_IMAGE);
 const byCommand = (command: string[]) =>
   appServices().filter(([, service]) => service.command?.join(' ') === command.join(' '));
+/** The one-shot migration of docs/operations.md, the compose `migrate` job's command. */
+const MIGRATE_COMMAND = [
+  'node',
+  'node_modules/typeorm/cli.js',
+  'migration:run',
+  '-d',
+  'dist/database/data-source.js',
+];
+/** The PostgreSQL role a service connects as (its DATABASE_URL's user). */
+const roleOf = (service: ComposeService) =>
+  new URL(interpolate(String(service.environment?.DATABASE_URL), FILLED)).username;
 
 /** The health check script of a compose service, aimed at `port` instead of its own. */
 function healthCheckScript(service: ComposeService, defaultPort: number, port: number): string {
@@ -284,7 +301,7 @@ describe('The container image: Dockerfile', () => {
     // needed; npm 11 runs only approved ones, the image's npm 10 would run them all).
     expect(runs(FINAL)).toEqual(
       expect.arrayContaining([
-        expect.stringMatching(/^npm ci --omit=dev --ignore-scripts\b/),
+        expect.stringMatching(/^npm ci --omit=dev --omit=optional --ignore-scripts\b/),
       ]) as unknown,
     );
     expect(runs(FINAL).join('\n')).not.toMatch(/npm (install|run|ci(?! --omit=dev))/);
@@ -352,19 +369,31 @@ describe('The container image: Dockerfile', () => {
 });
 
 describe('compose.production.yml', () => {
-  it('runs two API processes and one worker from the image, after PostgreSQL and Redis are healthy', () => {
+  it('runs two API processes and one worker from the image, after PostgreSQL and Redis are healthy and the migrate job has succeeded', () => {
     const apis = byCommand(['node', 'dist/main.js']);
     const workers = byCommand(['node', 'dist/worker.js']);
+    const migrations = byCommand(MIGRATE_COMMAND);
     expect(apis).toHaveLength(2);
     expect(workers).toHaveLength(1);
-    expect(appServices()).toHaveLength(3);
+    expect(migrations.map(([name]) => name)).toEqual(['migrate']);
+    expect(appServices()).toHaveLength(4);
     for (const [, api] of apis) expect(api.environment?.RUN_WORKERS).toBe('false');
-    for (const [, service] of appServices()) {
-      expect(service.build).toBe('.');
+    for (const [, service] of [...apis, ...workers]) {
       expect(service.depends_on).toEqual({
         postgres: { condition: 'service_healthy' },
         redis: { condition: 'service_healthy' },
+        migrate: { condition: 'service_completed_successfully' },
       });
+      // The processes never migrate: the schema is the job's, and their role could not.
+      expect(service.environment?.DB_MIGRATE_ON_START).toBe('false');
+      expect(roleOf(service)).toBe('checkin_app');
+    }
+    const [, migrate] = migrations[0];
+    expect(migrate.depends_on).toEqual({ postgres: { condition: 'service_healthy' } });
+    expect(migrate.restart).toBe('no');
+    expect(roleOf(migrate)).toBe('checkin_owner');
+    for (const [, service] of appServices()) {
+      expect(service.build).toBe('.');
       expect(service.env_file).toBe('deploy/production.env');
       // Secrets come from the env file only.
       for (const secret of REQUIRED_SECRETS) expect(service.environment).not.toHaveProperty(secret);
@@ -397,6 +426,31 @@ describe('compose.production.yml', () => {
       expect(service.environment?.OPS_PORT).toBeUndefined();
       healthCheckScript(service, port, port);
     }
+  });
+
+  it('runs PostgreSQL with the init script that makes the two roles, and no service connects as its superuser', () => {
+    const { postgres } = COMPOSE.services;
+    expect(postgres.volumes).toContain(
+      './deploy/postgres/init-roles.sh:/docker-entrypoint-initdb.d/10-checkin-roles.sh:ro',
+    );
+    expect(Object.keys(postgres.environment ?? {}).sort()).toEqual([
+      'CHECKIN_APP_PASSWORD',
+      'CHECKIN_OWNER_PASSWORD',
+      'POSTGRES_PASSWORD',
+    ]);
+    // Over TCP, which the server opens only once the init scripts have run.
+    expect(postgres.healthcheck?.test).toEqual([
+      'CMD',
+      'pg_isready',
+      '-h',
+      '127.0.0.1',
+      '-U',
+      'postgres',
+      '-d',
+      'checkin',
+    ]);
+    const roles = appServices().map(([, service]) => roleOf(service));
+    expect(new Set(roles)).toEqual(new Set(['checkin_owner', 'checkin_app']));
   });
 
   it('keeps PostgreSQL 15, and Redis 7 with an append-only file and no eviction, each health-checked', () => {
@@ -456,12 +510,12 @@ describe('compose.production.yml', () => {
     expect(ignored.code).toBe(0);
     const example = parseEnvFile(read(ENV_EXAMPLE));
     const unknown = Object.keys(example).filter(
-      (name) => !CONFIG_VARIABLES.includes(name) && name !== 'POSTGRES_PASSWORD',
+      (name) => !CONFIG_VARIABLES.includes(name) && !DATABASE_PASSWORDS.includes(name),
     );
     expect(unknown).toEqual([]);
     // As shipped, production refuses it, naming what is to be filled in.
     const [, api] = byCommand(['node', 'dist/main.js'])[0];
-    expect(() => containerEnvironment(api, example)).toThrow(/POSTGRES_PASSWORD/);
+    expect(() => containerEnvironment(api, example)).toThrow(/CHECKIN_APP_PASSWORD/);
     let refusal: unknown;
     try {
       loadConfig({ ...example, NODE_ENV: 'production' });
@@ -499,30 +553,36 @@ function linkPackage(source: string, target: string): void {
 }
 
 /**
- * What `npm ci --omit=dev` installs: the packages npm counts as production ones
- * (`npm ls --omit=dev --all`), hard-linked from this checkout's node_modules, in seconds where
- * the install itself takes over half a minute.
+ * What the final stage's `npm ci --omit=…` installs, by npm's own rule over the lockfile's flags
+ * (a package is left out when it is `dev` and dev is omitted, `optional` and optional is, or
+ * `devOptional` and both are), hard-linked from this checkout's node_modules: seconds where the
+ * install itself takes over half a minute. (`npm ls --omit=optional` does not apply that rule to
+ * optional peers, so the lockfile is read directly.) Optional packages for other platforms are
+ * in the lockfile but not in node_modules, and are skipped as npm skips them.
  */
-async function installProductionDependencies(target: string): Promise<number> {
-  const listed = await runCommand(
-    'npm',
-    ['ls', '--omit=dev', '--all', '--parseable'],
-    { cwd: ROOT, env: childEnv({}) },
-    30_000,
-  );
-  if (listed.code !== 0) throw new Error(`npm ls failed (run npm ci): ${listed.stderr}`);
-  const packages = listed.stdout
-    .split('\n')
-    .filter((path) => path.startsWith(join(ROOT, 'node_modules')));
-  for (const path of packages) linkPackage(path, join(target, relative(ROOT, path)));
-  return packages.length;
+function installProductionDependencies(target: string, omit: string[]): string[] {
+  const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as {
+    packages: Record<string, { dev?: boolean; optional?: boolean; devOptional?: boolean }>;
+  };
+  const omitted = (flags: { dev?: boolean; optional?: boolean; devOptional?: boolean }) =>
+    (flags.dev === true && omit.includes('dev')) ||
+    (flags.optional === true && omit.includes('optional')) ||
+    (flags.devOptional === true && omit.includes('dev') && omit.includes('optional'));
+  const installed: string[] = [];
+  for (const [path, flags] of Object.entries(lock.packages)) {
+    if (!path.startsWith('node_modules/') || omitted(flags)) continue;
+    if (!existsSync(join(ROOT, path))) continue;
+    linkPackage(join(ROOT, path), join(target, path));
+    installed.push(path);
+  }
+  return installed;
 }
 
 /**
  * The final stage's /app under `target`, following the Dockerfile: its COPY lines (a path of the
  * build stage is the same path of this checkout, built by `npm run build`), its `npm ci`, its ENV.
  */
-async function layOutFinalStage(target: string): Promise<Record<string, string>> {
+function layOutFinalStage(target: string): Record<string, string> {
   const env: Record<string, string> = {};
   const workdir = workdirOf(FINAL);
   for (const instruction of FINAL.instructions) {
@@ -535,7 +595,10 @@ async function layOutFinalStage(target: string): Promise<Record<string, string>>
       name === 'RUN' &&
       /npm ci --omit=dev/.test(instruction.getArgumentsContent() ?? '')
     ) {
-      expect(await installProductionDependencies(target)).toBeGreaterThan(100);
+      const omit = [...(instruction.getArgumentsContent() ?? '').matchAll(/--omit=(\w+)/g)].map(
+        (match) => match[1],
+      );
+      expect(installProductionDependencies(target, omit).length).toBeGreaterThan(100);
     } else if (name === 'COPY') {
       const from = flagOf(instruction, 'from');
       const values = copyPaths(instruction);
@@ -610,7 +673,7 @@ describe('the final stage, run on this machine with production dependencies only
   beforeAll(async () => {
     databaseName = await createTestDatabase();
     stage = join(runDirectory(), `final-stage-${process.pid}`);
-    stageEnv = await layOutFinalStage(stage);
+    stageEnv = layOutFinalStage(stage);
   }, 60_000);
   afterAll(() => dropDatabase(databaseName));
 
@@ -652,6 +715,14 @@ describe('the final stage, run on this machine with production dependencies only
     expect(await resolve('pg')).toBe(0);
     expect(await resolve('jest')).not.toBe(0);
     expect(await resolve('@nestjs/testing')).not.toBe(0);
+  });
+
+  it('carries neither TypeScript nor Prettier (36 MB the service never loads)', () => {
+    // TypeScript is an optional peer of @nestjs/swagger, cosmiconfig and valibot (--omit=optional
+    // leaves it out); Prettier's only production dependent was nest-commander's shell-completion
+    // helper, which package.json's overrides replace with an empty package.
+    expect(existsSync(join(stage, 'node_modules', 'typescript'))).toBe(false);
+    expect(existsSync(join(stage, 'node_modules', 'prettier'))).toBe(false);
   });
 
   it('the API starts, passes the compose health check, fails it while draining after SIGTERM, and exits 0', async () => {
@@ -711,8 +782,7 @@ describe('the final stage, run on this machine with production dependencies only
   });
 
   it('the one-shot migration of docs/operations.md migrates an empty database', async () => {
-    const command =
-      'node node_modules/typeorm/cli.js migration:run -d dist/database/data-source.js';
+    const command = MIGRATE_COMMAND.join(' ');
     expect({ command, documented: read('docs/operations.md').includes(command) }).toEqual({
       command,
       documented: true,
@@ -742,6 +812,142 @@ describe('the final stage, run on this machine with production dependencies only
       await dropDatabase(empty);
     }
   });
+
+  /**
+   * compose's two roles on a database `init-roles.sh` makes (`made: 'new'`), or on one 0.1.0's
+   * compose made, where the superuser migrated and owns everything (`'by-superuser'`).
+   */
+  async function expectTwoRoles(made: 'new' | 'by-superuser'): Promise<void> {
+    const name = `${testDatabasePrefix()}roles_${made === 'new' ? 'n' : 's'}_${process.pid}`;
+    const [owner, app] = [`${name}_owner`, `${name}_app`];
+    const [ownerPassword, appPassword] = [
+      randomBytes(12).toString('hex'),
+      randomBytes(12).toString('hex'),
+    ];
+    const admin = new URL(ADMIN_DATABASE_URL);
+    const urlAs = (role: string, password: string) => {
+      const url = new URL(databaseUrl(name));
+      url.username = role;
+      url.password = password;
+      return url.toString();
+    };
+    const [, MIGRATE] = byCommand(MIGRATE_COMMAND)[0];
+    const runMigrate = (url: string) =>
+      runCommand(
+        process.execPath,
+        (MIGRATE.command as string[]).slice(1),
+        { cwd: stage, env: productionEnv(MIGRATE, { DATABASE_URL: url }) },
+        60_000,
+      );
+    const createEnterprise = (url: string) =>
+      runCommand(
+        process.execPath,
+        ['dist/cli.js', 'enterprises:create', '--name', 'Roles Co', '--json'],
+        { cwd: stage, env: productionEnv(API, { DATABASE_URL: url }) },
+      );
+    try {
+      if (made === 'by-superuser') {
+        await withAdmin((client) => client.query(`CREATE DATABASE "${name}"`));
+        const before = await runMigrate(databaseUrl(name));
+        expect({ code: before.code, stderr: before.stderr }).toEqual({ code: 0, stderr: '' });
+        expect((await createEnterprise(databaseUrl(name))).code).toBe(0);
+      }
+      const init = await runCommand(
+        'bash',
+        [join(ROOT, 'deploy/postgres/init-roles.sh')],
+        {
+          env: childEnv({
+            PGHOST: admin.hostname,
+            PGPORT: admin.port || '5432',
+            PGPASSWORD: decodeURIComponent(admin.password),
+            POSTGRES_USER: decodeURIComponent(admin.username) || 'postgres',
+            CHECKIN_DB: name,
+            CHECKIN_OWNER: owner,
+            CHECKIN_OWNER_PASSWORD: ownerPassword,
+            CHECKIN_APP_USER: app,
+            CHECKIN_APP_PASSWORD: appPassword,
+          }),
+        },
+        30_000,
+      );
+      expect({ code: init.code, stderr: init.stderr }).toEqual({ code: 0, stderr: '' });
+
+      const migrated = await runMigrate(urlAs(owner, ownerPassword));
+      expect({ code: migrated.code, stderr: migrated.stderr }).toEqual({ code: 0, stderr: '' });
+
+      const ops = await freePort();
+      const api = startInStage(
+        stage,
+        API.command as string[],
+        productionEnv(API, {
+          DATABASE_URL: urlAs(app, appPassword),
+          PORT: String(await freePort()),
+          OPS_PORT: String(ops),
+        }),
+      );
+      try {
+        await readyzUntil(api, ops, (answer) => answer?.status === 200);
+      } finally {
+        api.child.kill('SIGKILL');
+        await api.exited;
+      }
+      const workerOps = await freePort();
+      const worker = startInStage(
+        stage,
+        WORKER.command as string[],
+        productionEnv(WORKER, {
+          DATABASE_URL: urlAs(app, appPassword),
+          OPS_PORT: String(workerOps),
+        }),
+      );
+      try {
+        await readyzUntil(worker, workerOps, (answer) => answer?.status === 200);
+      } finally {
+        worker.child.kill('SIGKILL');
+        await worker.exited;
+      }
+      const created = await createEnterprise(urlAs(app, appPassword));
+      expect({ code: created.code, stderr: created.stderr }).toEqual({ code: 0, stderr: '' });
+
+      const client = new Client({ connectionString: urlAs(app, appPassword) });
+      await client.connect();
+      try {
+        const refused = async (statement: string) =>
+          client.query(statement).then(
+            () => 'allowed',
+            (error: { code?: string }) => error.code,
+          );
+        // 42501: insufficient_privilege.
+        expect({
+          create: await refused('CREATE TABLE planted (id int)'),
+          alter: await refused('ALTER TABLE enterprises ADD COLUMN planted int'),
+          drop: await refused('DROP TABLE enterprises'),
+          truncate: await refused('TRUNCATE enterprises'),
+        }).toEqual({ create: '42501', alter: '42501', drop: '42501', truncate: '42501' });
+        const owners = await client.query<{ tableowner: string }>(
+          `SELECT DISTINCT tableowner FROM pg_tables WHERE schemaname = 'public'`,
+        );
+        expect(owners.rows).toEqual([{ tableowner: owner }]);
+        const enterprises = await client.query('SELECT 1 FROM enterprises');
+        expect(enterprises.rowCount).toBe(made === 'new' ? 1 : 2);
+      } finally {
+        await client.end();
+      }
+    } finally {
+      await dropDatabase(name);
+      await withAdmin(async (client) => {
+        for (const role of [owner, app]) await client.query(`DROP ROLE IF EXISTS "${role}"`);
+      });
+    }
+  }
+
+  it('with compose’s two roles (init-roles.sh): the job migrates as the owner; the API, worker and CLI work as the read/write role, which cannot change the schema', async () => {
+    await expectTwoRoles('new');
+  }, 90_000);
+
+  it('init-roles.sh moves a database 0.1.0’s compose made (the superuser owns every table) to the two roles, rows kept', async () => {
+    await expectTwoRoles('by-superuser');
+  }, 90_000);
 });
 
 // ---------------------------------------------------------------------------------------------

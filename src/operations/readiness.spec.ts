@@ -25,7 +25,7 @@ interface FakeRedis extends EventEmitter {
 }
 
 jest.mock('ioredis', () => {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
+   
   const { EventEmitter: Emitter } = require('node:events') as typeof import('node:events');
   class Redis extends Emitter {
     ping = jest.fn(() => Promise.resolve('PONG'));

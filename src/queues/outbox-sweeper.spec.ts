@@ -28,7 +28,7 @@ const mockClients: FakeClient[] = [];
 const mockConnects: (() => Promise<void>)[] = [];
 
 jest.mock('pg', () => {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
+   
   const { EventEmitter: Emitter } = require('node:events') as typeof import('node:events');
   class Client extends Emitter {
     connect = jest.fn(() => (mockConnects.shift() ?? (() => Promise.resolve()))());
