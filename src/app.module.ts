@@ -11,6 +11,8 @@ import { CoreModule } from './core.module';
 import { DataKeysModule } from './data-at-rest/data-keys.module';
 import { ApiKeyGuard } from './enterprises/api-key.guard';
 import { EnterprisesModule } from './enterprises/enterprises.module';
+import { ProgrammeCensusModule } from './enterprises/programme/programme-census';
+import { EnterpriseApiModule } from './enterprises/enterprise.controller';
 import { GroupsModule } from './groups/groups.module';
 import { ParticipantsModule } from './participants/participants.module';
 import { ErasureModule } from './erasure/erasure.module';
@@ -46,6 +48,8 @@ export class AppModule {
         LifecycleModule,
         RateLimitModule,
         EnterprisesModule,
+        ProgrammeCensusModule,
+        EnterpriseApiModule,
         GroupsModule,
         ParticipantsModule,
         ErasureModule,

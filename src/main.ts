@@ -22,6 +22,7 @@ async function main(): Promise<void> {
   const { createApp, drainAndClose } = await import('./app.factory.js');
   const { DemoBootstrap } = await import('./enterprises/demo-bootstrap.js');
   const { SealedDataCheck } = await import('./data-at-rest/sealed-data-check.js');
+  const { ProgrammeCensus } = await import('./enterprises/programme/programme-census.js');
   const app = await createApp(config, { shutdownHooks: false });
   await app.listen({ port: config.port, host: config.host });
   if (ops) ops.serve((await import('./operations/ops-targets.js')).opsTargetsOf(app));
@@ -41,6 +42,7 @@ async function main(): Promise<void> {
     `Listening on ${config.host}:${config.port} (public URL ${config.publicBaseUrl}, Swagger UI ${config.publicBaseUrl}/docs)`,
   );
   if (config.demoBootstrap) await app.get(DemoBootstrap).runOnEmptyDatabase();
+  await app.get(ProgrammeCensus).logAtStartup();
   // The last start-up step is done (the demo bootstrap included): what a test or a supervisor
   // can wait for.
   logger.log('Start-up complete');

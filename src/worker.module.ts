@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { opsPortOf, type AppConfig } from './config/config';
 import { LifecycleModule } from './common/lifecycle/shutdown-state';
 import { CoreModule } from './core.module';
+import { ProgrammeCensusModule } from './enterprises/programme/programme-census';
 import { DataKeysModule } from './data-at-rest/data-keys.module';
 import { EMAIL_QUEUE } from './interact/email-queue';
 import { EmailWorkerModule } from './interact/sending/email-worker.module';
@@ -45,6 +46,7 @@ export class WorkerModule {
         LifecycleModule,
         bullRoot(config),
         ...WORKER_MODULES,
+        ProgrammeCensusModule,
         DataKeysModule,
         ...(opsPortOf(config, 'worker') !== 0 ? [OperationsModule] : []),
       ],

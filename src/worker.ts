@@ -30,6 +30,7 @@ async function main(): Promise<void> {
   const { WORKER_QUEUES } = await import('./worker.module.js');
   const { closeWorker, createWorker } = await import('./worker.factory.js');
   const { SealedDataCheck } = await import('./data-at-rest/sealed-data-check.js');
+  const { ProgrammeCensus } = await import('./enterprises/programme/programme-census.js');
   const app = await createWorker(config);
   if (ops) ops.serve((await import('./operations/ops-targets.js')).opsTargetsOf(app));
   const logger = new Logger('Worker');
@@ -43,6 +44,7 @@ async function main(): Promise<void> {
   logger.log(`Using ${dependencyTargets(config)}`);
   if (ops) logger.log(`Operations port on ${ops.address}: /metrics, /livez, /readyz`);
   logger.log(`Worker started: ${WORKER_QUEUES.join(', ')} queues`);
+  await app.get(ProgrammeCensus).logAtStartup();
   // Which sealed data these keys cannot open, if any (docs/data-at-rest.md): a minute after
   // start-up, so that the deliveries and mails waiting for a restarted worker go first.
   app.get(SealedDataCheck).runInBackground(WORKER_KEY_CHECK_DELAY_MS);

@@ -4,6 +4,7 @@ import { METRICS_BUDGET, PRIVACY_FLOOR } from '../common/privacy-model';
 import { ApiKeyRecord } from '../enterprises/enterprises.repository';
 import { EnterprisesService, SANDBOX_NOTE } from '../enterprises/enterprises.service';
 import { WindowReleaser } from '../metrics/windows/window-releaser';
+import { ProgrammesService } from '../enterprises/programme/programmes.service';
 import { failCommand, printResult } from './cli-output';
 
 interface JsonOption {
@@ -235,10 +236,125 @@ export class SetPrivacyFloorCommand extends JsonCommand {
   }
 }
 
+@Command({
+  name: 'enterprises:set-programme',
+  arguments: '<enterpriseId>',
+  description:
+    "Declare an enterprise's programme: where it runs check-ins, why, on what legal basis, and " +
+    'whom to contact; eu + wellbeing turns biometric inference off (docs/compliance.md)',
+})
+export class SetProgrammeCommand extends JsonCommand {
+  constructor(
+    enterprises: EnterprisesService,
+    private readonly programmes: ProgrammesService,
+  ) {
+    super(enterprises);
+  }
+
+  @Option({ flags: '--jurisdiction <where>', description: 'eu or other' })
+  parseJurisdiction(value: string): string {
+    return value;
+  }
+
+  @Option({ flags: '--purpose <why>', description: 'wellbeing, medical or safety' })
+  parsePurpose(value: string): string {
+    return value;
+  }
+
+  @Option({
+    flags: '--basis <text>',
+    description: 'the legal basis, as the enterprise states it (one line, up to 500 characters)',
+  })
+  parseBasis(value: string): string {
+    return value;
+  }
+
+  @Option({ flags: '--contact <email>', description: 'where participants write about it' })
+  parseContact(value: string): string {
+    return value;
+  }
+
+  @Option({
+    flags: '--by <operator>',
+    description: 'who declares, for the ledger (default: the account this runs as)',
+  })
+  parseBy(value: string): string {
+    return value;
+  }
+
+  async run(
+    [enterpriseId]: string[],
+    options: JsonOption & {
+      jurisdiction?: string;
+      purpose?: string;
+      basis?: string;
+      contact?: string;
+      by?: string;
+    },
+  ): Promise<void> {
+    await this.guarded(async () => {
+      const { json, ...declaration } = options;
+      const declared = await this.programmes.declare(enterpriseId, declaration);
+      printResult(!!json, { ...declared, declaredAt: declared.declaredAt.toISOString() }, [
+        `Programme of ${declared.enterpriseId}: ${declared.jurisdiction}, ${declared.purpose}; ` +
+          `basis: ${declared.basis}; contact: ${declared.contact}. Biometric inference is ` +
+          `${declared.biometricInference} (voice and face${declared.biometricInference === 'off' ? ' are not analysed' : ' may be analysed'}). ` +
+          `Recorded in the ledger as declared by ${declared.declaredBy}.`,
+      ]);
+    });
+  }
+}
+
+@Command({
+  name: 'enterprises:programme',
+  arguments: '<enterpriseId>',
+  description: "Show an enterprise's programme declaration and its ledger of changes",
+})
+export class ShowProgrammeCommand extends JsonCommand {
+  constructor(
+    enterprises: EnterprisesService,
+    private readonly programmes: ProgrammesService,
+  ) {
+    super(enterprises);
+  }
+
+  async run([enterpriseId]: string[], options: JsonOption): Promise<void> {
+    await this.guarded(async () => {
+      if (!(await this.enterprises.exists(enterpriseId))) {
+        throw new Error(`No enterprise with id ${enterpriseId}`);
+      }
+      const programme = await this.programmes.find(enterpriseId);
+      const ledger = (await this.programmes.ledger(enterpriseId)).map((entry) => ({
+        ...entry,
+        declaredAt: entry.declaredAt.toISOString(),
+      }));
+      printResult(
+        !!options.json,
+        {
+          enterpriseId,
+          programme: programme && { ...programme, declaredAt: programme.declaredAt.toISOString() },
+          ledger,
+        },
+        [
+          programme
+            ? `Programme: ${programme.jurisdiction}, ${programme.purpose}; basis: ${programme.basis}; contact: ${programme.contact}`
+            : 'No programme declared: check-ins infer from voice and face as before declarations existed.',
+          ...ledger.map(
+            (entry) =>
+              `${entry.declaredAt}  ${entry.declaredBy}: ${entry.previous ? `${entry.previous.jurisdiction}/${entry.previous.purpose}` : 'none'} -> ${entry.declaration.jurisdiction}/${entry.declaration.purpose}`,
+          ),
+        ],
+      );
+    });
+  }
+}
+
 export const ENTERPRISE_COMMANDS = [
   CreateEnterpriseCommand,
   CreateApiKeyCommand,
   ListApiKeysCommand,
   RevokeApiKeyCommand,
   SetPrivacyFloorCommand,
+  SetProgrammeCommand,
+  ShowProgrammeCommand,
 ];

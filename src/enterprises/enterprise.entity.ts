@@ -20,6 +20,18 @@ const floorRange = (column: string) =>
   '((epsilon_year >= (1)::numeric) AND (epsilon_year <= (100)::numeric))',
 )
 @Check(
+  'enterprises_programme_jurisdiction_values',
+  "(programme_jurisdiction = ANY (ARRAY['eu'::text, 'other'::text]))",
+)
+@Check(
+  'enterprises_programme_purpose_values',
+  "(programme_purpose = ANY (ARRAY['wellbeing'::text, 'medical'::text, 'safety'::text]))",
+)
+@Check(
+  'enterprises_programme_whole',
+  '(((programme_jurisdiction IS NULL) AND (programme_purpose IS NULL) AND (programme_basis IS NULL) AND (programme_contact IS NULL) AND (programme_declared_at IS NULL)) OR ((programme_jurisdiction IS NOT NULL) AND (programme_purpose IS NOT NULL) AND (programme_basis IS NOT NULL) AND (programme_contact IS NOT NULL) AND (programme_declared_at IS NOT NULL)))',
+)
+@Check(
   'enterprises_max_margin_range',
   '((max_margin >= (1)::numeric) AND (max_margin <= (100)::numeric))',
 )
@@ -74,4 +86,25 @@ export class EnterpriseEntity {
    */
   @Column({ type: 'boolean', default: false })
   sandbox!: boolean;
+
+  /**
+   * The declared programme (docs/compliance.md), all five or none: where check-ins run (`eu` or
+   * `other`), why (`wellbeing`, `medical`, `safety`), the legal basis and a contact, and when it
+   * was declared. Set by the operator only (`enterprises:set-programme`); every change is in
+   * `programme_declarations`. None: the enterprise behaves as before declarations existed.
+   */
+  @Column({ name: 'programme_jurisdiction', type: 'text', nullable: true })
+  programmeJurisdiction!: string | null;
+
+  @Column({ name: 'programme_purpose', type: 'text', nullable: true })
+  programmePurpose!: string | null;
+
+  @Column({ name: 'programme_basis', type: 'text', nullable: true })
+  programmeBasis!: string | null;
+
+  @Column({ name: 'programme_contact', type: 'text', nullable: true })
+  programmeContact!: string | null;
+
+  @Column({ name: 'programme_declared_at', type: 'timestamptz', nullable: true })
+  programmeDeclaredAt!: Date | null;
 }

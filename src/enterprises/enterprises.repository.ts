@@ -127,6 +127,20 @@ export class EnterprisesRepository {
     return row ?? null;
   }
 
+  /** The enterprise's name, sandbox flag and group-metrics parameters (GET /enterprise). */
+  async settingsOf(
+    enterpriseId: string,
+  ): Promise<({ name: string; sandbox: boolean } & PrivacyFloor) | null> {
+    const [row] = await this.db.rows<{ name: string; sandbox: boolean } & PrivacyFloor>(
+      `SELECT name, sandbox, ${PRIVACY_FLOOR_COLUMNS.select()},
+              epsilon_year::float8 AS "epsilonYear", metrics_window AS "metricsWindow",
+              max_margin::float8 AS "maxMargin"
+         FROM enterprises WHERE id = $1`,
+      [enterpriseId],
+    );
+    return row ?? null;
+  }
+
   async listKeysForEnterprise(enterpriseId: string): Promise<ApiKeyRecord[]> {
     return this.db.rows<ApiKeyRecord>(
       `SELECT ${API_KEY.select()} FROM api_keys WHERE enterprise_id = $1 ORDER BY created_at, id`,

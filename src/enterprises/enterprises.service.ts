@@ -9,6 +9,9 @@ import { Database, Sql } from '../database/database';
 import { ApiKeyRecord, EnterprisesRepository } from './enterprises.repository';
 import { ApiKeysService } from './api-keys.service';
 import { EnterpriseErrors } from './enterprises.errors';
+import type { EnterpriseDto } from './dto/enterprise.dto';
+import { biometricInference } from './programme/programme';
+import { ProgrammesService } from './programme/programmes.service';
 
 /** A floor option as typed: absent (null, keep), or a whole number in the floor's range. */
 function floorValue(option: string, value: string | undefined): number | null {
@@ -69,7 +72,36 @@ export class EnterprisesService {
     private readonly db: Database,
     private readonly repository: EnterprisesRepository,
     private readonly apiKeys: ApiKeysService,
+    private readonly programmes: ProgrammesService,
   ) {}
+
+  /** `GET /enterprise`: the caller's declared programme and group-metrics parameters. */
+  async settings(enterpriseId: string): Promise<EnterpriseDto> {
+    const settings = await this.repository.settingsOf(enterpriseId);
+    // The API key guard found this enterprise; it can only be gone if deleted since.
+    if (!settings) throw new Error(EnterpriseErrors.NotFound(enterpriseId));
+    const programme = await this.programmes.find(enterpriseId);
+    return {
+      name: settings.name,
+      sandbox: settings.sandbox,
+      programme: programme && {
+        jurisdiction: programme.jurisdiction,
+        purpose: programme.purpose,
+        basis: programme.basis,
+        contact: programme.contact,
+        declaredAt: programme.declaredAt.toISOString(),
+        biometricInference: biometricInference(programme),
+      },
+      metrics: {
+        epsilonYear: settings.epsilonYear,
+        window: settings.metricsWindow as 'month' | 'week',
+        maxMargin: settings.maxMargin,
+        minParticipantsScores: settings.minCohortScores,
+        minParticipantsWords: settings.minCohortWords,
+        minWordSpeakers: settings.minWordSpeakers,
+      },
+    };
+  }
 
   /**
    * Creates an enterprise and its first API key in one transaction; a sandbox with

@@ -41,7 +41,14 @@ export class IngestionController {
       'token back as `handoff`. A result counts at the level the participant handed off at only ' +
       'for a confirmed hand-off; any other result (no page handed it off, or it was never ' +
       'confirmed) is recorded at level 0 and stays there. A `handoff` that is not the ' +
-      "session's current hand-off (another session's, or one a later hand-off replaced) is 409.",
+      "session's current hand-off (another session's, or one a later hand-off replaced) is 409.\n\n" +
+      'Biometric inference (docs/compliance.md): a hand-off adds `biometric=off` when the ' +
+      "session's enterprise declared an `eu` programme for `wellbeing` (EU AI Act art. 5(1)(f)). " +
+      'For such a session send `subscores` with `transcript` and `assessment` only, and only ' +
+      'features named `transcript.*` or `assessment.*`; a result with anything inferred from ' +
+      'voice or face is refused with 422 and nothing is stored. The same holds when the ' +
+      "enterprise's declaration turns it off after the hand-off. Otherwise all four subscores " +
+      'are required, as before.',
   })
   @ApiOkResponse({ type: MessageDto })
   @ApiBadRequestMessages([
@@ -62,6 +69,12 @@ export class IngestionController {
       IngestionErrors.HandoffMismatch,
       IngestionErrors.SandboxSession,
     ],
+  )
+  @ApiErrorResponse(
+    422,
+    'Biometric inference is off for this session and the result carries a value inferred from ' +
+      'voice or face. Nothing was stored.',
+    [IngestionErrors.BiometricOff],
   )
   async record(
     @Param('sessionID') sessionId: string,

@@ -24,6 +24,8 @@ export const IngestionErrors = {
   HandoffMismatch: 'The handoff token is not the current hand-off of this session',
   SandboxSession:
     'This session belongs to a sandbox enterprise: no analysis result is recorded for it',
+  BiometricOff:
+    'Biometric inference is off for this session: send no subscores.vision, no subscores.audio and only features named transcript.* or assessment.*',
 } as const;
 
 /** A result body's 400 messages, in the order its fields are checked (ingestion and the sandbox). */

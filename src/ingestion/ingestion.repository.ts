@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Database, Sql } from '../database/database';
 import { columnsOf, RowOf } from '../database/entity-columns';
 import { SessionEntity } from '../sessions/session.entity';
+import { biometricAllowedSql } from '../enterprises/programme/programme';
 
 const LOCKED_SESSION = columnsOf(SessionEntity, [
   'sessionId',
@@ -24,6 +25,11 @@ export type LockedSession = RowOf<typeof LOCKED_SESSION> & {
   handoffConfirmed: boolean;
   /** The session's enterprise is a sandbox (docs/integrating.md). */
   sandbox: boolean;
+  /**
+   * The engine may infer from voice and face: the hand-off allowed it (or predates declarations)
+   * and the enterprise's declared programme allows it now (docs/compliance.md).
+   */
+  biometric: boolean;
 };
 
 /**
@@ -44,7 +50,8 @@ export class IngestionRepository {
               (s.consent_required OR (s.handoff_token_hash IS NULL AND g.consent_required))
                 AND (s.consented_at IS NULL OR m.consented_at IS NULL) AS "consentMissing",
               s.handoff_confirmed_at IS NOT NULL AS "handoffConfirmed",
-              e.sandbox
+              e.sandbox,
+              s.biometric IS NOT FALSE AND ${biometricAllowedSql('e')} AS biometric
          FROM sessions s
          JOIN participants p ON p.id = s.participant_id
          JOIN enterprises e ON e.id = p.enterprise_id

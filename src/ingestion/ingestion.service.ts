@@ -19,7 +19,7 @@ import { openSessionJson, sealJson, sealTranscript } from '../sessions/transcrip
 import { countWords } from './words';
 import { IngestionErrors } from './ingestion.errors';
 import { IngestionRepository, LockedSession } from './ingestion.repository';
-import { SessionResultDto } from './session-result.dto';
+import { carriesBiometric, SessionResultDto, withoutBiometric } from './session-result.dto';
 
 export type IngestionOutcome = 'completed' | 'already-recorded';
 
@@ -67,13 +67,13 @@ export class IngestionService {
 
   async ingest(
     sessionId: string,
-    result: SessionResultDto,
+    posted: SessionResultDto,
     options: { synthetic?: boolean } = {},
   ): Promise<IngestionOutcome> {
     if (!SESSION_ID_PATTERN.test(sessionId))
       throw ApiError.badRequest(IngestionErrors.SessionNotFound);
-    const hash = resultHash(result);
     return this.db.transaction(async (sql) => {
+      let result = posted;
       const session = await this.ingestion.lockSession(sessionId, sql);
       if (!session) throw ApiError.badRequest(IngestionErrors.SessionNotFound);
       // A sandbox takes made-up results only (its own completion route, the CLI's simulations):
@@ -86,6 +86,17 @@ export class IngestionService {
       if (result.handoff !== undefined && sha256Hex(result.handoff) !== session.handoffTokenHash) {
         throw new ApiError(409, IngestionErrors.HandoffMismatch);
       }
+      // Biometric inference off (docs/compliance.md): a result inferred from voice or face is
+      // refused whole, nothing stored; a made-up one (sandbox, CLI) is made without them.
+      if (!session.biometric && carriesBiometric(result)) {
+        if (!options.synthetic) throw new ApiError(422, IngestionErrors.BiometricOff);
+        result = withoutBiometric(result);
+      }
+      // Allowed, the result has all four subscores, as before declarations existed.
+      if (session.biometric && result.subscores.vision === undefined) {
+        throw ApiError.badRequest(IngestionErrors.SubscoresInvalid);
+      }
+      const hash = resultHash(result);
       if (session.status === 'completed') {
         if (session.resultHash === hash) return 'already-recorded';
         throw new ApiError(409, IngestionErrors.DifferentResult);
@@ -109,8 +120,9 @@ export class IngestionService {
           version: result.version,
           mhci: result.mhci,
           subscores: {
-            vision: result.subscores.vision,
-            audio: result.subscores.audio,
+            ...(result.subscores.vision === undefined
+              ? {}
+              : { vision: result.subscores.vision, audio: result.subscores.audio }),
             transcript: result.subscores.transcript,
             assessment: result.subscores.assessment,
           },

@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { SubscoresDto, TranscriptTurnDto } from '../sessions/dto/session.dto';
 import { FreeText, holds, isString, required, Rules, satisfies } from '../common/validation/rules';
 import { HANDOFF_TOKEN } from '../sessions/handoff-token';
+import { isWordFeature, wordFeaturesOnly } from '../enterprises/programme/programme';
 import { IngestionErrors } from './ingestion.errors';
 
 const isScore = (value: unknown): value is number =>
@@ -11,11 +12,29 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
 
 const SUBSCORE_NAMES = ['vision', 'audio', 'transcript', 'assessment'] as const;
+/** What a result carries when biometric inference is off (docs/compliance.md): her words only. */
+const WORD_SUBSCORE_NAMES = ['transcript', 'assessment'] as const;
 
+/** All four subscores, or the two from her words only (whether the session allows it: the service). */
 export const isSubscores = (value: unknown): boolean =>
   isPlainObject(value) &&
-  Object.keys(value).length === SUBSCORE_NAMES.length &&
-  SUBSCORE_NAMES.every((name) => isScore(value[name]));
+  [SUBSCORE_NAMES, WORD_SUBSCORE_NAMES].some(
+    (names) =>
+      Object.keys(value).length === names.length && names.every((name) => isScore(value[name])),
+  );
+
+/** Whether a valid result carries anything inferred from voice or face (docs/compliance.md). */
+export const carriesBiometric = (result: SessionResultDto): boolean =>
+  result.subscores.vision !== undefined ||
+  result.subscores.audio !== undefined ||
+  Object.keys(result.features).some((name) => !isWordFeature(name));
+
+/** A valid result without anything inferred from voice or face. */
+export const withoutBiometric = (result: SessionResultDto): SessionResultDto => ({
+  ...result,
+  subscores: { transcript: result.subscores.transcript, assessment: result.subscores.assessment },
+  features: wordFeaturesOnly(result.features),
+});
 
 export const isTranscript = (value: unknown): boolean =>
   Array.isArray(value) &&
@@ -91,14 +110,16 @@ export class SessionResultDto {
 
   @ApiProperty({
     type: SubscoresDto,
-    description: 'Each a number from 0 to 100.',
+    description:
+      'Each a number from 0 to 100: all four, or, for a session handed off with `biometric=off`, ' +
+      '`transcript` and `assessment` only (docs/compliance.md).',
     example: { vision: 64, audio: 70, transcript: 77, assessment: 73 },
   })
   @Rules(
     required(IngestionErrors.SubscoresMissing),
     holds(isSubscores, IngestionErrors.SubscoresInvalid),
   )
-  subscores!: { vision: number; audio: number; transcript: number; assessment: number };
+  subscores!: { vision?: number; audio?: number; transcript: number; assessment: number };
 
   @ApiProperty({
     type: [TranscriptTurnDto],
@@ -118,7 +139,11 @@ export class SessionResultDto {
     type: 'object',
     additionalProperties: { type: 'number' },
     maxProperties: 500,
-    description: 'Feature name (letters, digits, `_ . -`, up to 64 characters) → a finite number.',
+    description:
+      'Feature name (letters, digits, `_ . -`, up to 64 characters) → a finite number. Names ' +
+      'starting `transcript.` or `assessment.` are derived from her words and answers; every other ' +
+      'feature counts as inferred from her voice or face, and is refused for a session handed off ' +
+      'with `biometric=off`.',
     example: { speech_rate: 2.7, pitch_variability: 0.31 },
   })
   @Rules(

@@ -204,10 +204,14 @@ export class CheckinPagesService {
       }
     }
     const handoff = newHandoffToken();
-    if (!(await this.sessions.handOff(session.sessionId, sha256Hex(handoff)))) {
-      return this.renderer.redirect(checkinPath(token), 303);
-    }
-    return this.renderer.redirect(engineHandoffUrl(engineUrl, session.sessionId, handoff), 303);
+    const handedOff = await this.sessions.handOff(session.sessionId, sha256Hex(handoff));
+    if (!handedOff) return this.renderer.redirect(checkinPath(token), 303);
+    return this.renderer.redirect(
+      engineHandoffUrl(engineUrl, session.sessionId, handoff, {
+        biometric: handedOff.biometric,
+      }),
+      303,
+    );
   }
 
   /**
@@ -230,7 +234,10 @@ export class CheckinPagesService {
       throw new PageError(403, 'handoff-unknown');
     }
     return this.renderer.redirect(
-      engineHandoffUrl(engineUrl, handedOff.sessionId, handoff, true),
+      engineHandoffUrl(engineUrl, handedOff.sessionId, handoff, {
+        biometric: handedOff.biometric,
+        confirmed: true,
+      }),
       303,
     );
   }

@@ -42,8 +42,8 @@ describe('page links', () => {
     expect(engineHandoffUrl('https://engine.example.com/start?lang=en', 'ses_1', 'tok')).toBe(
       'https://engine.example.com/start?lang=en&sessionID=ses_1&handoff=tok',
     );
-    expect(engineHandoffUrl('https://engine.example.com/start', 'ses_1', 'tok', true)).toBe(
-      'https://engine.example.com/start?sessionID=ses_1&handoff=tok&confirmed=1',
-    );
+    expect(
+      engineHandoffUrl('https://engine.example.com/start', 'ses_1', 'tok', { confirmed: true }),
+    ).toBe('https://engine.example.com/start?sessionID=ses_1&handoff=tok&confirmed=1');
   });
 });

@@ -21,18 +21,20 @@ export const withSavedFlag = (path: string, form: CheckinForm | SettingsForm): s
 
 /**
  * The analysis engine's address for a hand-off (docs/checkin-flow.md, "Hand-off"): `ENGINE_URL`
- * with `sessionID` and the one-time `handoff` token added, and `confirmed=1` once the browser that
- * handed off passed the confirm step.
+ * with `sessionID` and the one-time `handoff` token added, `biometric=off` when the engine must not
+ * infer from voice and face (docs/compliance.md), and `confirmed=1` once the browser that handed
+ * off passed the confirm step.
  */
 export function engineHandoffUrl(
   engineUrl: string,
   sessionId: string,
   handoff: string,
-  confirmed = false,
+  options: { biometric?: boolean; confirmed?: boolean } = {},
 ): string {
   const url = new URL(engineUrl);
   url.searchParams.set('sessionID', sessionId);
   url.searchParams.set('handoff', handoff);
-  if (confirmed) url.searchParams.set('confirmed', '1');
+  if (options.biometric === false) url.searchParams.set('biometric', 'off');
+  if (options.confirmed) url.searchParams.set('confirmed', '1');
   return url.toString();
 }

@@ -18,6 +18,7 @@ const completed: SessionRecord = {
   userPercentiles: { pitch: 0.25 },
   transcript: JSON.stringify([{ role: 'assistant', content: 'How are you?' }]),
   features: JSON.stringify({ pitch: 0.8 }),
+  biometric: true,
 };
 
 describe('sessionView', () => {
@@ -46,6 +47,29 @@ describe('sessionView', () => {
       'assessment',
     ]);
     expect(Object.keys(view.features as object)).toEqual(['jitter', 'loudness', 'pace']);
+  });
+
+  it('with biometric inference off, leaves out vision, audio and every voice or face feature and percentile, at every level', () => {
+    const session: SessionRecord = {
+      ...completed,
+      biometric: false,
+      groupPercentiles: { pitch: 0.5, 'transcript.valence': 0.4 },
+      userPercentiles: { pitch: 0.25, 'assessment.sleep': 0.75 },
+      features: JSON.stringify({ pitch: 0.8, 'transcript.valence': 0.1, 'assessment.sleep': 3 }),
+    };
+    const view = sessionView({ ...session, privacyLevel: 5 }, open);
+    expect(view.subscores).toEqual({ transcript: 80, assessment: 75 });
+    expect(view.groupPercentiles).toEqual({ 'transcript.valence': 0.4 });
+    expect(view.userPercentiles).toEqual({ 'assessment.sleep': 0.75 });
+    expect(view.features).toEqual({ 'assessment.sleep': 3, 'transcript.valence': 0.1 });
+    for (const level of [1, 2, 3, 4, 5]) {
+      const text = JSON.stringify(sessionView({ ...session, privacyLevel: level }, open));
+      expect(text).not.toMatch(/vision|audio|pitch/);
+    }
+    // The same session with inference allowed shows everything stored.
+    expect(sessionView({ ...session, biometric: true, privacyLevel: 5 }, open).subscores).toEqual(
+      completed.subscores,
+    );
   });
 
   it('level 0 carries the completion time, the group as a number and the engine version', () => {

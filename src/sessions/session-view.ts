@@ -7,6 +7,7 @@ import { sessionFieldsAt, type SessionField } from '../common/privacy-model';
 import type { MembershipEntity } from '../participants/membership.entity';
 import type { ParticipantEntity } from '../participants/participant.entity';
 import type { SessionDto } from './dto/session.dto';
+import { wordFeaturesOnly } from '../enterprises/programme/programme';
 import type { SessionEntity, Subscores, TranscriptTurn } from './session.entity';
 
 /**
@@ -29,7 +30,15 @@ export type SessionRecord = Pick<
   | 'features'
 > &
   Pick<ParticipantEntity, 'externalId'> &
-  Pick<MembershipEntity, 'privacyLevel'>;
+  Pick<MembershipEntity, 'privacyLevel'> & {
+    /**
+     * Whether its voice and face results may be shown: false when it was handed off with
+     * biometric inference off, or (an answer to the enterprise) its enterprise's declared
+     * programme turns it off now (docs/compliance.md). False leaves out `vision`, `audio` and
+     * every feature (and percentile) not derived from her words.
+     */
+    biometric: boolean;
+  };
 
 export const PENDING_VERSION = 'v0.0.0';
 
@@ -37,16 +46,17 @@ export const PENDING_VERSION = 'v0.0.0';
  * Objects are stored as jsonb, which reorders keys (shortest first). Answers use a stable,
  * readable order instead: subscores as the spec lists them, name maps alphabetically.
  */
-const inSpecOrder = (s: Subscores): Subscores => ({
-  vision: s.vision,
-  audio: s.audio,
+const inSpecOrder = (s: Subscores, biometric: boolean): Subscores => ({
+  ...(biometric && s.vision !== undefined ? { vision: s.vision } : {}),
+  ...(biometric && s.audio !== undefined ? { audio: s.audio } : {}),
   transcript: s.transcript,
   assessment: s.assessment,
 });
 
-const byName = (map: Record<string, number> | null): Record<string, number> => {
+const byName = (map: Record<string, number> | null, biometric: boolean): Record<string, number> => {
   const sorted: Record<string, number> = {};
-  if (map) for (const name of Object.keys(map).sort()) sorted[name] = map[name];
+  const shown = map && (biometric ? map : wordFeaturesOnly(map));
+  if (shown) for (const name of Object.keys(shown).sort()) sorted[name] = shown[name];
   return sorted;
 };
 
@@ -67,9 +77,10 @@ const FIELD_VALUES: {
   groupID: (session) => session.groupId,
   version: (session) => session.version ?? PENDING_VERSION,
   mhci: (session) => session.mhci ?? undefined,
-  subscores: (session) => (session.subscores ? inSpecOrder(session.subscores) : undefined),
-  groupPercentiles: (session) => byName(session.groupPercentiles),
-  userPercentiles: (session) => byName(session.userPercentiles),
+  subscores: (session) =>
+    session.subscores ? inSpecOrder(session.subscores, session.biometric) : undefined,
+  groupPercentiles: (session) => byName(session.groupPercentiles, session.biometric),
+  userPercentiles: (session) => byName(session.userPercentiles, session.biometric),
   // Removed by retention (TRANSCRIPT_RETENTION_DAYS), or sealed under a key this process lacks:
   // an empty conversation, as the spec's type is an array.
   transcript: (session, open) =>
@@ -81,6 +92,7 @@ const FIELD_VALUES: {
       session.features === null
         ? null
         : (open(session.features, 'features') as Record<string, number> | null),
+      session.biometric,
     ),
 };
 

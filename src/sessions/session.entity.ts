@@ -13,9 +13,13 @@ import { ForeignKey } from '../database/entity-columns';
 import { EnterpriseEntity } from '../enterprises/enterprise.entity';
 import { MembershipEntity } from '../participants/membership.entity';
 
+/**
+ * `vision` and `audio` are inferred from voice and face: absent from a result recorded with
+ * biometric inference off (docs/compliance.md).
+ */
 export interface Subscores {
-  vision: number;
-  audio: number;
+  vision?: number;
+  audio?: number;
   transcript: number;
   assessment: number;
 }
@@ -129,6 +133,14 @@ export class SessionEntity {
    */
   @Column({ name: 'handoff_confirmed_at', type: 'timestamptz', nullable: true })
   handoffConfirmedAt!: Date | null;
+
+  /**
+   * Whether the engine was allowed to infer from voice and face, fixed at the last hand-off from
+   * the enterprise's declared programme (docs/compliance.md): false for `eu` + `wellbeing`. Null
+   * until a hand-off (and for sessions handed off before declarations existed).
+   */
+  @Column({ type: 'boolean', nullable: true })
+  biometric!: boolean | null;
 
   /**
    * The result was recorded at level 0 because no confirmed hand-off led to it (docs/privacy.md):

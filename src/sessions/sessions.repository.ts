@@ -4,6 +4,7 @@ import { columnsOf } from '../database/entity-columns';
 import { SessionEntity, Subscores } from './session.entity';
 import type { SessionRecord } from './session-view';
 import { MAX_PRIVACY_LEVEL } from '../common/privacy-model';
+import { biometricAllowedSql } from '../enterprises/programme/programme';
 
 const SESSION = columnsOf(SessionEntity, [
   'sessionId',
@@ -90,10 +91,12 @@ export class SessionsRepository {
   async findForEnterprise(enterpriseId: string, sessionId: string): Promise<SessionRecord | null> {
     const [session] = await this.db.rows<SessionRecord>(
       `SELECT ${SESSION.select('s')}, p.external_id AS "externalId",
-              ${SHOWN_LEVEL} AS "privacyLevel"
+              ${SHOWN_LEVEL} AS "privacyLevel",
+              s.biometric IS NOT FALSE AND ${biometricAllowedSql('e')} AS biometric
          FROM sessions s
          JOIN memberships m ON m.participant_id = s.participant_id AND m.group_id = s.group_id
          JOIN participants p ON p.id = s.participant_id
+         JOIN enterprises e ON e.id = s.enterprise_id
         WHERE s.session_id = $1 AND s.enterprise_id = $2`,
       [sessionId, enterpriseId],
     );
@@ -102,12 +105,13 @@ export class SessionsRepository {
 
   /**
    * Every session of a participant, oldest first, for their own export (the participant's
-   * pages, never an enterprise route).
+   * pages, never an enterprise route): hers in full, what was recorded of her voice and face
+   * included (docs/compliance.md, GDPR art. 15).
    */
   async listForParticipant(participantId: string): Promise<SessionRecord[]> {
     return this.db.rows<SessionRecord>(
       `SELECT ${SESSION.select('s')}, p.external_id AS "externalId",
-              ${SHOWN_LEVEL} AS "privacyLevel"
+              ${SHOWN_LEVEL} AS "privacyLevel", true AS biometric
          FROM sessions s
          JOIN memberships m ON m.participant_id = s.participant_id AND m.group_id = s.group_id
          JOIN participants p ON p.id = s.participant_id
@@ -165,28 +169,33 @@ export class SessionsRepository {
   /**
    * The hand-off to the engine of a session not yet completed (docs/checkin-flow.md, "Hand-off"):
    * it will be shared at the member's level now, needs consent as the group asks now, and the
-   * one-time token `tokenHash` (its SHA-256) replaces any earlier hand-off's, unconfirmed. False
-   * when the session is completed or gone.
+   * one-time token `tokenHash` (its SHA-256) replaces any earlier hand-off's, unconfirmed, and
+   * whether the engine may infer from voice and face is fixed from the enterprise's declared
+   * programme now (docs/compliance.md). Null when the session is completed or gone.
    */
-  async handOff(sessionId: string, tokenHash: string): Promise<boolean> {
-    const rows = await this.db.rows(
+  async handOff(sessionId: string, tokenHash: string): Promise<{ biometric: boolean } | null> {
+    const [row] = await this.db.rows<{ biometric: boolean }>(
       `UPDATE sessions s
           SET shared_level = m.privacy_level, consent_required = g.consent_required,
-              handoff_token_hash = $2, handoff_confirmed_at = NULL
-         FROM memberships m, groups g
+              handoff_token_hash = $2, handoff_confirmed_at = NULL,
+              biometric = ${biometricAllowedSql('e')}
+         FROM memberships m, groups g, enterprises e
         WHERE s.session_id = $1 AND s.status = 'created'
           AND m.participant_id = s.participant_id AND m.group_id = s.group_id
-          AND g.group_id = s.group_id
-       RETURNING s.session_id`,
+          AND g.group_id = s.group_id AND e.id = g.enterprise_id
+       RETURNING s.biometric`,
       [sessionId, tokenHash],
     );
-    return rows.length > 0;
+    return row ?? null;
   }
 
   /** The session a hand-off token (its SHA-256) was issued for; null for an unknown or replaced one. */
-  async findHandoff(tokenHash: string): Promise<{ sessionId: string; completed: boolean } | null> {
-    const [row] = await this.db.rows<{ sessionId: string; completed: boolean }>(
-      `SELECT session_id AS "sessionId", status = 'completed' AS completed
+  async findHandoff(
+    tokenHash: string,
+  ): Promise<{ sessionId: string; completed: boolean; biometric: boolean } | null> {
+    const [row] = await this.db.rows<{ sessionId: string; completed: boolean; biometric: boolean }>(
+      `SELECT session_id AS "sessionId", status = 'completed' AS completed,
+              biometric IS NOT FALSE AS biometric
          FROM sessions WHERE handoff_token_hash = $1`,
       [tokenHash],
     );

@@ -22,6 +22,8 @@ import { EnterpriseErrors } from '../../src/enterprises/enterprises.errors';
 import { EnterprisesRepository } from '../../src/enterprises/enterprises.repository';
 import { EnterprisesService } from '../../src/enterprises/enterprises.service';
 import { match } from '../support/matchers';
+import { ProgrammesRepository } from '../../src/enterprises/programme/programmes.repository';
+import { ProgrammesService } from '../../src/enterprises/programme/programmes.service';
 import { sleep, TestDatabase } from './support';
 
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
@@ -33,7 +35,13 @@ function servicesOver(t: TestDatabase, db = t.db) {
     repository,
     loadConfig({ NODE_ENV: 'test', API_KEY_CACHE_TTL_MS: '0' }),
   );
-  return { repository, apiKeys, enterprises: new EnterprisesService(db, repository, apiKeys) };
+  const programmes = new ProgrammesService(new ProgrammesRepository(db));
+  return {
+    repository,
+    apiKeys,
+    programmes,
+    enterprises: new EnterprisesService(db, repository, apiKeys, programmes),
+  };
 }
 
 /** The message of what `promise` rejects with (failing when it resolves). */
@@ -162,7 +170,12 @@ describe('EnterprisesService (PostgreSQL)', () => {
           throw new Error('the key could not be issued');
         }
       })(repository, loadConfig({ NODE_ENV: 'test' }));
-      const failing = new EnterprisesService(t.db, repository, failingKeys);
+      const failing = new EnterprisesService(
+        t.db,
+        repository,
+        failingKeys,
+        new ProgrammesService(new ProgrammesRepository(t.db)),
+      );
       const before = await t.one<{ enterprises: number; keys: number }>(
         `SELECT (SELECT count(*)::int FROM enterprises) AS enterprises,
                 (SELECT count(*)::int FROM api_keys) AS keys`,

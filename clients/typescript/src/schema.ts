@@ -4,6 +4,26 @@
  */
 
 export interface paths {
+  '/enterprise': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The caller's own settings: its declared programme and its metrics parameters
+     * @description What the operator set for this enterprise: the programme declaration (where and why it runs check-ins, docs/compliance.md), which decides whether voice and face are analysed, and the parameters of group metrics (docs/metrics.md): the yearly budget, the release window, the widest margin and the fewest participants a release needs.
+     */
+    get: operations['EnterpriseController_get'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/groups': {
     parameters: {
       query?: never;
@@ -206,6 +226,8 @@ export interface paths {
      * @description Authenticated with `Authorization: Bearer <ENGINE_TOKEN>`; enterprise API keys are refused. Posting the same result again is a no-op; a different result for a completed session is 409. In a group that requires consent, a result for a member who has not consented (or has withdrawn consent) is refused with 409 and stored nowhere, and so is a result for a sandbox enterprise's session (sandboxes complete theirs with `POST /sandbox/sessions/{sessionID}/complete`).
      *
      *     Hand-off (docs/checkin-flow.md): the check-in page sends the participant to `ENGINE_URL` with `sessionID` and `handoff`, a one-time token. Before the check-in starts, send the browser to `GET {PUBLIC_BASE_URL}/checkin/confirm?handoff=<token>`: only the browser that handed off passes, and comes back to the same address with `confirmed=1` added. Post the token back as `handoff`. A result counts at the level the participant handed off at only for a confirmed hand-off; any other result (no page handed it off, or it was never confirmed) is recorded at level 0 and stays there. A `handoff` that is not the session's current hand-off (another session's, or one a later hand-off replaced) is 409.
+     *
+     *     Biometric inference (docs/compliance.md): a hand-off adds `biometric=off` when the session's enterprise declared an `eu` programme for `wellbeing` (EU AI Act art. 5(1)(f)). For such a session send `subscores` with `transcript` and `assessment` only, and only features named `transcript.*` or `assessment.*`; a result with anything inferred from voice or face is refused with 422 and nothing is stored. The same holds when the enterprise's declaration turns it off after the hand-off. Otherwise all four subscores are required, as before.
      */
     post: operations['IngestionController_record'];
     delete?: never;
@@ -570,6 +592,75 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
+    ProgrammeDto: {
+      /**
+       * @example eu
+       * @enum {string}
+       */
+      jurisdiction: 'eu' | 'other';
+      /**
+       * @example wellbeing
+       * @enum {string}
+       */
+      purpose: 'wellbeing' | 'medical' | 'safety';
+      /** @example GDPR art. 9(2)(a): explicit consent of each participant */
+      basis: string;
+      /** @example dpo@example.com */
+      contact: string;
+      /** @example 2026-12-08T09:00:00.000Z */
+      declaredAt: string;
+      /**
+       * @description `off` for `eu` + `wellbeing` (EU AI Act art. 5(1)(f)): the engine is told not to infer from voice and face, results carrying such values are refused, and `vision`, `audio` and voice and face features are absent from every answer.
+       * @example off
+       * @enum {string}
+       */
+      biometricInference: 'on' | 'off';
+    };
+    MetricsParametersDto: {
+      /**
+       * @description ε_year: over any 365 days, all group releases of a participant together are (ε_year, 10⁻⁶)-differentially private.
+       * @example 24
+       */
+      epsilonYear: number;
+      /**
+       * @description The release window.
+       * @example month
+       * @enum {string}
+       */
+      window: 'month' | 'week';
+      /**
+       * @description An answer whose 95 % margin of `avgMhci` is wider, in points, is withheld (`null`).
+       * @example 10
+       */
+      maxMargin: number;
+      /**
+       * @description k for scores: the fewest participants a release of group `mhci` needs.
+       * @example 10
+       */
+      minParticipantsScores: number;
+      /**
+       * @description k for words: the fewest participants a release of group `wordcloud` needs.
+       * @example 10
+       */
+      minParticipantsWords: number;
+      /**
+       * @description The fewest participants of a release who said a word before noise for it to be a candidate.
+       * @example 5
+       */
+      minWordSpeakers: number;
+    };
+    EnterpriseDto: {
+      /** @example Acme */
+      name: string;
+      /**
+       * @description A sandbox (test mode, docs/integrating.md).
+       * @example false
+       */
+      sandbox: boolean;
+      /** @description The declared programme; null: none declared (voice and face are analysed, as before declarations existed). */
+      programme: components['schemas']['ProgrammeDto'] | null;
+      metrics: components['schemas']['MetricsParametersDto'];
+    };
     GroupDto: {
       /**
        * @description Identifier of the group.
@@ -715,10 +806,16 @@ export interface components {
       sessionID: string;
     };
     SubscoresDto: {
-      /** @example 64 */
-      vision: number;
-      /** @example 70 */
-      audio: number;
+      /**
+       * @description From the face; absent when biometric inference is off for the session (its enterprise declared an `eu` programme for `wellbeing`, docs/compliance.md).
+       * @example 64
+       */
+      vision?: number;
+      /**
+       * @description From the voice; absent when biometric inference is off for the session (its enterprise declared an `eu` programme for `wellbeing`, docs/compliance.md).
+       * @example 70
+       */
+      audio?: number;
       /** @example 77 */
       transcript: number;
       /** @example 73 */
@@ -758,7 +855,7 @@ export interface components {
       /** @description Subscores. Present when the session is shared at privacy level 1 or more: the lower of the check-in's own level and the participant's level now. */
       subscores?: components['schemas']['SubscoresDto'];
       /**
-       * @description Each feature's mid-rank percentile (0–1) among the group's completed sessions. Present when the session is shared at privacy level 2 or more: the lower of the check-in's own level and the participant's level now.
+       * @description Each feature's mid-rank percentile (0–1) among the group's completed sessions. Voice and face features' percentiles are absent when biometric inference is off for the session (its enterprise declared an `eu` programme for `wellbeing`, docs/compliance.md). Present when the session is shared at privacy level 2 or more: the lower of the check-in's own level and the participant's level now.
        * @example {
        *       "pitch_variability": 0.5
        *     }
@@ -767,7 +864,7 @@ export interface components {
         [key: string]: number;
       };
       /**
-       * @description Each feature's mid-rank percentile (0–1) among the participant's own sessions. Present when the session is shared at privacy level 3 or more: the lower of the check-in's own level and the participant's level now.
+       * @description Each feature's mid-rank percentile (0–1) among the participant's own sessions. Voice and face features' percentiles are absent when biometric inference is off for the session (its enterprise declared an `eu` programme for `wellbeing`, docs/compliance.md). Present when the session is shared at privacy level 3 or more: the lower of the check-in's own level and the participant's level now.
        * @example {
        *       "pitch_variability": 0.25
        *     }
@@ -778,7 +875,7 @@ export interface components {
       /** @description The check-in conversation. Present when the session is shared at privacy level 4 or more: the lower of the check-in's own level and the participant's level now. */
       transcript?: components['schemas']['TranscriptTurnDto'][];
       /**
-       * @description Voice and video features measured by the engine. Present when the session is shared at privacy level 5 or more: the lower of the check-in's own level and the participant's level now.
+       * @description Features measured by the engine: from the participant's words and answers (names starting `transcript.` or `assessment.`) and from her voice and face (every other name), the latter absent when biometric inference is off for the session (its enterprise declared an `eu` programme for `wellbeing`, docs/compliance.md). Present when the session is shared at privacy level 5 or more: the lower of the check-in's own level and the participant's level now.
        * @example {
        *       "speech_rate": 2.7
        *     }
@@ -808,7 +905,7 @@ export interface components {
       /** @example 71.5 */
       mhci: number;
       /**
-       * @description Each a number from 0 to 100.
+       * @description Each a number from 0 to 100: all four, or, for a session handed off with `biometric=off`, `transcript` and `assessment` only (docs/compliance.md).
        * @example {
        *       "vision": 64,
        *       "audio": 70,
@@ -831,7 +928,7 @@ export interface components {
        */
       transcript: components['schemas']['TranscriptTurnDto'][];
       /**
-       * @description Feature name (letters, digits, `_ . -`, up to 64 characters) → a finite number.
+       * @description Feature name (letters, digits, `_ . -`, up to 64 characters) → a finite number. Names starting `transcript.` or `assessment.` are derived from her words and answers; every other feature counts as inferred from her voice or face, and is refused for a session handed off with `biometric=off`.
        * @example {
        *       "speech_rate": 2.7,
        *       "pitch_variability": 0.31
@@ -1387,6 +1484,87 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+  EnterpriseController_get: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EnterpriseDto'];
+        };
+      };
+      /** @description Missing, unknown or revoked API key. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Unauthorized';
+          };
+        };
+      };
+      /** @description No such route: a path parameter the router cannot read (a malformed %-escape, one over 2,048 characters). Nothing was changed. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Not found';
+          };
+        };
+      };
+      /** @description The API key's rate limit is spent (`RATE_LIMIT_REQUESTS` per `RATE_LIMIT_WINDOW`, shared by all routes), or this request failed authentication and too many from its client address already had (`AUTH_FAILURE_LIMIT` per minute; a valid key is never refused for them); retry after the `Retry-After` header (seconds). Nothing was changed. */
+      429: {
+        headers: {
+          /** @description Seconds until the budget renews */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Too many requests';
+          };
+        };
+      };
+      /** @description A fault of the service, logged with the request id (`x-request-id`); the answer never says more. Nothing was changed, as far as the service knows. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Internal server error';
+          };
+        };
+      };
+      /** @description PostgreSQL cannot be reached, or the process is shutting down; retry after `Retry-After` (seconds). */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Service unavailable';
+          };
+        };
+      };
+    };
+  };
   GroupsController_list: {
     parameters: {
       query?: never;
@@ -3081,6 +3259,18 @@ export interface operations {
           'application/json': {
             /** @enum {string} */
             error: 'Unsupported media type';
+          };
+        };
+      };
+      /** @description Biometric inference is off for this session and the result carries a value inferred from voice or face. Nothing was stored. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            error: 'Biometric inference is off for this session: send no subscores.vision, no subscores.audio and only features named transcript.* or assessment.*';
           };
         };
       };

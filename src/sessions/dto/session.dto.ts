@@ -6,9 +6,15 @@ const fromLevel = (field: SessionField, text: string): string =>
   `${text} Present when the session is shared at privacy level ${levelRevealing(field)} or more: ` +
   "the lower of the check-in's own level and the participant's level now.";
 
+/** Inferred from voice and face (the AI Act's biometric data): when an answer leaves them out. */
+export const BIOMETRIC_ABSENT =
+  'absent when biometric inference is off for the session (its enterprise declared an `eu` programme for `wellbeing`, docs/compliance.md)';
+
 export class SubscoresDto {
-  @ApiProperty({ example: 64 }) vision!: number;
-  @ApiProperty({ example: 70 }) audio!: number;
+  @ApiPropertyOptional({ example: 64, description: `From the face; ${BIOMETRIC_ABSENT}.` })
+  vision?: number;
+  @ApiPropertyOptional({ example: 70, description: `From the voice; ${BIOMETRIC_ABSENT}.` })
+  audio?: number;
   @ApiProperty({ example: 77 }) transcript!: number;
   @ApiProperty({ example: 73 }) assessment!: number;
 }
@@ -62,7 +68,8 @@ export class SessionDto {
     example: { pitch_variability: 0.5 },
     description: fromLevel(
       'groupPercentiles',
-      "Each feature's mid-rank percentile (0–1) among the group's completed sessions.",
+      "Each feature's mid-rank percentile (0–1) among the group's completed sessions. Voice and " +
+        `face features' percentiles are ${BIOMETRIC_ABSENT}.`,
     ),
   })
   groupPercentiles?: Record<string, number>;
@@ -72,7 +79,8 @@ export class SessionDto {
     example: { pitch_variability: 0.25 },
     description: fromLevel(
       'userPercentiles',
-      "Each feature's mid-rank percentile (0–1) among the participant's own sessions.",
+      "Each feature's mid-rank percentile (0–1) among the participant's own sessions. Voice and " +
+        `face features' percentiles are ${BIOMETRIC_ABSENT}.`,
     ),
   })
   userPercentiles?: Record<string, number>;
@@ -86,7 +94,12 @@ export class SessionDto {
   @ApiPropertyOptional({
     ...NUMBER_MAP,
     example: { speech_rate: 2.7 },
-    description: fromLevel('features', 'Voice and video features measured by the engine.'),
+    description: fromLevel(
+      'features',
+      "Features measured by the engine: from the participant's words and answers (names " +
+        'starting `transcript.` or `assessment.`) and from her voice and face (every other ' +
+        `name), the latter ${BIOMETRIC_ABSENT}.`,
+    ),
   })
   features?: Record<string, number>;
 }
