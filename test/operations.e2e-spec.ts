@@ -140,6 +140,7 @@ describe('Operations: metrics, liveness, readiness and logs', () => {
         'checkin_db_pool_max_connections',
         'checkin_ready',
         'checkin_dependency_up',
+        'checkin_enterprises_without_programme',
       ];
       const apiOnly = [
         'http_server_request_duration_seconds',
