@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { createTestDatabase, databaseUrl, dropDatabase } from './support/databases';
 import { distEntry, freePort, spawnTracked } from './support/processes';
 import { TEST_REDIS_URL } from './support/run-environment';
+import { POLL_INTERVAL_MS, sleep } from './support/webhook-receiver';
 
 // eslint-disable-next-line no-control-regex
 const ANSI = /\u001b\[[0-9;]*m/g;
@@ -46,7 +47,7 @@ async function startInDevelopment(
       if (Date.now() > deadline || child.exitCode !== null) {
         throw new Error(`the service did not start: ${output}`);
       }
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await sleep(POLL_INTERVAL_MS);
     }
     const answer = await fetch(`http://127.0.0.1:${port}/groups`);
     expect(answer.status).toBe(401);
@@ -54,7 +55,7 @@ async function startInDevelopment(
     // come before it), are the last things waited for.
     while (!/request completed/.test(output) || !/Start-up complete/.test(output)) {
       if (Date.now() > deadline) throw new Error(`no access line or end of start-up: ${output}`);
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      await sleep(POLL_INTERVAL_MS);
     }
   } finally {
     const exited = new Promise((resolve) => child.once('exit', resolve));

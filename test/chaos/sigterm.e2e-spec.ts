@@ -83,6 +83,8 @@ describe('SIGTERM under load', () => {
         const health = await send(`${base}/health`, agent).catch(() => null);
         if (health?.status === 503) healthTurned503At = Date.now();
         if (health?.status !== 200 || Date.now() > giveUpAt) routable = false;
+        // Its check period, a cadence and not a wait: after SIGTERM, clients keep sending until
+        // the next probe, and the drain must answer what they send.
         await sleep(100);
       }
     })();

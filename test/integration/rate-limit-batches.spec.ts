@@ -1,34 +1,50 @@
 /**
  * The per-key limit's batched storage against the real Redis (docs/performance.md): two storages stand
- * for two API processes sharing one counter through `redisCounters`, with real timers.
+ * for two API processes sharing one counter through `redisCounters`, with real timers. A test
+ * waits for the storages to be done settling (every hit sent, answered and read back), never for
+ * a number of settle intervals.
  */
 import { randomUUID } from 'node:crypto';
 import Redis from 'ioredis';
 import {
   BatchedThrottlerStorage,
   redisCounters,
-  SETTLE_INTERVAL_MS,
 } from '../../src/common/rate-limit/batched-throttler-storage';
 import { RUN_ID_VARIABLE, TEST_DATABASE_ROOT } from '../support/databases';
 import { deleteRedisKeys, TEST_REDIS_URL } from '../support/run-environment';
+import { eventually } from '../support/webhook-receiver';
 
 const WINDOW = 600_000;
+
+/**
+ * The storages' clock (their `now` option): the real one, moved back out of a window's last 5 s
+ * when the file starts there, so that no boundary falls in the middle of a test (windows are
+ * aligned on the epoch). Moved back by at most 5 s, a window's end stays in the future, so the
+ * keys still expire with their window in Redis's real time.
+ */
+const shift = WINDOW - (Date.now() % WINDOW) < 5_000 ? 5_000 : 0;
+const now = () => Date.now() - shift;
+
+/** Resolves once none of `storages` has a settle under way or waiting on its timer. */
+const settled = (storages: BatchedThrottlerStorage[]) =>
+  eventually(async () => {
+    for (const storage of storages) {
+      await storage.idle();
+      expect(storage.hasTimer).toBe(false);
+    }
+  });
 
 describe('Batched rate-limit counters on Redis', () => {
   // In the run's Redis database, under the run's prefix (test/support/run-environment.ts).
   const prefix = `${TEST_DATABASE_ROOT}${process.env[RUN_ID_VARIABLE]}_rate_batches_${randomUUID()}:`;
   const redis = new Redis(TEST_REDIS_URL, { keyPrefix: prefix, enableOfflineQueue: false });
   const processes = [
-    new BatchedThrottlerStorage(redisCounters(redis)),
-    new BatchedThrottlerStorage(redisCounters(redis)),
+    new BatchedThrottlerStorage(redisCounters(redis), { now }),
+    new BatchedThrottlerStorage(redisCounters(redis), { now }),
   ];
 
   beforeAll(async () => {
     if (redis.status !== 'ready') await new Promise((resolve) => redis.once('ready', resolve));
-    // Windows are aligned on the epoch: do not start within 5 s of a boundary. (The keys expire
-    // with their window.)
-    const left = WINDOW - (Date.now() % WINDOW);
-    if (left < 5_000) await new Promise((resolve) => setTimeout(resolve, left + 50));
   });
   afterAll(async () => {
     for (const storage of processes) await storage.onModuleDestroy();
@@ -48,11 +64,12 @@ describe('Batched rate-limit counters on Redis', () => {
       admitted += answers.filter((answer) => !answer.isBlocked).length;
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
-    await new Promise((resolve) => setTimeout(resolve, 3 * SETTLE_INTERVAL_MS));
+    // Both have sent every hit they admitted and read the total back.
+    await settled(processes);
     expect(admitted).toBeGreaterThanOrEqual(limit);
     expect(admitted).toBeLessThanOrEqual(limit + 2 * 2 * 5);
     // Redis holds every admitted hit, in the window's aligned key, expiring after the window.
-    const redisKey = `${key}:${Math.floor(Date.now() / WINDOW)}`;
+    const redisKey = `${key}:${Math.floor(now() / WINDOW)}`;
     expect(Number(await redis.get(redisKey))).toBe(admitted);
     const ttl = await redis.pttl(redisKey);
     expect(ttl).toBeGreaterThan(0);
@@ -66,9 +83,11 @@ describe('Batched rate-limit counters on Redis', () => {
     const key = `api-key:${randomUUID()}`;
     const monitor = jest.spyOn(redis, 'pipeline');
     for (let i = 0; i < 2_000; i++) await processes[0].increment(key, WINDOW, 1_000_000_000);
-    await new Promise((resolve) => setTimeout(resolve, 2 * SETTLE_INTERVAL_MS));
+    // Settled at the next settle interval, then read back once: every round trip the storage
+    // makes until it is done is counted.
+    await settled(processes);
     expect(monitor.mock.calls.length).toBeLessThanOrEqual(2);
     monitor.mockRestore();
-    expect(Number(await redis.get(`${key}:${Math.floor(Date.now() / WINDOW)}`))).toBe(2_000);
+    expect(Number(await redis.get(`${key}:${Math.floor(now() / WINDOW)}`))).toBe(2_000);
   });
 });

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { databaseUrl } from './databases';
 import { runEnvironment, spawnMarker } from './run-environment';
 import type { TestEnterprise } from './test-app';
+import { POLL_INTERVAL_MS, sleep } from './webhook-receiver';
 
 const ROOT = join(__dirname, '..', '..');
 
@@ -182,6 +183,8 @@ export async function startService(
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
     return exited;
   };
+  // Polled at the house's interval: until the port listens a poll is a refused connection, then
+  // one /health request: next to nothing for the process that is starting.
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`service exited: ${output}`);
@@ -191,7 +194,7 @@ export async function startService(
     } catch {
       // not listening yet
     }
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await sleep(POLL_INTERVAL_MS);
   }
   await stop();
   throw new Error(`service did not become healthy: ${output}`);
