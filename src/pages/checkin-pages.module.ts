@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { PAGE_ERROR_HANDLER } from '../common/http/page-error-handler';
 import { HtmlPageExceptionFilter } from './html-exception.filter';
+import { EnterprisesModule } from '../enterprises/enterprises.module';
 import { ErasureModule } from '../erasure/erasure.module';
 import { ParticipantLinksModule } from '../participant-links/participant-links.module';
 import { ParticipantsModule } from '../participants/participants.module';
@@ -33,6 +34,8 @@ import { UnsubscribePages } from './unsubscribe-pages';
     ParticipantChoicesModule,
     ErasureModule,
     SessionRecordsModule,
+    // ProgrammesService: the AI notice and the declared programme (docs/compliance.md).
+    EnterprisesModule,
   ],
   controllers: [CheckinPagesController, ParticipantSettingsController, UnsubscribeController],
   providers: [

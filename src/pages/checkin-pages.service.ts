@@ -3,18 +3,22 @@
  * participant has no account: the signed, expiring token names the session and reaches its one
  * membership; the check-in is bound to the browser that presses Start (docs/privacy.md).
  *
- * The page shows, in order: consent (alone, until given, when the group requires it), the
- * privacy level (with a review notice on top when the requested level exceeds the participant's),
- * email preferences, and the hand-off to the analysis engine. Forms post back
- * (post/redirect/get, 303) and the page confirms with `?saved=…`. `/done` sends the participant to
- * the session's return URL once the result is in, and says "still analysing" until then. The
- * settings page is settings-pages.service.ts.
+ * The page shows, in order: the AI notice (EU AI Act art. 50(3): what AI infers from, for which
+ * declared purpose, before anything that starts the check-in), consent (alone, until given, when
+ * the group requires it), the privacy level (with a review notice on top when the requested level
+ * exceeds the participant's), email preferences, the hand-off to the analysis engine, and the
+ * enterprise's declared programme in full (the start page, before Start: the AI notice, the
+ * invitation, who asks, the programme). Forms post back (post/redirect/get, 303) and the page
+ * confirms with `?saved=…`. `/done` sends the participant to the session's return URL once the
+ * result is in, and says "still analysing" until then. The settings page is
+ * settings-pages.service.ts.
  */
 import { Inject, Injectable } from '@nestjs/common';
 import { sha256Hex } from '../common/crypto/secrets';
 import { HANDOFF_TOKEN, newHandoffToken } from '../sessions/handoff-token';
 import type { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
+import { ProgrammesService } from '../enterprises/programme/programmes.service';
 import { ParticipantLinks } from '../participant-links/participant-links';
 import { ParticipantChoices } from '../privacy/participant-choices';
 import { normaliseReturnUrl } from '../sessions/return-url';
@@ -43,8 +47,10 @@ import {
 import {
   AboutSettings,
   aboutModel,
+  aiNoticeModel,
   checkinPageModel,
   consentPending,
+  programmeSection,
   raiseMadeElsewhere,
   whoLine,
 } from './page-models';
@@ -61,6 +67,7 @@ export class CheckinPagesService {
     private readonly memberships: MembershipsRepository,
     private readonly links: ParticipantLinks,
     private readonly renderer: PageRenderer,
+    private readonly programmes: ProgrammesService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -88,6 +95,8 @@ export class CheckinPagesService {
     );
     if (binding === 'elsewhere') throw new PageError(403, 'opened-elsewhere');
     const locale = language.locale();
+    // What the AI notice says comes from the enterprise's declaration as it stands now.
+    const programme = await this.programmes.find(session.enterpriseId);
     if (binding === 'unbound') {
       const texts = pageTextsIn(locale);
       return this.renderer.page(
@@ -95,11 +104,13 @@ export class CheckinPagesService {
         {
           title: texts.checkinTitle(session.groupName),
           who: whoLine(locale, session),
-          about: aboutModel(locale, session, this.aboutSettings),
+          aiNotice: aiNoticeModel(locale, session, programme),
+          about: aboutModel(locale, session, this.aboutSettings, programme),
           text: session.sandbox
             ? `${texts.startText(session.groupName)} ${texts.sandboxNotice}`
             : texts.startText(session.groupName),
           action: checkinFormPath(token, 'start'),
+          programme: programmeSection(locale, programme, session.enterpriseName),
         },
         language,
       );
@@ -108,6 +119,7 @@ export class CheckinPagesService {
       'checkin',
       checkinPageModel(locale, {
         session,
+        programme,
         token,
         about: this.aboutSettings,
         saved: parseSavedFlag(saved),

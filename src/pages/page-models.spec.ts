@@ -1,9 +1,14 @@
+import { levelInWordsIn } from '../common/i18n/catalogue';
 import type { CheckinSession } from './checkin-pages.repository';
 import {
   checkinPageModel,
   consentPending,
+  DeclaredProgramme,
+  declaredOn,
   historyTime,
+  mailtoHref,
   privacySection,
+  programmeSection,
   raiseMadeElsewhere,
   settingsPageModel,
 } from './page-models';
@@ -43,8 +48,12 @@ const ABOUT = {
   retentionDays: 365,
 };
 
-const input = (changes: Partial<CheckinSession> = {}) => ({
+const input = (
+  changes: Partial<CheckinSession> = {},
+  programme: DeclaredProgramme | null = null,
+) => ({
   session: session(changes),
+  programme,
   token: 'tok',
   about: ABOUT,
   saved: null,
@@ -265,6 +274,91 @@ describe('the models in the language they are given', () => {
         via: pageTextsIn('ja').historyVia.settings,
       },
     ]);
+  });
+});
+
+/** A declaration as ProgrammesService finds it: EU, wellbeing (biometric inference off). */
+const EU_WELLBEING: DeclaredProgramme = {
+  jurisdiction: 'eu',
+  purpose: 'wellbeing',
+  basis: 'GDPR art. 9(2)(a), explicit consent <b>&',
+  contact: 'dpo@example.com',
+  declaredAt: new Date('2026-03-02T09:30:00Z'),
+};
+
+describe('the AI notice and the declared programme (EU AI Act art. 50(3))', () => {
+  it('says, where nothing is declared, that AI infers from her voice, face and words, and that no purpose was declared', () => {
+    const model = checkinPageModel('en', input({ privacyLevel: 2 }));
+    expect(model.aiNotice).toEqual({
+      infers: PageTexts.aiNoticeInfers('on'),
+      purpose:
+        'Acme has not declared a programme for these check-ins, so it has declared no purpose for them.',
+      // The "about" part's sentence: one wording of what the employer sees.
+      employerSees: PageTexts.aboutEmployerSees(2, 'Acme'),
+      declarationLink: PageTexts.aiNoticeNoDeclarationLink,
+    });
+    expect(model.aiNotice.infers).toContain('your voice, your face and your words');
+    expect(model.programme).toEqual({ intro: PageTexts.programmeNone('Acme'), declaration: null });
+  });
+
+  it('says, for an EU wellbeing programme, that only her words and answers are analysed, and shows the declaration', () => {
+    const model = checkinPageModel('en', input({ privacyLevel: 5 }, EU_WELLBEING));
+    expect(model.aiNotice.infers).toBe(
+      'This check-in uses artificial intelligence (AI) to infer your wellbeing from only your words and your answers — not your voice or face.',
+    );
+    expect(model.aiNotice.purpose).toBe(
+      'Acme has declared that these check-ins are for wellbeing.',
+    );
+    expect(model.aiNotice.declarationLink).toBe(PageTexts.aiNoticeDeclarationLink);
+    // Level 5 shows no voice or video features where none are inferred.
+    expect(model.aiNotice.employerSees).toBe(PageTexts.aboutEmployerSees(5, 'Acme', false));
+    expect(model.aiNotice.employerSees).toContain(levelInWordsIn('en', 5, false));
+    expect(model.privacy?.levels[5].text).toBe(PageTexts.levelText(5, false));
+    expect(JSON.stringify(model)).not.toMatch(/voice and video|your voice, your face/);
+    expect(model.programme).toEqual({
+      intro: 'Acme has declared the programme these check-ins belong to:',
+      declaration: {
+        jurisdiction: 'In the European Union',
+        purpose: 'Wellbeing',
+        analysed: 'Only your words and your answers — not your voice or face',
+        basis: EU_WELLBEING.basis,
+        contact: 'dpo@example.com',
+        contactHref: 'mailto:dpo@example.com',
+        declaredAt: '2026-03-02T09:30:00.000Z',
+        declaredOn: 'March 2, 2026',
+      },
+    });
+  });
+
+  it('reuses the "about" sentence on consent, and names each declared purpose and jurisdiction in words', () => {
+    const consent = checkinPageModel('en', input({ consentRequired: true }, EU_WELLBEING));
+    expect(consent.aiNotice.employerSees).toBe(consent.consent?.about.employerSees);
+    const safety = { ...EU_WELLBEING, jurisdiction: 'other', purpose: 'safety' } as const;
+    expect(checkinPageModel('en', input({}, safety)).aiNotice).toMatchObject({
+      infers: PageTexts.aiNoticeInfers('on'),
+      purpose: 'Acme has declared that these check-ins are for safety reasons.',
+    });
+    expect(programmeSection('en', safety, 'Acme').declaration).toMatchObject({
+      jurisdiction: 'Outside the European Union',
+      purpose: 'Safety reasons',
+      analysed: 'Your voice, your face and your words',
+    });
+    const medical = { ...EU_WELLBEING, purpose: 'medical' } as const;
+    expect(checkinPageModel('de', input({}, medical)).aiNotice.purpose).toBe(
+      pageTextsIn('de').aiNoticePurpose('medical', 'Acme'),
+    );
+    expect(declaredOn(EU_WELLBEING.declaredAt, 'de')).toBe('2. März 2026');
+  });
+
+  it('shows the declaration on the settings page too', () => {
+    const model = settingsPageModel('en', session(), 'a.b', null, [], 0, EU_WELLBEING);
+    expect(model.programme).toEqual(programmeSection('en', EU_WELLBEING, 'Acme'));
+    expect(settingsPageModel('en', session(), 'a.b', null).programme.declaration).toBeNull();
+  });
+
+  it('links the contact with its address percent-encoded, never as a header or fragment', () => {
+    expect(mailtoHref('dpo@example.com')).toBe('mailto:dpo@example.com');
+    expect(mailtoHref('a?cc=x#y@example.com')).toBe('mailto:a%3Fcc%3Dx%23y@example.com');
   });
 });
 

@@ -15,13 +15,26 @@ import {
 } from './page-links';
 import type {
   AboutModel,
+  AiNoticeModel,
   CheckinPageModel,
   PreferencesSectionModel,
   PrivacySectionModel,
+  ProgrammeSectionModel,
   SettingsPageModel,
 } from './page-templates';
 import { PRIVACY_LEVELS, requestedPrivacyLevel } from '../common/privacy-model';
+import { biometricInference, type Programme } from '../enterprises/programme/programme';
 import { pageTextsIn, SavedFlag, savedMessagesIn } from './pages.messages';
+
+/** An enterprise's declared programme as ProgrammesService finds it (docs/compliance.md). */
+export type DeclaredProgramme = Programme & { declaredAt: Date };
+
+/**
+ * Whether the pages may say her voice and face are analysed: not where the declared programme
+ * turns biometric inference off (`biometricInference`, docs/compliance.md).
+ */
+const biometricOn = (programme: DeclaredProgramme | null): boolean =>
+  biometricInference(programme) === 'on';
 
 /**
  * A raise of the member's level made in another browser and not yet answered in this one
@@ -61,7 +74,9 @@ export function privacySection(
   member: MemberSettings,
   action: string,
   earlierCheckins = 0,
+  programme: DeclaredProgramme | null = null,
 ): PrivacySectionModel {
+  const biometric = biometricOn(programme);
   const texts = pageTextsIn(locale);
   const current = member.privacyLevel;
   const requested = requestedPrivacyLevel(
@@ -73,15 +88,15 @@ export function privacySection(
     notice:
       requested > current
         ? {
-            request: texts.privacyNoticeRequest(member.groupName, requested),
-            current: texts.privacyNoticeCurrent(current),
+            request: texts.privacyNoticeRequest(member.groupName, requested, biometric),
+            current: texts.privacyNoticeCurrent(current, biometric),
           }
         : null,
     intro: texts.privacyIntro(member.groupName),
     levels: PRIVACY_LEVELS.map((level) => ({
       value: level,
       label: texts.privacyLevelLabel(level),
-      text: texts.levelText(level),
+      text: texts.levelText(level, biometric),
       current: level === current,
       // Level 0 is no request at all, so it is never marked as one.
       requested: requested > 0 && level === requested,
@@ -124,18 +139,34 @@ export function historyTime(at: Date, locale: Locale): string {
 export const whoLine = (locale: Locale, member: MemberSettings): string =>
   pageTextsIn(locale).whoLine(member.groupName, member.enterpriseName);
 
+/**
+ * What the employer will see of this check-in at her level now: one wording, the "about" part's,
+ * which the AI notice repeats (level 5 without voice and face where the programme says so).
+ */
+const employerSees = (
+  locale: Locale,
+  member: MemberSettings,
+  programme: DeclaredProgramme | null,
+): string =>
+  pageTextsIn(locale).aboutEmployerSees(
+    member.privacyLevel,
+    member.enterpriseName,
+    biometricOn(programme),
+  );
+
 /** Who asks and what happens, for the start page and consent (docs/accessibility.md). */
 export function aboutModel(
   locale: Locale,
   member: MemberSettings,
   settings: AboutSettings,
+  programme: DeclaredProgramme | null,
 ): AboutModel {
   const texts = pageTextsIn(locale);
   const { operatorName, privacyNoticeUrl } = settings;
   const configured = operatorName !== null && privacyNoticeUrl !== null;
   return {
     conversation: texts.aboutConversation,
-    employerSees: texts.aboutEmployerSees(member.privacyLevel, member.enterpriseName),
+    employerSees: employerSees(locale, member, programme),
     retention: texts.aboutRetention(settings.retentionDays),
     device: texts.aboutManagedDevice,
     operator: configured
@@ -149,8 +180,72 @@ export function aboutModel(
   };
 }
 
+/**
+ * The notice before Start (EU AI Act art. 50(3)): AI infers her wellbeing, from her voice, face
+ * and words — or, where the declared programme turns biometric inference off, from her words and
+ * answers only — for the declared purpose (or none declared); what the employer sees at her
+ * level now, in the "about" part's words; and the link to the full declaration.
+ */
+export function aiNoticeModel(
+  locale: Locale,
+  member: MemberSettings,
+  programme: DeclaredProgramme | null,
+): AiNoticeModel {
+  const texts = pageTextsIn(locale);
+  return {
+    infers: texts.aiNoticeInfers(biometricInference(programme)),
+    purpose: texts.aiNoticePurpose(programme?.purpose ?? null, member.enterpriseName),
+    employerSees: employerSees(locale, member, programme),
+    declarationLink: programme ? texts.aiNoticeDeclarationLink : texts.aiNoticeNoDeclarationLink,
+  };
+}
+
+/** A declaration's date in the page's language (Intl), in UTC, as the ledger records it. */
+export function declaredOn(at: Date, locale: Locale): string {
+  return new Intl.DateTimeFormat(locale, {
+    year: 'numeric',
+    month: 'long',
+    day: 'numeric',
+    timeZone: 'UTC',
+  }).format(at);
+}
+
+/**
+ * `mailto:` of a contact address (one plain mailbox, programme.ts): its local part and domain
+ * percent-encoded, so that nothing in them (`?`, `#`, `%`) reads as a header or a fragment.
+ */
+export function mailtoHref(address: string): string {
+  const at = address.lastIndexOf('@');
+  return `mailto:${encodeURIComponent(address.slice(0, at))}@${encodeURIComponent(address.slice(at + 1))}`;
+}
+
+/** The declared programme in full (`#programme`), or that the enterprise declared none. */
+export function programmeSection(
+  locale: Locale,
+  programme: DeclaredProgramme | null,
+  enterpriseName: string,
+): ProgrammeSectionModel {
+  const texts = pageTextsIn(locale);
+  if (programme === null) return { intro: texts.programmeNone(enterpriseName), declaration: null };
+  return {
+    intro: texts.programmeDeclared(enterpriseName),
+    declaration: {
+      jurisdiction: texts.programmeJurisdiction(programme.jurisdiction),
+      purpose: texts.programmePurpose(programme.purpose),
+      analysed: texts.programmeAnalysed(biometricInference(programme)),
+      basis: programme.basis,
+      contact: programme.contact,
+      contactHref: mailtoHref(programme.contact),
+      declaredAt: programme.declaredAt.toISOString(),
+      declaredOn: declaredOn(programme.declaredAt, locale),
+    },
+  };
+}
+
 export interface CheckinPageInput {
   session: CheckinSession;
+  /** The enterprise's declared programme (null: none declared), for the AI notice. */
+  programme: DeclaredProgramme | null;
   /** Who runs the service, for consent's "about" part. */
   about: AboutSettings;
   token: string;
@@ -167,13 +262,16 @@ export interface CheckinPageInput {
 
 /** The check-in page: consent alone until it is given; then privacy, email, hand-off. */
 export function checkinPageModel(locale: Locale, input: CheckinPageInput): CheckinPageModel {
-  const { session, token } = input;
+  const { session, token, programme } = input;
   const texts = pageTextsIn(locale);
   const action = (form: CheckinForm) => checkinFormPath(token, form);
   const base = {
     title: texts.checkinTitle(session.groupName),
     who: whoLine(locale, session),
     saved: input.saved ? savedMessagesIn(locale)[input.saved] : null,
+    // Before every button that starts the check-in, in every state of the page.
+    aiNotice: aiNoticeModel(locale, session, programme),
+    programme: programmeSection(locale, programme, session.enterpriseName),
   };
   if (consentPending(session)) {
     return {
@@ -183,7 +281,7 @@ export function checkinPageModel(locale: Locale, input: CheckinPageInput): Check
         text: texts.consentText(session.groupName, session.enterpriseName),
         // "No, thanks": a page that records nothing.
         declineHref: `${checkinPath(token)}/declined`,
-        about: aboutModel(locale, session, input.about),
+        about: aboutModel(locale, session, input.about, programme),
       },
       privacy: null,
       preferences: null,
@@ -194,7 +292,7 @@ export function checkinPageModel(locale: Locale, input: CheckinPageInput): Check
     ...base,
     consent: null,
     // One form for both (docs/accessibility.md: no choice is lost): it posts to `choices`.
-    privacy: privacySection(locale, session, action('choices'), input.earlierCheckins),
+    privacy: privacySection(locale, session, action('choices'), input.earlierCheckins, programme),
     preferences: preferencesSection(session, action('choices')),
     handoff: {
       // A sandbox's check-in never reaches the engine: nobody's real conversation is analysed
@@ -231,6 +329,7 @@ export function settingsPageModel(
   saved: SavedFlag | null,
   history: readonly ConsentRecord[] = [],
   earlierCheckins = 0,
+  programme: DeclaredProgramme | null = null,
 ): SettingsPageModel {
   const texts = pageTextsIn(locale);
   return {
@@ -247,7 +346,13 @@ export function settingsPageModel(
             text: texts.withdrawText(member.groupName),
           }
         : null,
-    privacy: privacySection(locale, member, settingsPath(token, 'choices'), earlierCheckins),
+    privacy: privacySection(
+      locale,
+      member,
+      settingsPath(token, 'choices'),
+      earlierCheckins,
+      programme,
+    ),
     preferences: preferencesSection(member, settingsPath(token, 'choices')),
     history: history.map((record) => ({
       at: record.at.toISOString(),
@@ -255,5 +360,6 @@ export function settingsPageModel(
       what: texts.historyChange(record.change, record.from, record.to),
       via: texts.historyVia[record.via],
     })),
+    programme: programmeSection(locale, programme, member.enterpriseName),
   };
 }

@@ -28,6 +28,27 @@ const privacy = {
   shareEarlier: { label: HOSTILE },
 };
 const preferences = { action: '/p', checkinReminder: true, privacyRequest: false };
+const aiNotice = {
+  infers: 'AI infers from your words.',
+  purpose: 'Declared for wellbeing.',
+  employerSees: 'Acme sees level 0.',
+  declarationLink: 'Read it',
+};
+/** A declaration whose every operator-typed value is hostile. */
+const programme = {
+  intro: HOSTILE,
+  declaration: {
+    jurisdiction: 'In the European Union',
+    purpose: 'Wellbeing',
+    analysed: 'Only your words',
+    basis: HOSTILE,
+    contact: 'dpo@example.com',
+    contactHref: `mailto:dpo@example.com${HOSTILE}`,
+    declaredAt: '2026-03-02T09:30:00.000Z',
+    declaredOn: 'March 2, 2026',
+  },
+};
+const undeclared = { intro: 'Acme has not declared a programme.', declaration: null };
 
 describe('renderPage', () => {
   it('escapes every value, in text and in attributes', () => {
@@ -37,6 +58,8 @@ describe('renderPage', () => {
         title: HOSTILE,
         who: HOSTILE,
         saved: HOSTILE,
+        aiNotice: { ...aiNotice, purpose: HOSTILE, employerSees: HOSTILE },
+        programme,
         consent: null,
         privacy,
         preferences,
@@ -58,6 +81,72 @@ describe('renderPage', () => {
     expect(html).toContain(`action="/checkin/${ESCAPED}/privacy"`);
     expect(html).toContain(`action="/checkin/${ESCAPED}/handoff"`);
     expect(html).toContain(`<label for="share-earlier">${ESCAPED}<br>`);
+    // The declaration is the operator's text: escaped, in text and in its link.
+    expect(html).toContain(`<dd>${ESCAPED}</dd>`);
+    expect(html).toContain(`<a href="mailto:dpo@example.com${ESCAPED}">dpo@example.com</a>`);
+    expect(html).toContain(`<p>${ESCAPED}</p>\n<p><a href="#programme">`);
+  });
+
+  it('tells her about the AI before any button that starts the check-in, and links the declaration', () => {
+    const consent = renderPage(
+      'checkin',
+      {
+        title: 'T',
+        who: 'W',
+        saved: null,
+        aiNotice,
+        programme,
+        consent: {
+          action: '/checkin/t/consent',
+          text: 'Please agree.',
+          declineHref: '/checkin/t/declined',
+          about: {
+            conversation: 'C',
+            employerSees: 'Acme sees level 0.',
+            retention: 'R',
+            device: 'D',
+            operator: null,
+            operatorMissing: 'M',
+          },
+        },
+        privacy: null,
+        preferences: null,
+        handoff: null,
+      },
+      ENGLISH,
+    );
+    const heading = `<h2 id="ai-notice-heading">${PageTexts.aiNoticeHeading}</h2>`;
+    expect(consent.indexOf(heading)).toBeGreaterThan(0);
+    expect(consent.indexOf(heading)).toBeLessThan(consent.indexOf('<button'));
+    expect(consent).toContain('<section aria-labelledby="programme-heading" id="programme">');
+    expect(consent.indexOf('id="programme"')).toBeGreaterThan(consent.indexOf('<button'));
+    expect(consent).toContain(
+      '<dd><time datetime="2026-03-02T09:30:00.000Z">March 2, 2026</time></dd>',
+    );
+    const start = renderPage(
+      'start',
+      {
+        title: 'T',
+        who: 'W',
+        aiNotice,
+        text: 'Start?',
+        action: '/checkin/t/start',
+        about: {
+          conversation: 'C',
+          employerSees: 'Acme sees level 0.',
+          retention: 'R',
+          device: 'D',
+          operator: null,
+          operatorMissing: 'M',
+        },
+        programme: undeclared,
+      },
+      ENGLISH,
+    );
+    expect(start.indexOf(heading)).toBeGreaterThan(0);
+    expect(start.indexOf(heading)).toBeLessThan(start.indexOf('<button'));
+    expect(start).toContain('<p>Acme has not declared a programme.</p>\n</section>');
+    expect(start).not.toContain('<dl');
   });
 
   it('is a complete, script-free, English document with one h1', () => {
@@ -85,6 +174,7 @@ describe('renderPage', () => {
     privacy,
     preferences,
     history: [],
+    programme: undeclared,
     ...changes,
   });
 
@@ -99,6 +189,11 @@ describe('renderPage', () => {
     expect(html).toContain(`<legend>${PageTexts.privacyLegend}</legend>`);
     expect(html).not.toContain(PageTexts.consentHeading);
     expect(html).not.toContain(PageTexts.handoffHeading);
+    // Her privacy page shows the declared programme (or that none was declared), not the notice.
+    expect(html).toContain(`<h2 id="programme-heading">${PageTexts.programmeHeading}</h2>`);
+    expect(html).not.toContain('id="ai-notice"');
+    const declared = renderPage('settings', settings({ programme }), ENGLISH);
+    expect(declared).toContain(`<dt>${PageTexts.programmeBasisLabel}</dt>\n<dd>${ESCAPED}</dd>`);
   });
 
   it('lists the history, escaped, and offers withdrawal only when given a link for it', () => {
@@ -137,6 +232,8 @@ describe('renderPage', () => {
         title: 'T',
         who: 'Night shift at Acme',
         saved: null,
+        aiNotice,
+        programme: undeclared,
         consent: {
           action: '/checkin/t/consent',
           text: 'Please agree.',

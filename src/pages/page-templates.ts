@@ -87,11 +87,53 @@ export interface AboutModel {
   operatorMissing: string | null;
 }
 
+/**
+ * The notice before anything starts the check-in (EU AI Act art. 50(3), docs/accessibility.md):
+ * that AI infers her wellbeing, from what, for which declared purpose, what the employer sees at
+ * her level, and a link to the full declaration (`#programme`). Every text is data, escaped.
+ */
+export interface AiNoticeModel {
+  /** That AI infers her wellbeing, and from what (voice, face and words; or words only). */
+  infers: string;
+  /** The purpose the enterprise declared, or that it declared no programme. */
+  purpose: string;
+  /** What the employer sees at her level now, in the "about" part's words (one wording). */
+  employerSees: string;
+  /** The text of the link to the declaration's section (`#programme`). */
+  declarationLink: string;
+}
+
+/** The enterprise's declared programme in full (`#programme`), or that it declared none. */
+export interface ProgrammeSectionModel {
+  /** "Acme has declared the programme …:", or that it has declared none (then no declaration). */
+  intro: string;
+  declaration: {
+    /** In words: in the European Union, or outside it. */
+    jurisdiction: string;
+    /** In words: wellbeing, medical reasons, safety reasons. */
+    purpose: string;
+    /** What the AI analyses under it. */
+    analysed: string;
+    /** The legal basis as the operator typed it (text, escaped like any other value). */
+    basis: string;
+    /** The contact's email address, and its `mailto:` link. */
+    contact: string;
+    contactHref: string;
+    /** When it was declared: ISO 8601, and as the page's language writes the date (UTC). */
+    declaredAt: string;
+    declaredOn: string;
+  } | null;
+}
+
 export interface CheckinPageModel {
   title: string;
   /** "Night shift at Acme": the group and its enterprise. */
   who: string;
   saved: string | null;
+  /** Before every button that starts the check-in (consent's, the hand-off's). */
+  aiNotice: AiNoticeModel;
+  /** The full declaration the notice links to, at the end of the page. */
+  programme: ProgrammeSectionModel;
   /** Present while consent is required and not given; then nothing else is offered. */
   consent: { action: string; text: string; declineHref: string; about: AboutModel } | null;
   privacy: PrivacySectionModel | null;
@@ -122,6 +164,8 @@ export interface SettingsPageModel {
   privacy: PrivacySectionModel;
   preferences: PreferencesSectionModel;
   history: HistoryRow[];
+  /** The enterprise's declared programme (her privacy page says what the AI analyses and why). */
+  programme: ProgrammeSectionModel;
 }
 
 /** A destructive action's confirmation (delete my data, withdraw consent, sign out links). */
@@ -138,9 +182,12 @@ export interface ConfirmPageModel {
 export interface StartPageModel {
   title: string;
   who: string;
+  /** Before the Start button. */
+  aiNotice: AiNoticeModel;
   text: string;
   action: string;
   about: AboutModel;
+  programme: ProgrammeSectionModel;
 }
 
 export interface UnsubscribePageModel {

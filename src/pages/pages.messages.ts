@@ -6,8 +6,9 @@
  * these, nobody retypes them. Texts are data: the templates escape them like any other value.
  */
 
-import { levelIndex, levelInWordsIn, translator } from '../common/i18n/catalogue';
+import { levelInWordsIn, levelKey, translator } from '../common/i18n/catalogue';
 import { DEFAULT_LOCALE, type Locale } from '../common/i18n/locales';
+import type { Jurisdiction, Purpose } from '../enterprises/programme/programme';
 
 /** Built once per language. */
 function perLocale<T>(build: (locale: Locale) => T): (locale: Locale) => T {
@@ -28,7 +29,10 @@ const onOff = (value: unknown) => (value ? 'on' : 'off');
 /** The pages' texts in `locale`. */
 export function pageTexts(locale: Locale) {
   const t = translator(locale);
-  const levelInWords = (level: number) => levelInWordsIn(locale, level);
+  // `biometric` false: the enterprise's declared programme turns voice and face off (level 5).
+  const levelInWords = (level: number, biometric = true) =>
+    levelInWordsIn(locale, level, biometric);
+  const capitalised = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
   return {
     locale,
     checkinTitle: (groupName: string) => t('checkinTitle', { groupName }),
@@ -47,8 +51,12 @@ export function pageTexts(locale: Locale) {
       t('whoLine', { groupName, enterpriseName }),
     aboutHeading: t('aboutHeading'),
     aboutConversation: t('aboutConversation'),
-    aboutEmployerSees: (level: number, enterpriseName: string) =>
-      t('aboutEmployerSees', { level, enterpriseName, levelWords: levelInWords(level) }),
+    aboutEmployerSees: (level: number, enterpriseName: string, biometric = true) =>
+      t('aboutEmployerSees', {
+        level,
+        enterpriseName,
+        levelWords: levelInWords(level, biometric),
+      }),
     aboutRetention: (days: number) => t('aboutRetention', { days }),
     aboutManagedDevice: t('aboutManagedDevice'),
     aboutOperator: (operatorName: string, enterpriseName: string) =>
@@ -56,18 +64,48 @@ export function pageTexts(locale: Locale) {
     privacyNoticeLink: t('privacyNoticeLink'),
     privacyNoticeMissing: t('privacyNoticeMissing'),
 
+    // The AI notice before Start (EU AI Act art. 50(3)) and the declared programme
+    // (docs/accessibility.md, docs/compliance.md).
+    aiNoticeHeading: t('aiNoticeHeading'),
+    /** What the AI infers her wellbeing from: voice, face and words, or words and answers only. */
+    aiNoticeInfers: (inference: 'on' | 'off') =>
+      t(inference === 'off' ? 'aiNoticeInfersWords' : 'aiNoticeInfersAll'),
+    /** The purpose the enterprise declared, or that it declared no programme (null). */
+    aiNoticePurpose: (purpose: Purpose | null, enterpriseName: string) =>
+      t(`aiNoticePurpose${capitalised(purpose ?? 'none')}`, { enterpriseName }),
+    aiNoticeDeclarationLink: t('aiNoticeDeclarationLink'),
+    aiNoticeNoDeclarationLink: t('aiNoticeNoDeclarationLink'),
+    programmeHeading: t('programmeHeading'),
+    programmeDeclared: (enterpriseName: string) => t('programmeDeclared', { enterpriseName }),
+    programmeNone: (enterpriseName: string) => t('programmeNone', { enterpriseName }),
+    programmeJurisdictionLabel: t('programmeJurisdictionLabel'),
+    programmeJurisdiction: (jurisdiction: Jurisdiction) =>
+      t(`programmeJurisdiction${capitalised(jurisdiction)}`),
+    programmePurposeLabel: t('programmePurposeLabel'),
+    programmePurpose: (purpose: Purpose) => t(`programmePurpose${capitalised(purpose)}`),
+    programmeAnalysedLabel: t('programmeAnalysedLabel'),
+    programmeAnalysed: (inference: 'on' | 'off') =>
+      t(inference === 'off' ? 'programmeAnalysedWords' : 'programmeAnalysedAll'),
+    programmeBasisLabel: t('programmeBasisLabel'),
+    programmeContactLabel: t('programmeContactLabel'),
+    programmeDeclaredAtLabel: t('programmeDeclaredAtLabel'),
+
     privacyHeading: t('privacyHeading'),
     privacyNoticeHeading: t('privacyNoticeHeading'),
-    privacyNoticeRequest: (groupName: string, requested: number) =>
-      t('privacyNoticeRequest', { groupName, requested, requestedWords: levelInWords(requested) }),
-    privacyNoticeCurrent: (current: number) =>
-      t('privacyNoticeCurrent', { current, currentWords: levelInWords(current) }),
+    privacyNoticeRequest: (groupName: string, requested: number, biometric = true) =>
+      t('privacyNoticeRequest', {
+        groupName,
+        requested,
+        requestedWords: levelInWords(requested, biometric),
+      }),
+    privacyNoticeCurrent: (current: number, biometric = true) =>
+      t('privacyNoticeCurrent', { current, currentWords: levelInWords(current, biometric) }),
     privacyNoticeKeep: t('privacyNoticeKeep'),
     privacyIntro: (groupName: string) => t('privacyIntro', { groupName }),
     privacyLegend: t('privacyLegend'),
     privacyLevelLabel: (level: number) => t('privacyLevelLabel', { level }),
-    /** What a level shows, as a sentence. */
-    levelText: (level: number) => t(`levelText${levelIndex(level)}`),
+    /** What a level shows, as a sentence (level 5 without voice and face: `biometric` false). */
+    levelText: (level: number, biometric = true) => t(levelKey('levelText', level, biometric)),
     privacyRequestedTag: t('privacyRequestedTag'),
     privacyCurrentTag: t('privacyCurrentTag'),
     shareEarlierLabel: (count: number) => t('shareEarlierLabel', { count }),

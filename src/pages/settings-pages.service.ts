@@ -2,14 +2,16 @@
  * The settings page (docs/checkin-flow.md): `/participant/settings?token=…`, reached from every
  * mail. A participant has no account: the signed, expiring token names one membership and
  * reaches only it; the link is bound to the first browser that posts on it (docs/privacy.md).
- * The page shows the privacy level, email preferences, consent, the history of changes, and
- * the ways out: sign out my links, download my data, delete my data. Forms post back
- * (post/redirect/get, 303) and the page confirms with `?saved=…`.
+ * The page shows the privacy level, email preferences, consent, the enterprise's declared
+ * programme (what the AI analyses and why), the history of changes, and the ways out: sign out
+ * my links, download my data, delete my data. Forms post back (post/redirect/get, 303) and the
+ * page confirms with `?saved=…`.
  */
 import { Injectable } from '@nestjs/common';
 import { PiiCipher } from '../common/crypto/pii-cipher';
 import { openSealed } from '../common/crypto/sealed-reads';
 import { MAX_PRIVACY_LEVEL } from '../common/privacy-model';
+import { ProgrammesService } from '../enterprises/programme/programmes.service';
 import { ErasureService } from '../erasure/erasure.service';
 import { MembershipLink, ParticipantLinks } from '../participant-links/participant-links';
 import { ConsentLedgerRepository } from '../participants/consent-ledger.repository';
@@ -46,6 +48,7 @@ export class SettingsPagesService {
     private readonly cipher: PiiCipher,
     private readonly links: ParticipantLinks,
     private readonly renderer: PageRenderer,
+    private readonly programmes: ProgrammesService,
   ) {}
 
   async settingsPage(
@@ -62,9 +65,18 @@ export class SettingsPagesService {
       await this.binding.identities(browser),
       null,
     );
+    const programme = await this.programmes.find(member.enterpriseId);
     return this.renderer.page(
       'settings',
-      settingsPageModel(language.locale(), member, valid, parseSavedFlag(saved), history, earlier),
+      settingsPageModel(
+        language.locale(),
+        member,
+        valid,
+        parseSavedFlag(saved),
+        history,
+        earlier,
+        programme,
+      ),
       language,
     );
   }

@@ -21,10 +21,16 @@
 import { Logger } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { sha256Hex } from '../../src/common/crypto/secrets';
+import { ProgrammesRepository } from '../../src/enterprises/programme/programmes.repository';
+import { ProgrammesService } from '../../src/enterprises/programme/programmes.service';
 import { PRIVACY_LEVELS } from '../../src/common/privacy-model';
 import { NO_PAGE_LANGUAGE } from '../../src/pages/i18n/page-language';
 import { checkinPath } from '../../src/pages/page-links';
-import type { CheckinPageModel, HandoffSectionModel } from '../../src/pages/page-templates';
+import type {
+  CheckinPageModel,
+  HandoffSectionModel,
+  StartPageModel,
+} from '../../src/pages/page-templates';
 import { PageTexts, SAVED_MESSAGES } from '../../src/pages/pages.messages';
 import {
   bindingsOf,
@@ -127,6 +133,20 @@ describe('The check-in page service (PostgreSQL)', () => {
     operator: null,
     operatorMissing: PageTexts.privacyNoticeMissing,
   });
+  /**
+   * The AI notice where the enterprise declared no programme (EU AI Act art. 50(3)): voice, face
+   * and words; `employerSees` is the "about" part's sentence about the level.
+   */
+  const undeclaredNotice = (employerSees: string, enterprise = 'Acme') => ({
+    infers: PageTexts.aiNoticeInfers('on'),
+    purpose: PageTexts.aiNoticePurpose(null, enterprise),
+    employerSees,
+    declarationLink: PageTexts.aiNoticeNoDeclarationLink,
+  });
+  const undeclared = (enterprise = 'Acme') => ({
+    intro: PageTexts.programmeNone(enterprise),
+    declaration: null,
+  });
 
   describe('a link not yet started', () => {
     it('shows the Start page and changes nothing: no identity minted, nothing bound', async () => {
@@ -141,9 +161,11 @@ describe('The check-in page service (PostgreSQL)', () => {
           model: {
             title: PageTexts.checkinTitle('Night shift'),
             who: PageTexts.whoLine('Night shift', 'Acme'),
+            aiNotice: undeclaredNotice(aboutFor(0).employerSees),
             about: aboutFor(0),
             text: PageTexts.startText('Night shift'),
             action: `${c.path}/start`,
+            programme: undeclared(),
           },
         },
         location: null,
@@ -450,6 +472,8 @@ describe('The check-in page service (PostgreSQL)', () => {
         title: PageTexts.checkinTitle('Night shift'),
         who: PageTexts.whoLine('Night shift', 'Acme'),
         saved: null,
+        aiNotice: undeclaredNotice(aboutFor(2).employerSees),
+        programme: undeclared(),
         consent: null,
         privacy: {
           action: `${c.path}/choices`,
@@ -516,6 +540,8 @@ describe('The check-in page service (PostgreSQL)', () => {
         title: PageTexts.checkinTitle('Asking'),
         who: PageTexts.whoLine('Asking', 'Acme'),
         saved: null,
+        aiNotice: undeclaredNotice(aboutFor(0).employerSees),
+        programme: undeclared(),
         consent: {
           action: `${c.path}/consent`,
           text: PageTexts.consentText('Asking', 'Acme'),
@@ -901,6 +927,52 @@ describe('The check-in page service (PostgreSQL)', () => {
           attachment: null,
         });
       }
+    });
+  });
+
+  describe('the AI notice (EU AI Act art. 50(3))', () => {
+    it('follows the enterprise’s declaration as it stands when the page is shown: words only for EU wellbeing', async () => {
+      const world = await member({ groupName: 'Declared', level: 5 });
+      const c = await checkin(world);
+      const b = browser();
+      const programmes = new ProgrammesService(new ProgrammesRepository(t.db));
+      const declared = await programmes.declare(world.enterpriseId, {
+        jurisdiction: 'eu',
+        purpose: 'wellbeing',
+        basis: 'GDPR art. 9(2)(a), explicit consent',
+        contact: 'dpo@example.com',
+        by: 'test',
+      });
+      const start = (await view(b, c)).page?.model as StartPageModel;
+      expect(start.aiNotice).toEqual({
+        infers: PageTexts.aiNoticeInfers('off'),
+        purpose: PageTexts.aiNoticePurpose('wellbeing', 'Acme'),
+        employerSees: PageTexts.aboutEmployerSees(5, 'Acme', false),
+        declarationLink: PageTexts.aiNoticeDeclarationLink,
+      });
+      expect(start.programme.declaration).toMatchObject({
+        basis: 'GDPR art. 9(2)(a), explicit consent',
+        contactHref: 'mailto:dpo@example.com',
+        declaredAt: declared.declaredAt.toISOString(),
+      });
+      await b.send((r) => pages().startCheckin(c.token, r, NO_PAGE_LANGUAGE));
+      const page = await checkinModel(b, c);
+      expect(page.aiNotice.employerSees).toBe(PageTexts.aboutEmployerSees(5, 'Acme', false));
+      expect(JSON.stringify(page)).not.toContain(PageTexts.levelText(5));
+      expect(JSON.stringify(page)).not.toContain(PageTexts.aiNoticeInfers('on'));
+
+      // A later declaration (here: safety, outside the EU) is what the next view says.
+      await programmes.declare(world.enterpriseId, {
+        jurisdiction: 'other',
+        purpose: 'safety',
+        basis: 'Site safety policy',
+        contact: 'safety@example.com',
+        by: 'test',
+      });
+      expect((await checkinModel(b, c)).aiNotice).toMatchObject({
+        infers: PageTexts.aiNoticeInfers('on'),
+        purpose: PageTexts.aiNoticePurpose('safety', 'Acme'),
+      });
     });
   });
 });

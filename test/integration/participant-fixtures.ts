@@ -15,6 +15,8 @@ import { sha256Hex } from '../../src/common/crypto/secrets';
 import { Measurements } from '../../src/common/measurements/measurements';
 import { AppConfig, loadConfig } from '../../src/config/config';
 import type { Database } from '../../src/database/database';
+import { ProgrammesRepository } from '../../src/enterprises/programme/programmes.repository';
+import { ProgrammesService } from '../../src/enterprises/programme/programmes.service';
 import { ErasureService } from '../../src/erasure/erasure.service';
 import { GroupsRepository } from '../../src/groups/groups.repository';
 import { InteractRepository } from '../../src/interact/interact.repository';
@@ -176,6 +178,7 @@ export function participantServices(
   );
   const renderer = new ModelKeepingRenderer(config);
   const pages = new CheckinPagesRepository(db);
+  const programmes = new ProgrammesService(new ProgrammesRepository(db));
   const erasure = new ErasureService(
     db,
     participants,
@@ -204,6 +207,7 @@ export function participantServices(
       memberships,
       links,
       renderer,
+      programmes,
       config,
     ),
     settingsPages: new SettingsPagesService(
@@ -216,6 +220,7 @@ export function participantServices(
       cipher,
       links,
       renderer,
+      programmes,
     ),
     unsubscribePages: new UnsubscribePages(links, participants, choices, renderer),
   };

@@ -192,6 +192,7 @@ describe('The settings and unsubscribe pages (PostgreSQL)', () => {
               via: PageTexts.historyVia.unsubscribe,
             },
           ],
+          programme: { intro: PageTexts.programmeNone('Acme'), declaration: null },
         }),
       );
       expect(b.cookie).toBeNull();

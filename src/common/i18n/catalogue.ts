@@ -54,9 +54,18 @@ export function translator(locale: Locale): Translate {
 export const levelIndex = (level: number): number =>
   Number.isInteger(level) && level >= 0 && level <= 5 ? level : 0;
 
+/**
+ * The catalogue key of what a level shows (`stem` is `levelText` or `levelInWords`): level 5's
+ * detailed features are her voice's and face's, or only her words' and answers' where the
+ * enterprise's declared programme turns biometric inference off (`biometric` false,
+ * docs/compliance.md).
+ */
+export const levelKey = (stem: string, level: number, biometric = true): string =>
+  `${stem}${levelIndex(level)}${!biometric && levelIndex(level) === 5 ? 'Words' : ''}`;
+
 /** What a privacy level shows, continuing a sentence ("…: all of level 3, and …"), in `locale`. */
-export const levelInWordsIn = (locale: Locale, level: number): string =>
-  translator(locale)(`levelInWords${levelIndex(level)}`);
+export const levelInWordsIn = (locale: Locale, level: number, biometric = true): string =>
+  translator(locale)(levelKey('levelInWords', level, biometric));
 
 /** Every language's catalogue as written (for the tests that compare them). */
 export function allCatalogues(): Record<Locale, Record<string, string>> {
