@@ -7,6 +7,7 @@ export default tseslint.config(
   {
     ignores: [
       'dist/**',
+      'dist.staging-*/**',
       'clients/typescript/dist/**',
       'node_modules/**',
       'coverage/**',

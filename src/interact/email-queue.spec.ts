@@ -6,7 +6,7 @@
 import { EMAIL_BACKOFF_MS, EMAIL_JOB_ATTEMPTS, emailRetryDelayMs } from './email-queue';
 
 // Bull's built-in strategies (the `backoff: { type: 'exponential' }` the sweeper queues with).
- 
+
 const bullBackoffs = require('bull/lib/backoffs') as {
   calculate(backoff: { type: string; delay: number }, attemptsMade: number, custom: object): number;
 };

@@ -25,7 +25,6 @@ interface FakeRedis extends EventEmitter {
 }
 
 jest.mock('ioredis', () => {
-   
   const { EventEmitter: Emitter } = require('node:events') as typeof import('node:events');
   class Redis extends Emitter {
     ping = jest.fn(() => Promise.resolve('PONG'));

@@ -28,7 +28,6 @@ const mockClients: FakeClient[] = [];
 const mockConnects: (() => Promise<void>)[] = [];
 
 jest.mock('pg', () => {
-   
   const { EventEmitter: Emitter } = require('node:events') as typeof import('node:events');
   class Client extends Emitter {
     connect = jest.fn(() => (mockConnects.shift() ?? (() => Promise.resolve()))());
