@@ -46,4 +46,17 @@ describe('page links', () => {
       engineHandoffUrl('https://engine.example.com/start', 'ses_1', 'tok', { confirmed: true }),
     ).toBe('https://engine.example.com/start?sessionID=ses_1&handoff=tok&confirmed=1');
   });
+
+  it('tells the engine biometric=off (before confirmed=1) only when inference is off', () => {
+    const url = 'https://engine.example.com/start';
+    expect(engineHandoffUrl(url, 'ses_1', 'tok', { biometric: false })).toBe(
+      `${url}?sessionID=ses_1&handoff=tok&biometric=off`,
+    );
+    expect(engineHandoffUrl(url, 'ses_1', 'tok', { biometric: false, confirmed: true })).toBe(
+      `${url}?sessionID=ses_1&handoff=tok&biometric=off&confirmed=1`,
+    );
+    expect(engineHandoffUrl(url, 'ses_1', 'tok', { biometric: true })).toBe(
+      `${url}?sessionID=ses_1&handoff=tok`,
+    );
+  });
 });
