@@ -136,6 +136,8 @@ describe('EmailSendingRepository (PostgreSQL)', () => {
         linkVersion: 0,
         sandbox: false,
         enterpriseName: 'Acme',
+        // No programme declared: voice and face may be analysed, as before declarations.
+        biometric: true,
         language: null,
         traceContext,
         createdAt: expect.any(Date) as Date,

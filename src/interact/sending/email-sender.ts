@@ -96,6 +96,7 @@ export class EmailSender {
       requestedLevel: levelOfNames(message.requestedPrivacy),
       currentLevel: message.privacyLevel,
       notice: raises,
+      biometric: message.biometric,
     });
     // An address the keys cannot open will not open on a later attempt either: the mail fails
     // now (docs/data-at-rest.md, "Data the keys cannot open").

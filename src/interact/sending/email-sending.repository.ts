@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { biometricAllowedSql } from '../../enterprises/programme/programme';
 import { Database } from '../../database/database';
 import { columnsOf, RowOf } from '../../database/entity-columns';
 import type { EnterpriseEntity } from '../../enterprises/enterprise.entity';
@@ -31,6 +32,11 @@ export type MessageToSend = RowOf<typeof MESSAGE> &
   Pick<EnterpriseEntity, 'sandbox'> & {
     /** The enterprise's name: the mail's sender (display name) and named in it. */
     enterpriseName: EnterpriseEntity['name'];
+    /**
+     * The enterprise's declared programme lets the engine analyse voice and face (docs/compliance.md):
+     * false, and level 5 is described as features from her words.
+     */
+    biometric: boolean;
     /** The participant's preference for this type, now (a notice has none: always true). */
     prefOn: boolean;
     groupName: GroupEntity['name'];
@@ -99,7 +105,8 @@ export class EmailSendingRepository {
               coalesce(p.requested_privacy, g.requested_privacy) AS "requestedPrivacy",
               coalesce(m.privacy_level, 0) AS "privacyLevel",
               coalesce(m.link_version, 0) AS "linkVersion",
-              en.sandbox AS "sandbox", en.name AS "enterpriseName", p.language
+              en.sandbox AS "sandbox", en.name AS "enterpriseName", p.language,
+              ${biometricAllowedSql('en')} AS biometric
          FROM email_messages e
          JOIN enterprises en ON en.id = e.enterprise_id
          JOIN participants p ON p.id = e.participant_id

@@ -136,6 +136,16 @@ describe('the mail templates (templates/)', () => {
       expect(raiseTime('fr', '2026-12-31T23:59:59.999Z')).toBe('31 décembre 2026 à 23:59 UTC');
     });
 
+    it('describes level 5 from her words only where the declaration turns voice and face off', () => {
+      const raise = { from: 1, to: 5, at: first.at };
+      const usual = renderMail({ ...notice, notice: [raise] }).text;
+      const wordsOnly = renderMail({ ...notice, notice: [raise], biometric: false }).text;
+      expect(usual).toContain(`Now: ${levelInWordsIn('en', 5)}`);
+      expect(usual).toMatch(/voice and video/);
+      expect(wordsOnly).toContain(`Now: ${levelInWordsIn('en', 5, false)}`);
+      expect(wordsOnly).not.toMatch(/voice|video/);
+    });
+
     it('one raise: the change, the levels before and after in words, when; the link to lower it', () => {
       const mail = renderMail({ ...notice, notice: [first] });
       expect(mail.subject).toBe('Your privacy level with R&D <night> was raised');

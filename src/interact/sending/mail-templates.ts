@@ -33,6 +33,11 @@ export interface MailModel {
   currentLevel: number;
   /** A notice's raises, oldest first (privacy-notice.ts); null for the other mails. */
   notice: readonly NoticeRaise[] | null;
+  /**
+   * Voice and face may be analysed (the enterprise's declaration, docs/compliance.md); false
+   * describes level 5 as features from her words and answers. Absent: true.
+   */
+  biometric?: boolean;
 }
 
 /** Each mail's templates: `<name>.text.eta` and `<name>.html.eta` in MAIL_TEMPLATE_DIR. */
@@ -87,8 +92,9 @@ function noticeWords(
   locale: Locale,
   names: { enterpriseName: string; groupName: string },
   raises: readonly NoticeRaise[],
+  biometric: boolean,
 ) {
-  const words = (level: number) => levelInWordsIn(locale, level);
+  const words = (level: number) => levelInWordsIn(locale, level, biometric);
   const single = raises.length === 1 ? raises[0] : null;
   return {
     text: single
@@ -114,7 +120,7 @@ const oneLine = (text: string) => text.replace(/[\r\n]+/g, ' ');
 /** Everything a mail says, in its language, with its values in (the templates only lay it out). */
 function mailWords(model: MailModel) {
   const t = translator(model.locale);
-  const words = (level: number) => levelInWordsIn(model.locale, level);
+  const words = (level: number) => levelInWordsIn(model.locale, level, model.biometric ?? true);
   const names = {
     enterpriseName: oneLine(model.enterpriseName),
     groupName: oneLine(model.groupName),
@@ -151,7 +157,7 @@ function mailWords(model: MailModel) {
       stopAt: t('mailRequestStop', { url: model.unsubscribeUrl ?? '' }),
     },
     notice: {
-      ...noticeWords(t, model.locale, names, model.notice ?? []),
+      ...noticeWords(t, model.locale, names, model.notice ?? [], model.biometric ?? true),
       undoAt: t('mailNoticeUndoAt', { url: model.settingsUrl }),
     },
     settingsLink: t('mailSettingsLink'),
