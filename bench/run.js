@@ -129,6 +129,23 @@ async function main() {
     updateResultsSection(`scenario-${outcome.scenario.id}`, section);
   }
 
+  // For bench/node-lines.js: the summary rows as JSON, when asked.
+  if (process.env.BENCH_SUMMARY_JSON) {
+    const rows = outcomes.flatMap(({ file, result, error }) =>
+      error
+        ? [{ scenario: path.basename(file, '.js'), error: error.message }]
+        : summaryRows(result).map((row) => ({
+            scenario: path.basename(file, '.js'),
+            title: row.title,
+            ours: row.ours.requestsPerSec,
+            reference: row.reference.requestsPerSec,
+            ratio: row.ratio,
+            target: targetLabel(row),
+            meetsTarget: row.meetsTarget,
+          })),
+    );
+    fs.writeFileSync(process.env.BENCH_SUMMARY_JSON, JSON.stringify({ machine, rows }, null, 2));
+  }
   console.log(`\n${summary}\n`);
   for (const { result } of outcomes) {
     for (const row of result ? summaryRows(result) : []) {
