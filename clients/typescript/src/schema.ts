@@ -635,7 +635,7 @@ export interface components {
       maxMargin: number;
       /**
        * @description k for scores: the fewest participants a release of group `mhci` needs.
-       * @example 10
+       * @example 5
        */
       minParticipantsScores: number;
       /**
@@ -645,7 +645,7 @@ export interface components {
       minParticipantsWords: number;
       /**
        * @description The fewest participants of a release who said a word before noise for it to be a candidate.
-       * @example 5
+       * @example 3
        */
       minWordSpeakers: number;
     };

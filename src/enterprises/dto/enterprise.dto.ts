@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { METRICS_BUDGET, PRIVACY_FLOOR } from '../../common/privacy-model';
 
 /** The enterprise's declared programme (docs/compliance.md), as the operator recorded it. */
 export class ProgrammeDto {
@@ -31,7 +32,7 @@ export class ProgrammeDto {
 /** Group metrics' parameters (docs/metrics.md), set by the operator. */
 export class MetricsParametersDto {
   @ApiProperty({
-    example: 24,
+    example: METRICS_BUDGET.defaultEpsilonYear,
     description:
       'ε_year: over any 365 days, all group releases of a participant together are (ε_year, 10⁻⁶)-differentially private.',
   })
@@ -41,26 +42,26 @@ export class MetricsParametersDto {
   window!: 'month' | 'week';
 
   @ApiProperty({
-    example: 10,
+    example: METRICS_BUDGET.defaultMaxMargin,
     description:
       'An answer whose 95 % margin of `avgMhci` is wider, in points, is withheld (`null`).',
   })
   maxMargin!: number;
 
   @ApiProperty({
-    example: 10,
+    example: PRIVACY_FLOOR.defaultScores,
     description: 'k for scores: the fewest participants a release of group `mhci` needs.',
   })
   minParticipantsScores!: number;
 
   @ApiProperty({
-    example: 10,
+    example: PRIVACY_FLOOR.defaultWords,
     description: 'k for words: the fewest participants a release of group `wordcloud` needs.',
   })
   minParticipantsWords!: number;
 
   @ApiProperty({
-    example: 5,
+    example: PRIVACY_FLOOR.defaultSpeakers,
     description:
       'The fewest participants of a release who said a word before noise for it to be a candidate.',
   })
