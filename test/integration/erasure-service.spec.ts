@@ -154,6 +154,8 @@ describe('ErasureService (PostgreSQL)', () => {
     const UNTOUCHED = [
       'enterprises',
       'api_keys',
+      // The enterprise's declarations: the operator's and the enterprise's, nobody else's.
+      'programme_declarations',
       'groups',
       'webhook_endpoints',
       // Browser identities name nobody (a hash of a cookie value); the victim's bindings go.
