@@ -1,11 +1,14 @@
 import type { Pool, PoolClient } from 'pg';
 
 /**
- * A statement PostgreSQL prepares once per connection (parsed and planned on first use there,
- * then only bound and run): for the hot loops, where parsing and planning were a measurable share
- * of each call (docs/performance.md, "Webhook worker"). Its result columns must be named, never
- * `*`: a prepared statement whose result type a migration changed fails until the connection is
- * replaced.
+ * A statement PostgreSQL prepares once per connection (parsed and planned on first use there, then
+ * only bound and run): for the hot loops, where parsing and planning were a measurable share of
+ * each call. It bought PostgreSQL 172–213 → 137–142 µs of CPU a webhook delivery (`node
+ * bench/drain-ab.js 6000 4`), and about a fifth of its time a POST /session/create (`node
+ * bench/run.js session-create`): docs/performance.md, "Where the time goes" and "Fourth pass";
+ * test/integration/bench-shaped-sql.spec.ts pins it to the same SQL unprepared. Its result columns
+ * must be named, never `*`: a prepared statement whose result type a migration changed fails until
+ * the connection is replaced.
  */
 export interface NamedStatement {
   readonly name: string;
@@ -74,8 +77,9 @@ export class Database implements Sql {
    * Rows as arrays, in the statement's column order, for hot lists; the caller builds its own
    * objects, with one literal. pg builds a row object by spreading a template and storing each
    * column by name, sites that turn megamorphic in a process running many statements: for
-   * GET /groups' 100 rows, 7–16 µs of the 240–260 µs the client spends on the query
-   * (docs/performance.md, "Sixth pass").
+   * GET /groups' 100 rows, 7–16 µs of the 240–260 µs the client spends on the query, about 2 % of
+   * the request (`node bench/row-mode.js`; docs/performance.md, "Sixth pass"). Pinned to the plain
+   * row objects by test/integration/bench-shaped-sql.spec.ts.
    */
   async tuples<T extends unknown[]>(text: string, params?: unknown[]): Promise<T[]> {
     return (await this.pool.query<T>({ text, values: params, rowMode: 'array' })).rows;

@@ -1,9 +1,11 @@
 /**
  * Standard Webhooks signing (v1: HMAC-SHA256 of `<id>.<timestamp>.<body>`, base64), with Node's
  * native HMAC: the same bytes as the `standardwebhooks` package's `sign`, which receivers verify
- * with, at a fraction of its pure-JS cost per delivery (docs/performance.md; webhook-signer.spec
- * compares the two). Secrets are `whsec_` + base64 of 32 random bytes. During a rotation both the new and the
- * old secret sign (`webhook-signature: v1,<new> v1,<old>`), so receivers holding either verify.
+ * with, without its pure-JS HMAC and base64, 6 % of a drain (`node bench/drain-ab.js`, `node
+ * bench/run.js webhooks`; docs/performance.md, "Where the time goes", Webhooks);
+ * webhook-signer.spec compares the two over random inputs. Secrets are `whsec_` + base64 of 32
+ * random bytes. During a rotation both the new and the old secret sign (`webhook-signature:
+ * v1,<new> v1,<old>`), so receivers holding either verify.
  */
 import { createHmac, randomBytes } from 'node:crypto';
 
