@@ -50,18 +50,15 @@ const KNOWN_REPOSITORY_CROSSINGS = [
   ['src/erasure/erasure.service.ts', 'src/sessions/idempotency.repository.ts'],
   ['src/erasure/erasure.service.ts', 'src/sessions/sessions.repository.ts'],
   ['src/erasure/erasure.service.ts', 'src/webhooks/events/events.repository.ts'],
-  ['src/ingestion/ingestion.service.ts', 'src/groups/groups.repository.ts'],
   ['src/ingestion/ingestion.service.ts', 'src/metrics/rollups/metric-rollups.repository.ts'],
   ['src/ingestion/ingestion.service.ts', 'src/sessions/sessions.repository.ts'],
   ['src/ingestion/ingestion.service.ts', 'src/webhooks/events/events.repository.ts'],
   ['src/interact/interact.repository.ts', 'src/participants/participants.repository.ts'],
-  ['src/interact/interact.service.ts', 'src/groups/groups.repository.ts'],
   [
     'src/interact/sending/email-sending.repository.ts',
     'src/participants/participants.repository.ts',
   ],
   ['src/metrics/metrics.repository.ts', 'src/sessions/sessions.repository.ts'],
-  ['src/metrics/metrics.service.ts', 'src/groups/groups.repository.ts'],
   ['src/metrics/rollups/shared-features.ts', 'src/sessions/sessions.repository.ts'],
   ['src/pages/browser-binding.ts', 'src/participants/memberships.repository.ts'],
   ['src/pages/checkin-pages.repository.ts', 'src/participants/participants.repository.ts'],
@@ -78,13 +75,10 @@ const KNOWN_REPOSITORY_CROSSINGS = [
   ['src/privacy/participant-choices.ts', 'src/participants/participants.repository.ts'],
   ['src/privacy/participant-choices.ts', 'src/sessions/sessions.repository.ts'],
   ['src/privacy/participant-choices.ts', 'src/webhooks/events/events.repository.ts'],
-  ['src/privacy/privacy.service.ts', 'src/groups/groups.repository.ts'],
   ['src/privacy/privacy.service.ts', 'src/participants/participants.repository.ts'],
-  ['src/sessions/sessions.service.ts', 'src/groups/groups.repository.ts'],
   ['src/sessions/sessions.service.ts', 'src/participants/memberships.repository.ts'],
   ['src/sessions/sessions.service.ts', 'src/participants/participants.repository.ts'],
   ['src/sessions/sessions.service.ts', 'src/webhooks/events/events.repository.ts'],
-  ['src/webhooks/webhooks.service.ts', 'src/groups/groups.repository.ts'],
 ];
 
 const escape = (path) => `^${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`;

@@ -5,7 +5,7 @@ import { ApiError } from '../common/errors/api-error';
 import { SESSION_ID_PATTERN } from '../common/ids';
 import { EventTypes, SessionResultPayload } from '../webhooks/events/events';
 import { EventsRepository } from '../webhooks/events/events.repository';
-import { GroupsRepository } from '../groups/groups.repository';
+import { GroupAccess } from '../groups/group-access';
 import { WindowReleaser } from '../metrics/windows/window-releaser';
 import {
   featureValues,
@@ -60,7 +60,7 @@ export class IngestionService {
     private readonly rollups: MetricRollupsRepository,
     private readonly sharedFeatures: SharedFeatures,
     private readonly releases: WindowReleaser,
-    private readonly groups: GroupsRepository,
+    private readonly groups: GroupAccess,
     private readonly events: EventsRepository,
     private readonly cipher: PiiCipher,
   ) {}

@@ -4,7 +4,7 @@ import { EXTERNAL_ID_PATTERN } from '../common/ids';
 import type { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
 import { GroupErrors } from '../groups/groups.errors';
-import { GroupsRepository } from '../groups/groups.repository';
+import { GroupAccess } from '../groups/group-access';
 import { ParticipantErrors } from '../participants/participants.errors';
 import type { EmailType } from './interact.errors';
 import { InteractRepository } from './interact.repository';
@@ -14,7 +14,7 @@ import { InteractRepository } from './interact.repository';
 export class InteractService {
   constructor(
     private readonly repository: InteractRepository,
-    private readonly groups: GroupsRepository,
+    private readonly groups: GroupAccess,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 

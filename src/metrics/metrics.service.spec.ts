@@ -14,7 +14,7 @@ import { ApiError } from '../common/errors/api-error';
 import { Measurements } from '../common/measurements/measurements';
 import type { Metric } from '../common/privacy-model';
 import { GroupErrors } from '../groups/groups.errors';
-import type { GroupsRepository } from '../groups/groups.repository';
+import type { GroupAccess } from '../groups/group-access';
 import { ParticipantErrors } from '../participants/participants.errors';
 import type { ParticipantsService } from '../participants/participants.service';
 import type { MetricsQueryDto, WordcloudQueryDto } from './dto/metrics-query.dto';
@@ -181,7 +181,7 @@ function newTestService(
   const measurements = new Measurements();
   const service = new MetricsService(
     metrics as unknown as MetricsRepository,
-    groups as unknown as GroupsRepository,
+    groups as unknown as GroupAccess,
     participants as unknown as ParticipantsService,
     releaser as unknown as WindowReleaser,
     windows as unknown as MetricWindowsRepository,

@@ -4,7 +4,7 @@ import { ApiError } from '../common/errors/api-error';
 import { Measurements } from '../common/measurements/measurements';
 import { type Metric, PARTICIPANT_METRIC_LEVEL } from '../common/privacy-model';
 import { GroupErrors } from '../groups/groups.errors';
-import { GroupsRepository } from '../groups/groups.repository';
+import { GroupAccess } from '../groups/group-access';
 import { ParticipantsService } from '../participants/participants.service';
 import type {
   MetricAnswer,
@@ -35,7 +35,7 @@ export class MetricsService {
 
   constructor(
     private readonly metrics: MetricsRepository,
-    private readonly groups: GroupsRepository,
+    private readonly groups: GroupAccess,
     private readonly participants: ParticipantsService,
     private readonly releaser: WindowReleaser,
     private readonly windows: MetricWindowsRepository,

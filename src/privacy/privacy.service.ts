@@ -3,7 +3,7 @@ import { ApiError } from '../common/errors/api-error';
 import { EXTERNAL_ID_PATTERN } from '../common/ids';
 import { canonicalNames } from '../common/privacy-model';
 import { GroupErrors } from '../groups/groups.errors';
-import { GroupsRepository } from '../groups/groups.repository';
+import { GroupAccess } from '../groups/group-access';
 import { ParticipantErrors } from '../participants/participants.errors';
 import { ParticipantsRepository } from '../participants/participants.repository';
 
@@ -14,7 +14,7 @@ import { ParticipantsRepository } from '../participants/participants.repository'
 @Injectable()
 export class PrivacyService {
   constructor(
-    private readonly groups: GroupsRepository,
+    private readonly groups: GroupAccess,
     private readonly participants: ParticipantsRepository,
   ) {}
 

@@ -13,7 +13,7 @@ import { plainEmailAddress } from '../common/validation/email-address';
 import { Database, Sql } from '../database/database';
 import { EventTypes, UserCreatedPayload } from '../webhooks/events/events';
 import { EventsRepository } from '../webhooks/events/events.repository';
-import { GroupsRepository } from '../groups/groups.repository';
+import { GroupAccess } from '../groups/group-access';
 import { MembershipsRepository } from '../participants/memberships.repository';
 import { ParticipantRecord, ParticipantsRepository } from '../participants/participants.repository';
 import { ParticipantLinks } from '../participant-links/participant-links';
@@ -39,7 +39,7 @@ const FOREIGN_KEY_VIOLATION = '23503';
 export class SessionsService {
   constructor(
     private readonly db: Database,
-    private readonly groups: GroupsRepository,
+    private readonly groups: GroupAccess,
     private readonly participants: ParticipantsRepository,
     private readonly memberships: MembershipsRepository,
     private readonly sessions: SessionsRepository,

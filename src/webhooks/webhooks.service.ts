@@ -8,7 +8,7 @@ import { Database } from '../database/database';
 import { DEFAULT_EVENTS } from './events/events';
 import { EventsRepository } from './events/events.repository';
 import { GroupErrors } from '../groups/groups.errors';
-import { GroupsRepository } from '../groups/groups.repository';
+import { GroupAccess } from '../groups/group-access';
 import {
   canonicalEvents,
   DeliveryDto,
@@ -43,7 +43,7 @@ export class WebhooksService {
   constructor(
     private readonly db: Database,
     private readonly endpoints: WebhooksRepository,
-    private readonly groups: GroupsRepository,
+    private readonly groups: GroupAccess,
     private readonly events: EventsRepository,
     private readonly cipher: PiiCipher,
     @Inject(APP_CONFIG) private readonly config: AppConfig,

@@ -12,6 +12,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { PiiCipher } from '../../src/common/crypto/pii-cipher';
+import { GroupAccess } from '../../src/groups/group-access';
 import { GroupsRepository } from '../../src/groups/groups.repository';
 import { IngestionRepository } from '../../src/ingestion/ingestion.repository';
 import { IngestionService } from '../../src/ingestion/ingestion.service';
@@ -188,7 +189,7 @@ describe('per-session comparisons (PostgreSQL)', () => {
         rollups,
         new SharedFeatures(t.db, sessions, rollups, cipher),
         windowReleaserOn(t.db, cipher),
-        new GroupsRepository(t.db),
+        new GroupAccess(new GroupsRepository(t.db)),
         new EventsRepository(t.db, cipher),
         cipher,
       );

@@ -18,6 +18,7 @@ import type { Database } from '../../src/database/database';
 import { ProgrammesRepository } from '../../src/enterprises/programme/programmes.repository';
 import { ProgrammesService } from '../../src/enterprises/programme/programmes.service';
 import { ErasureService } from '../../src/erasure/erasure.service';
+import { GroupAccess } from '../../src/groups/group-access';
 import { GroupsRepository } from '../../src/groups/groups.repository';
 import { InteractRepository } from '../../src/interact/interact.repository';
 import { CohortCellsRepository } from '../../src/metrics/cohorts/cohort-cells.repository';
@@ -197,7 +198,7 @@ export function participantServices(
     measurements,
     renderer,
     choices,
-    privacy: new PrivacyService(new GroupsRepository(db), participants),
+    privacy: new PrivacyService(new GroupAccess(new GroupsRepository(db)), participants),
     binding,
     checkinPages: new CheckinPagesService(
       pages,

@@ -10,6 +10,7 @@ import { PiiCipher } from '../../src/common/crypto/pii-cipher';
 import { ApiError } from '../../src/common/errors/api-error';
 import type { AppConfig } from '../../src/config/config';
 import type { Database } from '../../src/database/database';
+import { GroupAccess } from '../../src/groups/group-access';
 import { GroupsRepository } from '../../src/groups/groups.repository';
 import { IngestionRepository } from '../../src/ingestion/ingestion.repository';
 import { IngestionService } from '../../src/ingestion/ingestion.service';
@@ -63,7 +64,7 @@ export function sessionsServiceOn(
   const links = new ParticipantLinks(new LinkTokens(config), config);
   const service = new SessionsService(
     db,
-    new GroupsRepository(db),
+    new GroupAccess(new GroupsRepository(db)),
     new ParticipantsRepository(db),
     new MembershipsRepository(db),
     new SessionsRepository(db),
@@ -116,7 +117,7 @@ export function ingestionServiceOn(
     rollups,
     new SharedFeatures(db, sessions, rollups, cipher),
     windowReleaserOn(db, cipher),
-    new GroupsRepository(db),
+    new GroupAccess(new GroupsRepository(db)),
     events,
     cipher,
   );

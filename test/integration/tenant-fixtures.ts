@@ -12,6 +12,7 @@ import { ApiError } from '../../src/common/errors/api-error';
 import { type AppConfig, loadConfig } from '../../src/config/config';
 import type { Database } from '../../src/database/database';
 import { ErasureService } from '../../src/erasure/erasure.service';
+import { GroupAccess } from '../../src/groups/group-access';
 import { GroupsRepository } from '../../src/groups/groups.repository';
 import { IngestionRepository } from '../../src/ingestion/ingestion.repository';
 import { IngestionService } from '../../src/ingestion/ingestion.service';
@@ -90,6 +91,7 @@ export function servicesOn(
   const cipher = PiiCipher.fromKeys(config.dataEncryptionKey, config.dataKeys);
   const links = new ParticipantLinks(new LinkTokens(config), config);
   const groups = new GroupsRepository(db);
+  const groupAccess = new GroupAccess(groups);
   const participants = new ParticipantsRepository(db);
   const memberships = new MembershipsRepository(db);
   const ledger = new ConsentLedgerRepository(db);
@@ -126,7 +128,7 @@ export function servicesOn(
     browsers: new BrowsersRepository(db),
     sessions: new SessionsService(
       db,
-      groups,
+      groupAccess,
       participants,
       memberships,
       sessionRecords,
@@ -142,7 +144,7 @@ export function servicesOn(
       rollups,
       sharedFeatures,
       releaser,
-      groups,
+      groupAccess,
       events,
       cipher,
     ),
@@ -167,8 +169,8 @@ export function servicesOn(
       ledger,
       events,
     ),
-    webhooks: new WebhooksService(db, endpoints, groups, events, cipher, config),
-    interact: new InteractService(interactRepository, groups, config),
+    webhooks: new WebhooksService(db, endpoints, groupAccess, events, cipher, config),
+    interact: new InteractService(interactRepository, groupAccess, config),
   };
 }
 
