@@ -4,7 +4,7 @@ import { columnsOf } from '../database/entity-columns';
 import type { GroupEntity } from '../groups/group.entity';
 import { MembershipEntity } from '../participants/membership.entity';
 import { ParticipantEntity } from '../participants/participant.entity';
-import type { EmailPreferences } from '../participants/participants.repository';
+import type { EmailPreferences } from '../participants/email-preferences';
 import type { SessionEntity } from '../sessions/session.entity';
 
 /** What a participant's export holds of their identity and memberships (sessions aside). */

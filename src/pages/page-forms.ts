@@ -3,7 +3,7 @@
  * object by request-body.ts). Pure: each returns the field's value or null when it is invalid.
  */
 import { MAX_PRIVACY_LEVEL, MIN_PRIVACY_LEVEL } from '../common/privacy-model';
-import type { EmailPreferences } from '../participants/participants.repository';
+import type { EmailPreferences } from '../participants/email-preferences';
 import { SAVED_MESSAGES, SavedFlag } from './pages.messages';
 
 /** A parsed form body; absent when the request had none. */

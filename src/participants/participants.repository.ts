@@ -8,12 +8,8 @@ const PARTICIPANT = columnsOf(ParticipantEntity, ['id', 'externalId', 'requested
 
 export type ParticipantRecord = RowOf<typeof PARTICIPANT>;
 
-/** A participant's email preferences: they hold for all their groups in the enterprise. */
-export interface EmailPreferences {
-  checkinReminder: boolean;
-  privacyRequest: boolean;
-}
-export type EmailPreference = keyof EmailPreferences;
+import type { EmailPreference, EmailPreferences } from './email-preferences';
+export type { EmailPreference, EmailPreferences } from './email-preferences';
 
 /** The participants column holding each email preference. */
 export const PREFERENCE_COLUMN: Record<EmailPreference, string> = {
