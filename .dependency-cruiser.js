@@ -63,7 +63,6 @@ const KNOWN_REPOSITORY_CROSSINGS = [
   ['src/pages/browser-binding.ts', 'src/participants/memberships.repository.ts'],
   ['src/pages/checkin-pages.service.ts', 'src/participants/memberships.repository.ts'],
   ['src/pages/checkin-pages.service.ts', 'src/sessions/sessions.repository.ts'],
-  ['src/pages/page-models.ts', 'src/participants/consent-ledger.repository.ts'],
   ['src/pages/settings-pages.service.ts', 'src/participants/consent-ledger.repository.ts'],
   ['src/pages/settings-pages.service.ts', 'src/sessions/sessions.repository.ts'],
   ['src/pages/unsubscribe-pages.ts', 'src/participants/participants.repository.ts'],

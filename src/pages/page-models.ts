@@ -3,7 +3,7 @@
  * templates only lay out). Every text comes from pages.messages.ts, in the `locale` the page
  * service passes (the request's PageLanguage, i18n/page-language.ts).
  */
-import type { ConsentRecord } from '../participants/consent-ledger.repository';
+import type { ConsentRecord } from '../participants/consent-history';
 import type { CheckinSession, MemberSettings } from './checkin-pages.repository';
 import type { Locale } from '../common/i18n/locales';
 import {

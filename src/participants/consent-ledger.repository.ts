@@ -1,6 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { Database, Sql } from '../database/database';
+import type { ConsentRecord } from './consent-history';
 import type { ConsentChange, ConsentVia } from './consent-record.entity';
+
+export type { ConsentRecord } from './consent-history';
 
 /** One change to append: who, in which group (null: all of them), what, from, to, where. */
 export interface ConsentEntry {
@@ -12,17 +15,6 @@ export interface ConsentEntry {
   change: Exclude<ConsentChange, 'erasure'>;
   from: number | boolean;
   to: number | boolean;
-  via: Exclude<ConsentVia, 'erasure'>;
-}
-
-/** A ledger row as the enterprise (GET /participants/{externalID}/consents) and pages read it. */
-export interface ConsentRecord {
-  groupID: number | null;
-  sessionID: string | null;
-  change: Exclude<ConsentChange, 'erasure'>;
-  from: number | boolean;
-  to: number | boolean;
-  at: Date;
   via: Exclude<ConsentVia, 'erasure'>;
 }
 
