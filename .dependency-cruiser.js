@@ -43,7 +43,6 @@ function kernelRules() {
 const KNOWN_REPOSITORY_CROSSINGS = [
   ['src/data-at-rest/retention.sweeper.ts', 'src/sessions/idempotency.repository.ts'],
   ['src/data-at-rest/retention.sweeper.ts', 'src/webhooks/events/events.repository.ts'],
-  ['src/data-at-rest/session-retention.ts', 'src/sessions/sessions.repository.ts'],
   ['src/erasure/erasure.service.ts', 'src/metrics/cohorts/cohort-cells.repository.ts'],
   ['src/erasure/erasure.service.ts', 'src/participants/consent-ledger.repository.ts'],
   ['src/erasure/erasure.service.ts', 'src/participants/participants.repository.ts'],
@@ -58,8 +57,6 @@ const KNOWN_REPOSITORY_CROSSINGS = [
     'src/interact/sending/email-sending.repository.ts',
     'src/participants/participants.repository.ts',
   ],
-  ['src/metrics/metrics.repository.ts', 'src/sessions/sessions.repository.ts'],
-  ['src/metrics/rollups/shared-features.ts', 'src/sessions/sessions.repository.ts'],
   ['src/pages/browser-binding.ts', 'src/participants/memberships.repository.ts'],
   ['src/pages/checkin-pages.service.ts', 'src/participants/memberships.repository.ts'],
   ['src/pages/checkin-pages.service.ts', 'src/sessions/sessions.repository.ts'],

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../database/database';
 import { SharedFeatures } from '../metrics/rollups/shared-features';
-import { SessionsRepository } from '../sessions/sessions.repository';
+import { SessionAccess } from '../sessions/session-access';
 
 /**
  * Retention of a session's details (docs/data-at-rest.md): the transcript, features and word
@@ -13,7 +13,7 @@ import { SessionsRepository } from '../sessions/sessions.repository';
 export class SessionRetention {
   constructor(
     private readonly db: Database,
-    private readonly sessions: SessionsRepository,
+    private readonly sessions: SessionAccess,
     private readonly sharedFeatures: SharedFeatures,
   ) {}
 

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { SHOWN_LEVEL } from '../sessions/sessions.repository';
+import { SHOWN_LEVEL } from '../sessions/shown-level';
 import { PiiCipher } from '../common/crypto/pii-cipher';
 import { Database } from '../database/database';
 import { openSessionJson } from '../sessions/transcript-codec';

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { IdempotencyRepository } from './idempotency.repository';
+import { SessionAccess } from './session-access';
 import { SessionsRepository } from './sessions.repository';
 
 /**
@@ -8,7 +9,7 @@ import { SessionsRepository } from './sessions.repository';
  * controllers).
  */
 @Module({
-  providers: [SessionsRepository, IdempotencyRepository],
-  exports: [SessionsRepository, IdempotencyRepository],
+  providers: [SessionsRepository, IdempotencyRepository, SessionAccess],
+  exports: [SessionsRepository, IdempotencyRepository, SessionAccess],
 })
 export class SessionRecordsModule {}

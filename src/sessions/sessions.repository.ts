@@ -3,6 +3,7 @@ import { Database, Sql, statement } from '../database/database';
 import { columnsOf } from '../database/entity-columns';
 import { SessionEntity, Subscores } from './session.entity';
 import type { SessionRecord } from './session-view';
+import { SHOWN_LEVEL } from './shown-level';
 import { MAX_PRIVACY_LEVEL } from '../common/privacy-model';
 import { biometricAllowedSql } from '../enterprises/programme/programme';
 
@@ -20,11 +21,7 @@ const SESSION = columnsOf(SessionEntity, [
   'features',
 ]);
 
-/**
- * The level the API shows a session at (docs/privacy.md): the lower of its own level and the
- * member's level now. A session without a level of its own has no result to show.
- */
-export const SHOWN_LEVEL = 'LEAST(coalesce(s.shared_level, 0), m.privacy_level)';
+export { SHOWN_LEVEL } from './shown-level';
 
 /** A session's features (sealed, transcript-codec.ts), with its group. */
 export interface SessionFeatures {

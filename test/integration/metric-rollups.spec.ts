@@ -24,6 +24,7 @@ import {
   MetricRollupsRepository,
 } from '../../src/metrics/rollups/metric-rollups.repository';
 import { SharedFeatures } from '../../src/metrics/rollups/shared-features';
+import { SessionAccess } from '../../src/sessions/session-access';
 import { SessionsRepository } from '../../src/sessions/sessions.repository';
 import { EventsRepository } from '../../src/webhooks/events/events.repository';
 import { TestDatabase } from './support';
@@ -187,7 +188,7 @@ describe('per-session comparisons (PostgreSQL)', () => {
         new IngestionRepository(t.db),
         sessions,
         rollups,
-        new SharedFeatures(t.db, sessions, rollups, cipher),
+        new SharedFeatures(t.db, new SessionAccess(sessions), rollups, cipher),
         windowReleaserOn(t.db, cipher),
         new GroupAccess(new GroupsRepository(t.db)),
         new EventsRepository(t.db, cipher),

@@ -48,6 +48,7 @@ import { ParticipantsRepository } from '../../src/participants/participants.repo
 import { Member, ParticipantChoices } from '../../src/privacy/participant-choices';
 import { PrivacyService } from '../../src/privacy/privacy.service';
 import { IdempotencyRepository } from '../../src/sessions/idempotency.repository';
+import { SessionAccess } from '../../src/sessions/session-access';
 import { SessionsRepository } from '../../src/sessions/sessions.repository';
 import type { TranscriptTurn } from '../../src/sessions/session.entity';
 import { sealJson, sealTranscript } from '../../src/sessions/transcript-codec';
@@ -154,7 +155,12 @@ export function participantServices(
   const participants = new ParticipantsRepository(db);
   const ledger = new ConsentLedgerRepository(db);
   const events = new EventsRepository(db, cipher);
-  const sharedFeatures = new SharedFeatures(db, sessions, new MetricRollupsRepository(db), cipher);
+  const sharedFeatures = new SharedFeatures(
+    db,
+    new SessionAccess(sessions),
+    new MetricRollupsRepository(db),
+    cipher,
+  );
   const choices = new ParticipantChoices(
     db,
     memberships,

@@ -9,6 +9,7 @@ import type { Database } from '../../src/database/database';
 import { MetricRollupsRepository } from '../../src/metrics/rollups/metric-rollups.repository';
 import { SharedFeatures } from '../../src/metrics/rollups/shared-features';
 import { IdempotencyRepository } from '../../src/sessions/idempotency.repository';
+import { SessionAccess } from '../../src/sessions/session-access';
 import { SessionsRepository } from '../../src/sessions/sessions.repository';
 import {
   openJson,
@@ -50,11 +51,8 @@ describe('Retention and encryption at rest (PostgreSQL)', () => {
   const retentionOn = (db: Database) => {
     const repository = new SessionsRepository(db);
     const rollups = new MetricRollupsRepository(db);
-    return new SessionRetention(
-      db,
-      repository,
-      new SharedFeatures(db, repository, rollups, cipher),
-    );
+    const access = new SessionAccess(repository);
+    return new SessionRetention(db, access, new SharedFeatures(db, access, rollups, cipher));
   };
 
   /** A completed session with a result, its features and word counts (sealed), as ingestion writes. */

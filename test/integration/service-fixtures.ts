@@ -25,6 +25,7 @@ import { ParticipantLinks } from '../../src/participant-links/participant-links'
 import { MembershipsRepository } from '../../src/participants/memberships.repository';
 import { ParticipantsRepository } from '../../src/participants/participants.repository';
 import { IdempotencyRepository } from '../../src/sessions/idempotency.repository';
+import { SessionAccess } from '../../src/sessions/session-access';
 import { SessionsRepository } from '../../src/sessions/sessions.repository';
 import { SessionsService } from '../../src/sessions/sessions.service';
 import { EventsRepository } from '../../src/webhooks/events/events.repository';
@@ -115,7 +116,7 @@ export function ingestionServiceOn(
     new IngestionRepository(db),
     sessions,
     rollups,
-    new SharedFeatures(db, sessions, rollups, cipher),
+    new SharedFeatures(db, new SessionAccess(sessions), rollups, cipher),
     windowReleaserOn(db, cipher),
     new GroupAccess(new GroupsRepository(db)),
     events,

@@ -34,6 +34,7 @@ import { ParticipantsRepository } from '../../src/participants/participants.repo
 import { ParticipantChoices, type RaiseReach } from '../../src/privacy/participant-choices';
 import type { SessionCreatedDto } from '../../src/sessions/dto/create-session.dto';
 import { IdempotencyRepository } from '../../src/sessions/idempotency.repository';
+import { SessionAccess } from '../../src/sessions/session-access';
 import { SessionsRepository } from '../../src/sessions/sessions.repository';
 import { SessionsService } from '../../src/sessions/sessions.service';
 import { EventsRepository } from '../../src/webhooks/events/events.repository';
@@ -98,7 +99,7 @@ export function servicesOn(
   const sessionRecords = new SessionsRepository(db);
   const idempotency = new IdempotencyRepository(db);
   const rollups = new MetricRollupsRepository(db);
-  const sharedFeatures = new SharedFeatures(db, sessionRecords, rollups, cipher);
+  const sharedFeatures = new SharedFeatures(db, new SessionAccess(sessionRecords), rollups, cipher);
   const cohorts = new CohortCellsRepository(db);
   const windows = new MetricWindowsRepository(db);
   const releaser = new WindowReleaser(db, windows, cohorts, cipher, config, cryptoRandom);

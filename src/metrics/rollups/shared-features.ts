@@ -1,10 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { PiiCipher } from '../../common/crypto/pii-cipher';
 import { Database, Sql } from '../../database/database';
-import {
-  SessionsRepository,
-  type SessionFeatures as Sealed,
-} from '../../sessions/sessions.repository';
+import { SessionAccess, type SessionFeatures as Sealed } from '../../sessions/session-access';
 import { openSessionJson } from '../../sessions/transcript-codec';
 import { featureValues, MetricRollupsRepository } from './metric-rollups.repository';
 
@@ -21,7 +18,7 @@ import { featureValues, MetricRollupsRepository } from './metric-rollups.reposit
 export class SharedFeatures {
   constructor(
     private readonly db: Database,
-    private readonly sessions: SessionsRepository,
+    private readonly sessions: SessionAccess,
     private readonly rollups: MetricRollupsRepository,
     private readonly cipher: PiiCipher,
   ) {}
