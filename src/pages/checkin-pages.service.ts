@@ -22,7 +22,7 @@ import { ProgrammesService } from '../enterprises/programme/programmes.service';
 import { ParticipantLinks } from '../participant-links/participant-links';
 import { ParticipantChoices } from '../privacy/participant-choices';
 import { normaliseReturnUrl } from '../sessions/return-url';
-import { SessionsRepository } from '../sessions/sessions.repository';
+import { SessionAccess } from '../sessions/session-access';
 import { MembershipsRepository } from '../participants/memberships.repository';
 import { Browser, BrowserBinding, checkinLink } from './browser-binding';
 import type { PageLanguage } from './i18n/page-language';
@@ -63,7 +63,7 @@ export class CheckinPagesService {
     private readonly repository: CheckinPagesRepository,
     private readonly choices: ParticipantChoices,
     private readonly binding: BrowserBinding,
-    private readonly sessions: SessionsRepository,
+    private readonly sessions: SessionAccess,
     private readonly memberships: MembershipsRepository,
     private readonly links: ParticipantLinks,
     private readonly renderer: PageRenderer,

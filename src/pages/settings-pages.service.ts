@@ -17,7 +17,7 @@ import { MembershipLink, ParticipantLinks } from '../participant-links/participa
 import { ConsentLedgerRepository } from '../participants/consent-ledger.repository';
 import { ParticipantChoices } from '../privacy/participant-choices';
 import { sessionView } from '../sessions/session-view';
-import { SessionsRepository } from '../sessions/sessions.repository';
+import { SessionAccess } from '../sessions/session-access';
 import { openSessionJson } from '../sessions/transcript-codec';
 import { Browser, BrowserBinding, settingsLink } from './browser-binding';
 import { CheckinPagesRepository, MemberSettings } from './checkin-pages.repository';
@@ -44,7 +44,7 @@ export class SettingsPagesService {
     private readonly binding: BrowserBinding,
     private readonly ledger: ConsentLedgerRepository,
     private readonly erasure: ErasureService,
-    private readonly sessions: SessionsRepository,
+    private readonly sessions: SessionAccess,
     private readonly cipher: PiiCipher,
     private readonly links: ParticipantLinks,
     private readonly renderer: PageRenderer,
