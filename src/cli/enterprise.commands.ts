@@ -3,6 +3,7 @@ import { Command, CommandRunner, Option } from 'nest-commander';
 import { METRICS_BUDGET, PRIVACY_FLOOR } from '../common/privacy-model';
 import { ApiKeyRecord } from '../enterprises/enterprises.repository';
 import { EnterprisesService, SANDBOX_NOTE } from '../enterprises/enterprises.service';
+import { EnterpriseErrors } from '../enterprises/enterprises.errors';
 import { WindowReleaser } from '../metrics/windows/window-releaser';
 import { ProgrammesService } from '../enterprises/programme/programmes.service';
 import { failCommand, printResult } from './cli-output';
@@ -321,7 +322,7 @@ export class ShowProgrammeCommand extends JsonCommand {
   async run([enterpriseId]: string[], options: JsonOption): Promise<void> {
     await this.guarded(async () => {
       if (!(await this.enterprises.exists(enterpriseId))) {
-        throw new Error(`No enterprise with id ${enterpriseId}`);
+        throw new Error(EnterpriseErrors.NotFound(enterpriseId));
       }
       const programme = await this.programmes.find(enterpriseId);
       const ledger = (await this.programmes.ledger(enterpriseId)).map((entry) => ({

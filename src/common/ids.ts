@@ -63,6 +63,9 @@ export const newSessionId = (): string => newId(ID_FORMATS.sessionId);
 export const newEventId = (): string => newId(ID_FORMATS.eventId);
 export const newWebhookId = (): string => newId(ID_FORMATS.webhookId);
 
+/** An enterprise's id: a PostgreSQL uuid (any case), as the operator types it on the CLI. */
+export const ENTERPRISE_ID_PATTERN =
+  /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const EXTERNAL_ID_PATTERN = idPattern(ID_FORMATS.externalId);
 export const SESSION_ID_PATTERN = idPattern(ID_FORMATS.sessionId);
 export const WEBHOOK_ID_PATTERN = idPattern(ID_FORMATS.webhookId);

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { ENTERPRISE_ID_PATTERN } from '../common/ids';
 import {
   METRICS_BUDGET,
   parseBudgetNumber,
@@ -199,9 +200,7 @@ export class EnterprisesService {
 
   /** Whether an enterprise with this id exists (any string: a malformed id is none). */
   async exists(enterpriseId: string): Promise<boolean> {
-    const isUuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(
-      enterpriseId,
-    );
+    const isUuid = ENTERPRISE_ID_PATTERN.test(enterpriseId);
     return isUuid && (await this.repository.exists(enterpriseId));
   }
 

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { userInfo } from 'node:os';
+import { ENTERPRISE_ID_PATTERN } from '../../common/ids';
 import { EnterpriseErrors } from '../enterprises.errors';
 import {
   biometricInference,
@@ -10,8 +11,6 @@ import {
   type ProgrammeOptions,
 } from './programme';
 import { LedgerEntry, ProgrammesRepository } from './programmes.repository';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The operating-system account the CLI runs as, when `--by` is not given. */
 function account(): string {
@@ -38,7 +37,7 @@ export class ProgrammesService {
   ): Promise<ProgrammeDeclaration & { enterpriseId: string; biometricInference: 'on' | 'off' }> {
     const programme = parseProgramme(options);
     const by = parseDeclaredBy(options.by, account());
-    const declared = UUID.test(enterpriseId)
+    const declared = ENTERPRISE_ID_PATTERN.test(enterpriseId)
       ? await this.repository.declare(enterpriseId, programme, by)
       : null;
     if (!declared) throw new Error(EnterpriseErrors.NotFound(enterpriseId));
